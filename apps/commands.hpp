@@ -1,0 +1,21 @@
+// The subcommands of realm-replay: each registers its options on a CLI11 app and runs after parsing.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace rr::app {
+
+// Exit codes of every subcommand (DESIGN §4).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 1;
+inline constexpr int kExitUsage = 2;
+
+// Options every subcommand that reads a trace shares.
+struct CommonOptions {
+  unsigned threads = 0;
+};
+
+// Adds `stats` to `app`; the returned callback runs it and gives the exit code.
+std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& common);
+
+}  // namespace rr::app

@@ -1,0 +1,36 @@
+// realm-replay entry point: subcommand dispatch and exit codes (0 ok, 1 bad input, 2 usage).
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"realm-replay: read Realm event-graph traces (Legion, 2014-2015) and explain them.", "realm-replay"};
+  app.set_version_flag("--version", std::string("realm-replay ") + RR_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();  // global options such as --threads may follow the subcommand
+  rr::app::CommonOptions common;
+  app.add_option("-j,--threads", common.threads, "worker threads (0 = all cores)")->capture_default_str();
+
+  auto run_stats = rr::app::add_stats_command(app, common);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return rr::app::kExitUsage;
+  }
+  try {
+    if (app.got_subcommand("stats")) return run_stats();
+  } catch (const std::exception& e) {
+    std::cerr << "realm-replay: internal error: " << e.what() << "\n";
+    return rr::app::kExitBadInput;
+  }
+  return rr::app::kExitUsage;
+}

@@ -1,0 +1,12 @@
+// Writing output files whole or not at all: write a temporary sibling, then rename over the target.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace rr::app {
+
+// Returns an empty string on success, else a message naming the file.
+std::string write_file_atomically(const std::string& path, std::string_view contents);
+
+}  // namespace rr::app

@@ -1,0 +1,24 @@
+// Rendering of a TraceSummary as a readable text table or as JSON.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "parser/trace_summary.hpp"
+
+namespace rr::app {
+
+struct RunContext {
+  std::string command;
+  std::vector<std::string> inputs;
+  unsigned threads = 0;
+  bool keep_going = false;
+  bool strict = false;
+  double elapsed_seconds = 0;
+};
+
+std::string render_stats_text(const parser::TraceSummary& s, const RunContext& ctx);
+nlohmann::ordered_json render_stats_json(const parser::TraceSummary& s, const RunContext& ctx);
+
+}  // namespace rr::app

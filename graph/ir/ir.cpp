@@ -1,0 +1,196 @@
+// Names, formatting and small helpers of the shared vocabulary.
+#include <cstdio>
+#include <string>
+
+#include "diagnostics.hpp"
+#include "ids.hpp"
+#include "kinds.hpp"
+#include "trace_records.hpp"
+
+namespace rr::ir {
+
+std::string to_string(IdWidth width) {
+  switch (width) {
+    case IdWidth::bits32: return "32-bit";
+    case IdWidth::bits64: return "64-bit";
+    case IdWidth::unknown: break;
+  }
+  return "unknown";
+}
+
+std::string hex(std::uint64_t value) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(value));
+  return buf;
+}
+
+std::string to_string(const EventKey& event) {
+  return "(" + hex(event.id()) + "," + std::to_string(event.gen) + ")";
+}
+
+namespace {
+constexpr std::string_view kRecordNames[kRecordKindCount] = {
+    "Processor",          "Group",         "Memory",           "Task Request",  "Task Time",
+    "Task Wait",          "Event Merge",   "Event Precondition", "Event Trigger", "Barrier Creation",
+    "Barrier Alter",      "Barrier Arrive", "Copy Request",    "Copy Size"};
+constexpr std::string_view kRecordKeys[kRecordKindCount] = {
+    "processor",          "group",         "memory",             "task_request",  "task_time",
+    "task_wait",          "event_merge",   "event_precondition", "event_trigger", "barrier_creation",
+    "barrier_alter",      "barrier_arrive", "copy_request",      "copy_size"};
+}  // namespace
+
+std::string_view record_kind_name(RecordKind kind) { return kRecordNames[static_cast<std::size_t>(kind)]; }
+std::string_view record_kind_key(RecordKind kind) { return kRecordKeys[static_cast<std::size_t>(kind)]; }
+
+ProcessorKind processor_kind_from_int(std::int32_t value) {
+  return (value >= 0 && value <= 3) ? static_cast<ProcessorKind>(value) : ProcessorKind::unknown;
+}
+MemoryKind memory_kind_from_int(std::int32_t value) {
+  return (value >= 0 && value <= 8) ? static_cast<MemoryKind>(value) : MemoryKind::unknown;
+}
+
+std::string_view processor_kind_name(ProcessorKind kind) {
+  switch (kind) {
+    case ProcessorKind::gpu: return "GPU";
+    case ProcessorKind::cpu: return "CPU";
+    case ProcessorKind::utility: return "utility";
+    case ProcessorKind::group: return "group";
+    case ProcessorKind::unknown: break;
+  }
+  return "unknown";
+}
+
+std::string_view memory_kind_name(MemoryKind kind) {
+  switch (kind) {
+    case MemoryKind::global: return "GASNet global";
+    case MemoryKind::system: return "system";
+    case MemoryKind::registered: return "registered";
+    case MemoryKind::socket: return "socket";
+    case MemoryKind::zero_copy: return "zero-copy";
+    case MemoryKind::framebuffer: return "GPU framebuffer";
+    case MemoryKind::l3_cache: return "L3 cache";
+    case MemoryKind::l2_cache: return "L2 cache";
+    case MemoryKind::l1_cache: return "L1 cache";
+    case MemoryKind::unknown: break;
+  }
+  return "unknown";
+}
+
+std::string format_location(const SourceLocation& where) {
+  std::string out = where.file;
+  if (where.line != 0) out += ":" + std::to_string(where.line);
+  if (where.byte_offset) out += ": byte " + std::to_string(*where.byte_offset);
+  return out;
+}
+
+std::string format_diagnostic(const Diagnostic& d) {
+  std::string out = format_location(d.where) + ": " + d.message;
+  if (!d.quote.empty()) out += "\n    | " + d.quote;
+  return out;
+}
+
+std::string_view skip_reason_key(SkipReason r) {
+  switch (r) {
+    case SkipReason::blank: return "blank";
+    case SkipReason::other_category: return "other_category";
+    case SkipReason::pending_dump: return "pending_event_dump";
+    case SkipReason::unprefixed_text: return "unprefixed_text";
+  }
+  return "?";
+}
+
+std::string_view malformed_reason_key(MalformedReason r) {
+  switch (r) {
+    case MalformedReason::bad_prefix: return "bad_prefix";
+    case MalformedReason::unknown_record: return "unknown_record";
+    case MalformedReason::bad_fields: return "bad_fields";
+    case MalformedReason::group_count_mismatch: return "group_count_mismatch";
+    case MalformedReason::value_out_of_range: return "value_out_of_range";
+    case MalformedReason::line_too_long: return "line_too_long";
+    case MalformedReason::binary_data: return "binary_data";
+  }
+  return "?";
+}
+
+std::uint64_t RecordBatch::record_count() const {
+  return processors.size() + groups.size() + memories.size() + task_requests.size() + task_times.size() +
+         task_waits.size() + event_merges.size() + event_preconditions.size() + event_triggers.size() +
+         barrier_creations.size() + barrier_alters.size() + barrier_arrives.size() + copy_requests.size() +
+         copy_sizes.size();
+}
+
+namespace {
+template <typename F>
+void for_each_array(RecordBatch& b, F&& f) {
+  f(b.processors); f(b.groups); f(b.group_members); f(b.memories); f(b.task_requests); f(b.task_times);
+  f(b.task_waits); f(b.event_merges); f(b.event_preconditions); f(b.event_triggers); f(b.barrier_creations);
+  f(b.barrier_alters); f(b.barrier_arrives); f(b.copy_requests); f(b.copy_sizes);
+}
+}  // namespace
+
+void RecordBatch::shrink_to_fit() {
+  for_each_array(*this, [](auto& v) { v.shrink_to_fit(); });
+}
+
+std::uint64_t RecordBatch::bytes_used() const {
+  std::uint64_t bytes = 0;
+  for_each_array(const_cast<RecordBatch&>(*this),
+                 [&](auto& v) { bytes += v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); });
+  return bytes;
+}
+
+EraEvidence& EraEvidence::operator+=(const EraEvidence& o) {
+  merges_with_zero_inputs += o.merges_with_zero_inputs;
+  merges_with_one_input += o.merges_with_one_input;
+  spaced_preconditions += o.spaced_preconditions;
+  pending_dump_blocks += o.pending_dump_blocks;
+  barrier_type3_ids += o.barrier_type3_ids;
+  return *this;
+}
+
+std::string_view era_name(Era era) {
+  switch (era) {
+    case Era::unknown: return "unknown";
+    case Era::e2: return "E2";
+    case Era::e2a: return "E2a";
+    case Era::e2ab: return "E2a or E2b";
+    case Era::e2c: return "E2c";
+    case Era::e3: return "E3";
+  }
+  return "unknown";
+}
+
+std::string_view compression_name(Compression c) {
+  switch (c) {
+    case Compression::none: return "none";
+    case Compression::gzip: return "gzip";
+    case Compression::xz: return "xz";
+    case Compression::zstd: return "zstd";
+  }
+  return "?";
+}
+
+std::uint64_t FileRecords::record_count() const {
+  std::uint64_t n = 0;
+  for (const auto& b : batches) n += b.record_count();
+  return n;
+}
+
+std::uint64_t TraceRecords::record_count() const {
+  std::uint64_t n = 0;
+  for (const auto& f : files) n += f.record_count();
+  return n;
+}
+
+Era classify_era(const EraEvidence& e, bool has_machine_records, bool has_graph_records) {
+  if (!has_graph_records) return Era::unknown;
+  // E3 dropped Processor/Memory logging and gave barriers their own id type.
+  if (e.barrier_type3_ids > 0 || !has_machine_records) return Era::e3;
+  if (e.merges_with_zero_inputs > 0) return Era::e2a;
+  if (e.spaced_preconditions > 0 || e.pending_dump_blocks > 0) return Era::e2c;
+  // A 1-input merge is logged by E2a and E2b, never by E2c; only E2a logs 0-input ones.
+  if (e.merges_with_one_input > 0) return Era::e2ab;
+  return Era::e2;
+}
+
+}  // namespace rr::ir

@@ -1,0 +1,67 @@
+// Enumerations printed as integers in the log: record kinds, processor and memory kinds (spec §3, §4).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace rr::ir {
+
+// The 14 record kinds, in the order of the spec's table.
+enum class RecordKind : std::uint8_t {
+  processor,
+  group,
+  memory,
+  task_request,
+  task_time,
+  task_wait,
+  event_merge,
+  event_precondition,
+  event_trigger,
+  barrier_creation,
+  barrier_alter,
+  barrier_arrive,
+  copy_request,
+  copy_size,
+};
+inline constexpr std::size_t kRecordKindCount = 14;
+
+constexpr std::array<RecordKind, kRecordKindCount> all_record_kinds() {
+  std::array<RecordKind, kRecordKindCount> kinds{};
+  for (std::size_t i = 0; i < kRecordKindCount; ++i) kinds[i] = static_cast<RecordKind>(i);
+  return kinds;
+}
+
+// The name as it is printed before the colon ("Task Request").
+std::string_view record_kind_name(RecordKind kind);
+// A snake_case key for JSON ("task_request").
+std::string_view record_kind_key(RecordKind kind);
+
+// `Processor::Kind` printed with %d. 3 (PROC_GROUP) never appears in a Processor record.
+enum class ProcessorKind : std::uint8_t { gpu = 0, cpu = 1, utility = 2, group = 3, unknown = 255 };
+// `Memory::Kind` printed with %d.
+enum class MemoryKind : std::uint8_t {
+  global = 0,
+  system = 1,
+  registered = 2,
+  socket = 3,
+  zero_copy = 4,
+  framebuffer = 5,
+  l3_cache = 6,
+  l2_cache = 7,
+  l1_cache = 8,
+  unknown = 255,
+};
+
+ProcessorKind processor_kind_from_int(std::int32_t value);
+MemoryKind memory_kind_from_int(std::int32_t value);
+std::string_view processor_kind_name(ProcessorKind kind);  // "GPU", "CPU", "utility", ...
+std::string_view memory_kind_name(MemoryKind kind);        // "GASNet global", "system", ...
+
+// Logger level each record kind is written at: Task Time, Task Wait and Copy Size
+// are `.debug` ({1}); the other eleven are `.info` ({2}) (spec §2.1).
+constexpr int expected_level(RecordKind kind) {
+  return (kind == RecordKind::task_time || kind == RecordKind::task_wait || kind == RecordKind::copy_size) ? 1 : 2;
+}
+
+}  // namespace rr::ir

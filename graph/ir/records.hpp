@@ -1,0 +1,118 @@
+// One plain struct per log record kind, laid out to pack densely in per-kind arrays.
+#pragma once
+
+#include <cstdint>
+
+#include "ids.hpp"
+#include "kinds.hpp"
+
+namespace rr::ir {
+
+// Every record carries `line`: its line number relative to the first line of
+// the batch that holds it (RecordBatch::first_line). Within one file, line order
+// is append order, and for one thread it is program order (spec §6).
+
+struct ProcessorRecord {
+  std::uint32_t line;
+  Handle id;
+  ProcessorKind kind;
+  std::int32_t raw_kind;  // the printed integer, kept for unknown values
+};
+
+// Members live in RecordBatch::group_members[first_member, first_member + member_count).
+struct GroupRecord {
+  std::uint32_t line;
+  Handle id;
+  std::uint32_t first_member;
+  std::uint32_t member_count;
+};
+
+struct MemoryRecord {
+  std::uint32_t line;
+  Handle id;
+  MemoryKind kind;
+  std::int32_t raw_kind;
+};
+
+struct TaskRequestRecord {
+  std::uint32_t line;
+  std::uint32_t func_id;
+  Handle target;  // processor or processor group
+  EventKey finish;
+  EventKey precondition;
+  EventKey enclosing;
+  std::int32_t priority;
+  std::uint32_t arglen;
+  std::uint32_t args_null;  // 1 when the args pointer printed as "(nil)"
+};
+
+struct TaskTimeRecord {
+  std::uint32_t line;
+  EventKey finish;
+  std::uint64_t micros;
+};
+
+struct TaskWaitRecord {
+  std::uint32_t line;
+  EventKey waiter;   // the waiting task's finish event
+  EventKey awaited;
+  std::uint64_t micros;
+};
+
+struct EventMergeRecord {
+  std::uint32_t line;
+  EventKey merged;
+  std::uint32_t input_count;  // announced number of Event Precondition records
+};
+
+struct EventPreconditionRecord {
+  std::uint32_t line;
+  EventKey merged;
+  EventKey input;
+};
+
+struct EventTriggerRecord {
+  std::uint32_t line;
+  EventKey event;
+  EventKey wait_on;
+  EventKey enclosing;
+};
+
+// Barrier Creation prints only the id; the first phase is inferred later (spec §7.5).
+struct BarrierCreationRecord {
+  std::uint32_t line;
+  Handle id;
+  std::uint32_t expected_arrivals;
+};
+
+struct BarrierAlterRecord {
+  std::uint32_t line;
+  EventKey phase;
+  EventKey enclosing;
+  std::int32_t delta;
+};
+
+struct BarrierArriveRecord {
+  std::uint32_t line;
+  EventKey phase;
+  EventKey wait_on;
+  EventKey enclosing;
+  std::uint32_t count;
+};
+
+struct CopyRequestRecord {
+  std::uint32_t line;
+  EventKey copy;
+  EventKey wait_on;
+  EventKey enclosing;
+  Handle src_memory;
+  Handle dst_memory;
+};
+
+struct CopySizeRecord {
+  std::uint32_t line;
+  EventKey copy;
+  std::uint64_t bytes;
+};
+
+}  // namespace rr::ir

@@ -1,0 +1,114 @@
+// Parsed records of a whole trace: per file, per chunk batches of compact per-kind arrays, plus counted statistics.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "diagnostics.hpp"
+#include "ids.hpp"
+#include "kinds.hpp"
+#include "records.hpp"
+
+namespace rr::ir {
+
+// The records of one chunk of one file, in per-kind arrays. A chunk is a run of
+// whole lines; `first_line` is the 1-based file line of the chunk's first line.
+struct RecordBatch {
+  std::uint64_t first_line = 1;
+  std::vector<ProcessorRecord> processors;
+  std::vector<GroupRecord> groups;
+  std::vector<std::uint64_t> group_members;
+  std::vector<MemoryRecord> memories;
+  std::vector<TaskRequestRecord> task_requests;
+  std::vector<TaskTimeRecord> task_times;
+  std::vector<TaskWaitRecord> task_waits;
+  std::vector<EventMergeRecord> event_merges;
+  std::vector<EventPreconditionRecord> event_preconditions;
+  std::vector<EventTriggerRecord> event_triggers;
+  std::vector<BarrierCreationRecord> barrier_creations;
+  std::vector<BarrierAlterRecord> barrier_alters;
+  std::vector<BarrierArriveRecord> barrier_arrives;
+  std::vector<CopyRequestRecord> copy_requests;
+  std::vector<CopySizeRecord> copy_sizes;
+
+  std::uint64_t record_count() const;
+  // Release spare capacity so resident memory is what the records need.
+  void shrink_to_fit();
+  std::uint64_t bytes_used() const;
+  std::uint64_t file_line(std::uint32_t relative_line) const { return first_line + relative_line; }
+};
+
+// Observations that tell the logging era apart (spec §3.2–3.3).
+struct EraEvidence {
+  std::uint64_t merges_with_zero_inputs = 0;   // E2a only
+  std::uint64_t merges_with_one_input = 0;     // E2a or E2b
+  std::uint64_t spaced_preconditions = 0;      // "(id, gen)": 6-input merge of E2c
+  std::uint64_t pending_dump_blocks = 0;       // PRINTING ALL PENDING EVENTS: E2c
+  std::uint64_t barrier_type3_ids = 0;         // barrier ids of type 3: E3
+  EraEvidence& operator+=(const EraEvidence& o);
+};
+
+// e2ab: a 1-input merge was logged (E2a or E2b) but no 0-input one, so the two cannot be told apart.
+enum class Era : std::uint8_t { unknown, e2, e2a, e2ab, e2c, e3 };
+std::string_view era_name(Era era);  // "E2c", "E2a or E2b", ...
+
+// Counted facts about one file (or one chunk, before it is merged into its file).
+struct FileStats {
+  EnumCounts<RecordKind, kRecordKindCount> records;
+  EnumCounts<SkipReason, kSkipReasonCount> skipped;
+  EnumCounts<MalformedReason, kMalformedReasonCount> malformed;
+  EnumCounts<RecordKind, kRecordKindCount> malformed_by_kind;  // bad_fields etc., by the record named
+  std::map<std::string, std::uint64_t, std::less<>> other_categories;
+  EraEvidence era;
+  std::uint64_t lines = 0;
+  std::uint64_t text_bytes = 0;            // decompressed bytes
+  std::uint64_t null_args = 0;             // Task Requests whose args printed "(nil)"
+  std::uint64_t unexpected_level = 0;      // {level} other than the one the record is logged at
+  // Lines per node named in the [node - thread] prefix (usually one node per file).
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> prefix_nodes;
+  std::uint64_t min_nonzero_id = ~std::uint64_t{0};
+  std::uint64_t max_id = 0;
+  std::vector<std::uint64_t> threads;      // distinct pthread ids seen (sorted after merge)
+  std::vector<Diagnostic> first_messages;  // the first few malformed lines, located
+
+  void note_id(std::uint64_t id) {
+    if (id != 0) {
+      if (id < min_nonzero_id) min_nonzero_id = id;
+      if (id > max_id) max_id = id;
+    }
+  }
+  std::uint64_t malformed_total() const { return malformed.total(); }
+};
+
+enum class Compression : std::uint8_t { none, gzip, xz, zstd };
+std::string_view compression_name(Compression c);
+
+struct FileRecords {
+  std::string path;                 // as given, or "archive.tar:member"
+  std::int32_t node = -1;           // from the line prefix, else the file name, else -1
+  Compression compression = Compression::none;
+  std::uint64_t stored_bytes = 0;   // bytes as stored (compressed size)
+  std::vector<RecordBatch> batches;
+  FileStats stats;
+
+  std::uint64_t record_count() const;
+};
+
+// Everything parsed from a trace, in input order (deterministic).
+struct TraceRecords {
+  std::vector<FileRecords> files;
+  std::vector<InputError> failed_files;  // files skipped with --keep-going
+  IdWidth width = IdWidth::unknown;
+  bool mixed_widths = false;
+  Era era = Era::unknown;
+  EraEvidence era_evidence;
+
+  std::uint64_t record_count() const;
+};
+
+// Decide the era from the evidence and the presence of Processor/Memory records.
+Era classify_era(const EraEvidence& evidence, bool has_machine_records, bool has_graph_records);
+
+}  // namespace rr::ir

@@ -1,0 +1,44 @@
+// Streaming byte sources: plain files and in-process gzip/xz/zstd decoders, detected from the first bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "graph/ir/trace_records.hpp"
+
+namespace rr::parser {
+
+// Thrown by sources on unreadable or corrupt input; `offset` is the byte offset
+// in the stored (compressed) stream where the problem was noticed.
+class SourceError : public std::runtime_error {
+ public:
+  SourceError(std::string message, std::uint64_t offset)
+      : std::runtime_error(std::move(message)), offset_(offset) {}
+  std::uint64_t offset() const { return offset_; }
+
+ private:
+  std::uint64_t offset_;
+};
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Reads up to `size` bytes; returns 0 only at the end of the stream. Throws SourceError.
+  virtual std::size_t read(char* data, std::size_t size) = 0;
+  // Bytes consumed from the underlying stored stream so far.
+  virtual std::uint64_t stored_offset() const = 0;
+};
+
+// Opens a file for reading; throws SourceError naming the reason (errno text).
+std::unique_ptr<ByteSource> open_file(const std::string& path);
+
+// Wraps `raw` in the decoder its first bytes call for (gzip 1f 8b, xz fd 37 7a 58 5a 00,
+// zstd 28 b5 2f fd), or passes it through. Concatenated members/frames are all decoded.
+std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, ir::Compression* detected = nullptr);
+
+ir::Compression detect_compression(const unsigned char* head, std::size_t size);
+
+}  // namespace rr::parser

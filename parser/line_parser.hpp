@@ -1,0 +1,41 @@
+// Classifies one log line and parses {graph} records (all 14 kinds) into a RecordBatch.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "graph/ir/trace_records.hpp"
+
+namespace rr::parser {
+
+// Lines longer than this are counted as malformed without being parsed; it bounds
+// the reader's buffer on binary or garbled input. Real lines are < 1 KiB (spec §2.1).
+inline constexpr std::size_t kMaxLineBytes = 1 << 20;
+
+// Parses the lines of one chunk. Locations in messages and `line` fields of
+// records are relative to the chunk (0 = the chunk's first line); the reader
+// adds the chunk's first line number when it merges the chunk into its file.
+class LineParser {
+ public:
+  LineParser(ir::RecordBatch& batch, ir::FileStats& stats, std::size_t max_messages)
+      : batch_(batch), stats_(stats), max_messages_(max_messages) {}
+
+  // `line` excludes the newline. A trailing '\r' is ignored.
+  void parse_line(std::string_view line, std::uint32_t relative_line);
+
+  // Counts a line the reader could not hand over whole (longer than kMaxLineBytes).
+  void note_overlong_line(std::string_view head, std::uint32_t relative_line);
+
+ private:
+  void parse_record(std::string_view body, int level, std::string_view whole_line, std::uint32_t relative_line);
+  void malformed(ir::MalformedReason reason, std::string message, std::string_view line, std::uint32_t relative_line);
+  void note_prefix(std::uint32_t node, std::uint64_t thread);
+
+  ir::RecordBatch& batch_;
+  ir::FileStats& stats_;
+  std::size_t max_messages_;
+  std::uint64_t last_thread_ = ~std::uint64_t{0};
+  std::int64_t last_node_ = -1;
+};
+
+}  // namespace rr::parser

@@ -1,0 +1,387 @@
+// The parallel reader: a TBB pipeline per file (serial read/decode, parallel parse, in-order merge), files in parallel.
+#include "parser/trace_reader.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "parser/line_parser.hpp"
+#include "parser/trace_inputs.hpp"
+
+namespace rr::parser {
+namespace {
+
+struct Chunk {
+  std::vector<char> buffer;
+  std::size_t length = 0;
+  bool overlong = false;  // the buffer holds the head of one line longer than the buffer
+  std::uint32_t line_count = 0;
+  ir::RecordBatch batch;
+  ir::FileStats stats;
+};
+
+// Buffers are reused: a fresh multi-megabyte allocation per chunk costs page faults.
+// The pool owns every chunk, so chunks in flight are freed even when a stage throws.
+class ChunkPool {
+ public:
+  explicit ChunkPool(std::size_t bytes) : bytes_(bytes) {}
+  Chunk* take() {
+    std::lock_guard lock(mutex_);
+    if (free_.empty()) {
+      all_.push_back(std::make_unique<Chunk>());
+      all_.back()->buffer.resize(bytes_);
+      return all_.back().get();
+    }
+    Chunk* c = free_.back();
+    free_.pop_back();
+    return c;
+  }
+  void give(Chunk* c) {
+    c->length = 0;
+    c->overlong = false;
+    c->line_count = 0;
+    c->batch = ir::RecordBatch{};
+    c->stats = ir::FileStats{};
+    std::lock_guard lock(mutex_);
+    free_.push_back(c);
+  }
+
+ private:
+  std::size_t bytes_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Chunk>> all_;
+  std::vector<Chunk*> free_;
+};
+
+void parse_chunk(Chunk& chunk, std::size_t max_messages) {
+  LineParser parser(chunk.batch, chunk.stats, max_messages);
+  const char* p = chunk.buffer.data();
+  const char* const end = p + chunk.length;
+  if (chunk.overlong) {
+    parser.note_overlong_line(std::string_view(p, std::min<std::size_t>(chunk.length, 200)), 0);
+    chunk.line_count = 1;
+    return;
+  }
+  std::uint32_t line = 0;
+  while (p < end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* line_end = nl ? nl : end;
+    parser.parse_line(std::string_view(p, static_cast<std::size_t>(line_end - p)), line++);
+    p = nl ? nl + 1 : end;
+  }
+  chunk.line_count = line;
+  chunk.stats.text_bytes = chunk.length;
+  chunk.batch.shrink_to_fit();
+}
+
+void merge_stats(ir::FileStats& into, ir::FileStats&& from, std::uint64_t first_line, std::size_t max_messages) {
+  into.records += from.records;
+  into.skipped += from.skipped;
+  into.malformed += from.malformed;
+  into.malformed_by_kind += from.malformed_by_kind;
+  for (auto& [name, count] : from.other_categories) into.other_categories[name] += count;
+  into.era += from.era;
+  into.lines += from.lines;
+  into.text_bytes += from.text_bytes;
+  into.null_args += from.null_args;
+  into.unexpected_level += from.unexpected_level;
+  for (const auto& [node, count] : from.prefix_nodes) {
+    auto it = std::find_if(into.prefix_nodes.begin(), into.prefix_nodes.end(),
+                           [&](const auto& p) { return p.first == node; });
+    if (it == into.prefix_nodes.end())
+      into.prefix_nodes.emplace_back(node, count);
+    else
+      it->second += count;
+  }
+  into.min_nonzero_id = std::min(into.min_nonzero_id, from.min_nonzero_id);
+  into.max_id = std::max(into.max_id, from.max_id);
+  for (auto t : from.threads)
+    if (std::find(into.threads.begin(), into.threads.end(), t) == into.threads.end()) into.threads.push_back(t);
+  for (auto& d : from.first_messages) {
+    if (into.first_messages.size() >= max_messages) break;
+    d.where.line += first_line;
+    into.first_messages.push_back(std::move(d));
+  }
+}
+
+// Reads whole lines into chunks: the serial first stage of the pipeline.
+class ChunkReader {
+ public:
+  ChunkReader(ByteSource& source, ChunkPool& pool, std::size_t chunk_bytes)
+      : source_(source), pool_(pool), chunk_bytes_(chunk_bytes) {}
+
+  Chunk* next() {
+    if (done_) return nullptr;
+    Chunk* chunk = pool_.take();
+    char* buf = chunk->buffer.data();
+    std::size_t len = carry_.size();
+    std::memcpy(buf, carry_.data(), len);
+    carry_.clear();
+    bool eof = false;
+    while (len < chunk_bytes_) {
+      std::size_t n = source_.read(buf + len, chunk_bytes_ - len);
+      if (n == 0) {
+        eof = true;
+        break;
+      }
+      check_text(buf + len, n);
+      len += n;
+      if (skipping_) len = drop_until_newline(buf, len);
+    }
+    if (eof) {
+      done_ = true;
+      if (len == 0) {
+        pool_.give(chunk);
+        return nullptr;
+      }
+      chunk->length = len;
+      return chunk;
+    }
+    // The buffer is full: cut after the last newline and carry the partial line over.
+    const char* last_nl = static_cast<const char*>(memrchr(buf, '\n', len));
+    if (last_nl == nullptr) {
+      chunk->overlong = true;
+      chunk->length = len;
+      skipping_ = true;
+      return chunk;
+    }
+    std::size_t cut = static_cast<std::size_t>(last_nl - buf) + 1;
+    carry_.assign(buf + cut, len - cut);
+    chunk->length = cut;
+    return chunk;
+  }
+
+ private:
+  // Drops the rest of an overlong line (already reported) up to and including its newline.
+  std::size_t drop_until_newline(char* buf, std::size_t len) {
+    const char* nl = static_cast<const char*>(std::memchr(buf, '\n', len));
+    if (nl == nullptr) return 0;
+    skipping_ = false;
+    std::size_t keep = len - static_cast<std::size_t>(nl + 1 - buf);
+    std::memmove(buf, nl + 1, keep);
+    return keep;
+  }
+
+  // A log is text: NUL bytes at the start mean a binary file, not a damaged line.
+  void check_text(const char* data, std::size_t n) {
+    constexpr std::uint64_t kSniff = 64 * 1024;
+    if (text_offset_ < kSniff) {
+      std::size_t look = static_cast<std::size_t>(std::min<std::uint64_t>(n, kSniff - text_offset_));
+      if (const void* nul = std::memchr(data, '\0', look))
+        throw SourceError("binary data, not a text log (NUL byte at decoded offset " +
+                              std::to_string(text_offset_ + static_cast<std::size_t>(
+                                                                static_cast<const char*>(nul) - data)) +
+                              ")",
+                          source_.stored_offset());
+    }
+    text_offset_ += n;
+  }
+
+  ByteSource& source_;
+  ChunkPool& pool_;
+  std::size_t chunk_bytes_;
+  std::string carry_;
+  bool done_ = false;
+  bool skipping_ = false;
+  std::uint64_t text_offset_ = 0;
+};
+
+std::int32_t node_from_name(const std::string& path) {
+  int node = -1;
+  if (is_node_log_name(std::filesystem::path(path).filename().string(), &node)) return node;
+  return -1;
+}
+
+// The node a file belongs to: the prefix node of most of its lines, else its name.
+void settle_node(ir::FileRecords& file) {
+  auto& nodes = file.stats.prefix_nodes;
+  std::sort(nodes.begin(), nodes.end());
+  std::sort(file.stats.threads.begin(), file.stats.threads.end());
+  if (nodes.empty()) {
+    file.node = node_from_name(file.path);
+    return;
+  }
+  auto best = std::max_element(nodes.begin(), nodes.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+  file.node = static_cast<std::int32_t>(best->first);
+}
+
+// Reads the data of the current libarchive entry.
+class ArchiveEntrySource final : public ByteSource {
+ public:
+  explicit ArchiveEntrySource(archive* a) : a_(a) {}
+  std::size_t read(char* data, std::size_t size) override {
+    la_ssize_t n = archive_read_data(a_, data, size);
+    if (n < 0) throw SourceError(archive_error_string(a_) ? archive_error_string(a_) : "archive read error",
+                                 stored_offset());
+    return static_cast<std::size_t>(n);
+  }
+  std::uint64_t stored_offset() const override {
+    return static_cast<std::uint64_t>(archive_filter_bytes(a_, -1));
+  }
+
+ private:
+  archive* a_;
+};
+
+struct ArchiveCloser {
+  void operator()(archive* a) const { archive_read_free(a); }
+};
+
+// Every node_<N>.log member of a tar archive, in archive order, each parsed as a file.
+std::vector<ir::FileRecords> read_archive(const std::string& path, const ReadOptions& options) {
+  std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
+  archive_read_support_filter_all(a.get());
+  archive_read_support_format_tar(a.get());
+  if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK)
+    throw SourceError(std::string("cannot open archive: ") + archive_error_string(a.get()), 0);
+  std::vector<ir::FileRecords> files;
+  for (;;) {
+    archive_entry* entry = nullptr;
+    int rc = archive_read_next_header(a.get(), &entry);
+    if (rc == ARCHIVE_EOF) break;
+    if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
+      throw SourceError(std::string("archive: ") + archive_error_string(a.get()),
+                        static_cast<std::uint64_t>(archive_filter_bytes(a.get(), -1)));
+    std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    std::string base = std::filesystem::path(member).filename().string();
+    if (archive_entry_filetype(entry) != AE_IFREG || !is_node_log_name(base)) continue;
+    ir::Compression compression = ir::Compression::none;
+    auto source = open_decoded(std::make_unique<ArchiveEntrySource>(a.get()), &compression);
+    ir::FileRecords file = read_log_stream(std::move(source), path + ":" + member, options);
+    file.compression = compression;
+    file.stored_bytes = static_cast<std::uint64_t>(archive_entry_size(entry));
+    if (file.node < 0) file.node = node_from_name(base);
+    files.push_back(std::move(file));
+  }
+  if (files.empty()) throw SourceError("archive holds no node_<N>.log[.gz|.xz|.zst] member", 0);
+  return files;
+}
+
+ir::FileRecords read_plain_input(const std::string& path, const ReadOptions& options) {
+  ir::Compression compression = ir::Compression::none;
+  auto source = open_decoded(open_file(path), &compression);
+  ir::FileRecords file = read_log_stream(std::move(source), path, options);
+  file.compression = compression;
+  std::error_code ec;
+  file.stored_bytes = std::filesystem::file_size(path, ec);
+  return file;
+}
+
+}  // namespace
+
+ir::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string display_name,
+                                const ReadOptions& options) {
+  const std::size_t chunk_bytes = std::max(options.chunk_bytes, kMaxLineBytes);
+  ir::FileRecords file;
+  file.path = std::move(display_name);
+  ChunkPool pool(chunk_bytes);
+  ChunkReader reader(*source, pool, chunk_bytes);
+  std::uint64_t next_line = 1;
+  const std::size_t tokens = std::max<std::size_t>(4, 2 * static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()));
+  tbb::parallel_pipeline(
+      tokens,
+      tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order,
+                                     [&](tbb::flow_control& fc) -> Chunk* {
+                                       Chunk* chunk = reader.next();
+                                       if (!chunk) fc.stop();
+                                       return chunk;
+                                     }) &
+          tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel,
+                                           [&](Chunk* chunk) {
+                                             parse_chunk(*chunk, options.max_messages_per_file);
+                                             return chunk;
+                                           }) &
+          tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, [&](Chunk* chunk) {
+            chunk->batch.first_line = next_line;
+            merge_stats(file.stats, std::move(chunk->stats), next_line, options.max_messages_per_file);
+            next_line += chunk->line_count;
+            if (chunk->batch.record_count() > 0 || chunk->batch.group_members.size() > 0)
+              file.batches.push_back(std::move(chunk->batch));
+            pool.give(chunk);
+          }));
+  for (auto& d : file.stats.first_messages) d.where.file = file.path;
+  settle_node(file);
+  return file;
+}
+
+void summarise_trace(ir::TraceRecords& trace) {
+  std::uint64_t min_id = ~std::uint64_t{0};
+  std::uint64_t max_id = 0;
+  bool machine_records = false;
+  bool graph_records = false;
+  trace.era_evidence = {};
+  for (const auto& f : trace.files) {
+    min_id = std::min(min_id, f.stats.min_nonzero_id);
+    max_id = std::max(max_id, f.stats.max_id);
+    trace.era_evidence += f.stats.era;
+    machine_records |= f.stats.records[ir::RecordKind::processor] + f.stats.records[ir::RecordKind::memory] > 0;
+    graph_records |= f.stats.records.total() > 0;
+  }
+  if (max_id == 0) {
+    trace.width = ir::IdWidth::unknown;
+  } else {
+    trace.width = ir::width_of_value(max_id);
+    // A 64-bit trace has no id below 2^60; one below 2^32 beside it means mixed widths.
+    trace.mixed_widths = trace.width == ir::IdWidth::bits64 && min_id <= 0xffffffffull;
+  }
+  trace.era = ir::classify_era(trace.era_evidence, machine_records, graph_records);
+}
+
+ir::Expected<ir::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options) {
+  auto inputs = discover_inputs(args);
+  if (!inputs) return inputs.error();
+
+  const int threads = options.threads == 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                                           : static_cast<int>(options.threads);
+  // Each input yields its files or its error; slots keep the argument order whatever the schedule.
+  struct Slot {
+    std::vector<ir::FileRecords> files;
+    std::optional<ir::InputError> error;
+  };
+  std::vector<Slot> slots(inputs->size());
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, inputs->size(), [&](std::size_t i) {
+      const TraceInput& input = (*inputs)[i];
+      try {
+        if (input.is_archive)
+          slots[i].files = read_archive(input.path, options);
+        else
+          slots[i].files.push_back(read_plain_input(input.path, options));
+      } catch (const SourceError& e) {
+        slots[i].error = ir::InputError{ir::SourceLocation{input.path, 0, e.offset()}, e.what()};
+      } catch (const std::bad_alloc&) {
+        slots[i].error = ir::InputError{ir::SourceLocation{input.path, 0, std::nullopt}, "out of memory"};
+      }
+    });
+  });
+
+  ir::TraceRecords trace;
+  for (auto& slot : slots) {
+    if (slot.error) {
+      if (!options.keep_going) return *slot.error;
+      trace.failed_files.push_back(std::move(*slot.error));
+      continue;
+    }
+    for (auto& f : slot.files) trace.files.push_back(std::move(f));
+  }
+  summarise_trace(trace);
+  if (trace.record_count() == 0) {
+    std::string what = trace.files.empty() ? "no readable input" : "no Realm event-graph records in any file";
+    return ir::InputError{ir::SourceLocation{args.empty() ? "(trace)" : args.front(), 0, std::nullopt},
+                          "empty trace: " + what};
+  }
+  return trace;
+}
+
+}  // namespace rr::parser

@@ -1,0 +1,36 @@
+// Reads a whole trace: every input streamed, decoded and parsed in parallel chunks into TraceRecords.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graph/ir/result.hpp"
+#include "graph/ir/trace_records.hpp"
+#include "parser/byte_source.hpp"
+
+namespace rr::parser {
+
+struct ReadOptions {
+  unsigned threads = 0;                    // 0: every hardware thread
+  bool keep_going = false;                 // report unreadable files and go on with the others
+  std::size_t max_messages_per_file = 5;   // located messages kept for malformed lines
+  std::size_t chunk_bytes = 4u << 20;      // unit of parallel parsing (at least kMaxLineBytes)
+};
+
+// Reads and parses the inputs named by `args` (see discover_inputs). Fails with
+// the first unreadable input (in argument order) unless keep_going is set, and
+// when the trace holds no records at all.
+ir::Expected<ir::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options);
+
+// Parses one already-opened stream as one log file (the building block of
+// read_trace). `display_name` names the file in messages. Throws SourceError.
+ir::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string display_name,
+                                const ReadOptions& options);
+
+// Finishes a TraceRecords whose files are filled in: id width and era.
+void summarise_trace(ir::TraceRecords& trace);
+
+}  // namespace rr::parser

@@ -1,0 +1,62 @@
+// Counts over parsed records for `realm-replay stats`: per node and in total.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "graph/ir/trace_records.hpp"
+
+namespace rr::parser {
+
+// Processor kinds for time accounting, plus "unattributed" for a Task Time with no
+// Task Request naming its processor (e.g. the GPU init task, spec §7.4).
+inline constexpr std::size_t kTimeKindCount = 5;  // gpu, cpu, utility, unknown kind, unattributed
+std::string_view time_kind_key(std::size_t index);
+
+struct CountsBlock {
+  ir::EnumCounts<ir::RecordKind, ir::kRecordKindCount> records;
+  ir::EnumCounts<ir::SkipReason, ir::kSkipReasonCount> skipped;
+  ir::EnumCounts<ir::MalformedReason, ir::kMalformedReasonCount> malformed;
+  ir::EnumCounts<ir::RecordKind, ir::kRecordKindCount> malformed_by_kind;
+  std::map<std::string, std::uint64_t> other_categories;
+  std::uint64_t lines = 0;
+  std::uint64_t text_bytes = 0;
+  std::uint64_t stored_bytes = 0;
+  std::uint64_t threads = 0;
+  std::uint64_t null_args = 0;
+  std::uint64_t unexpected_level = 0;
+  std::uint64_t lines_from_other_nodes = 0;
+  std::uint64_t copy_bytes = 0;
+  std::uint64_t zero_byte_copy_sizes = 0;
+  std::array<std::uint64_t, kTimeKindCount> task_time_us{};  // indexed as time_kind_key
+  void add(const CountsBlock& o);
+};
+
+struct NodeSummary {
+  std::int32_t node = -1;
+  std::vector<std::string> files;
+  CountsBlock counts;
+};
+
+struct TraceSummary {
+  std::vector<NodeSummary> nodes;  // ordered by node number (-1, unknown, first)
+  CountsBlock total;
+  std::vector<std::string> files;
+  std::vector<ir::InputError> failed_files;
+  ir::IdWidth width = ir::IdWidth::unknown;
+  bool mixed_widths = false;
+  ir::Era era = ir::Era::unknown;
+  ir::EraEvidence era_evidence;
+  std::map<std::string, std::uint64_t> processors_by_kind;  // distinct processor ids
+  std::map<std::string, std::uint64_t> memories_by_kind;    // distinct memory ids
+  std::uint64_t groups = 0;                                 // distinct group ids
+  std::uint64_t group_members = 0;
+  std::vector<ir::Diagnostic> messages;                     // first located malformed-line messages
+};
+
+TraceSummary summarise(const ir::TraceRecords& trace);
+
+}  // namespace rr::parser
