@@ -25,7 +25,9 @@ std::string hex(std::uint64_t value) {
 }
 
 std::string to_string(const EventKey& event) {
-  return "(" + hex(event.id()) + "," + std::to_string(event.gen) + ")";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "(%llx,%u)", static_cast<unsigned long long>(event.id()), event.gen);
+  return buf;
 }
 
 namespace {
@@ -78,8 +80,8 @@ std::string_view memory_kind_name(MemoryKind kind) {
 
 std::string format_location(const SourceLocation& where) {
   std::string out = where.file;
-  if (where.line != 0) out += ":" + std::to_string(where.line);
-  if (where.byte_offset) out += ": byte " + std::to_string(*where.byte_offset);
+  if (where.line != 0) out.append(":").append(std::to_string(where.line));
+  if (where.byte_offset) out.append(": byte ").append(std::to_string(*where.byte_offset));
   return out;
 }
 

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Quick start: install dependencies, build, and run the main job on a bundled sample trace.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install_deps.sh
+scripts/build.sh
+trace=${1:-data/traces/real/full_circuit_2node_p4_cpu2}
+echo "== realm-replay stats $trace"
+build/apps/realm-replay stats "$trace"
