@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.add_option("-j,--threads", common.threads, "worker threads (0 = all cores)")->capture_default_str();
 
   auto run_stats = rr::app::add_stats_command(app, common);
+  auto run_validate = rr::app::add_validate_command(app, common);
 
   try {
     app.parse(argc, argv);
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (app.got_subcommand("stats")) return run_stats();
+    if (app.got_subcommand("validate")) return run_validate();
   } catch (const std::exception& e) {
     std::cerr << "realm-replay: internal error: " << e.what() << "\n";
     return rr::app::kExitBadInput;

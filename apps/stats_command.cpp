@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "output_file.hpp"
+#include "progress.hpp"
 #include "parser/trace_reader.hpp"
 #include "parser/trace_summary.hpp"
 #include "stats_report.hpp"
@@ -38,7 +39,11 @@ std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& commo
     read.threads = common.threads;
     read.keep_going = opts->keep_going;
     read.max_messages_per_file = opts->max_messages;
-    auto trace = parser::read_trace(opts->inputs, read);
+    auto trace = [&] {
+      Progress progress("reading trace");
+      if (progress.enabled()) read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
+      return parser::read_trace(opts->inputs, read);
+    }();
     if (!trace) {
       std::cerr << "realm-replay stats: error: " << trace.error().to_string() << "\n";
       if (!opts->keep_going) std::cerr << "  (use --keep-going to count the readable files anyway)\n";

@@ -18,6 +18,9 @@ struct ReadOptions {
   bool keep_going = false;                 // report unreadable files and go on with the others
   std::size_t max_messages_per_file = 5;   // located messages kept for malformed lines
   std::size_t chunk_bytes = 4u << 20;      // unit of parallel parsing (at least kMaxLineBytes)
+  // Called after each parsed chunk with its decoded byte count, possibly from several
+  // threads at once (files are read in parallel); the callee synchronises.
+  std::function<void(std::uint64_t)> on_progress;
 };
 
 // Reads and parses the inputs named by `args` (see discover_inputs). Fails with

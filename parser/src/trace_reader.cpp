@@ -305,6 +305,7 @@ ir::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string 
             chunk->batch.first_line = next_line;
             merge_stats(file.stats, std::move(chunk->stats), next_line, options.max_messages_per_file);
             next_line += chunk->line_count;
+            if (options.on_progress) options.on_progress(chunk->length);
             if (chunk->batch.record_count() > 0 || chunk->batch.group_members.size() > 0)
               file.batches.push_back(std::move(chunk->batch));
             pool.give(chunk);

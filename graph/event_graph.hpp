@@ -1,0 +1,156 @@
+// The immutable global event DAG: operations as dense vertices, CSR forward and reverse adjacency, flat attributes.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "graph/ir/ids.hpp"
+
+namespace rr::graph {
+
+using VertexId = std::uint32_t;
+inline constexpr VertexId kNoVertex = 0xffffffffu;
+inline constexpr std::uint32_t kNoNode = 0xffffffffu;
+inline constexpr std::uint64_t kNoValue = ~std::uint64_t{0};
+
+// What a vertex is. Every operation except merges and barrier phases is issued by a task.
+enum class OpKind : std::uint8_t {
+  task,            // Task Request (+ Task Time, Task Waits)
+  copy,            // Copy Request (+ Copy Size)
+  merge,           // Event Merge (+ Event Preconditions)
+  trigger,         // Event Trigger of a user event
+  barrier_alter,   // Barrier Alter: changes the arrivals one phase needs
+  barrier_arrive,  // Barrier Arrive
+  barrier_phase,   // (barrier id, gen): fires when its arrivals are complete, after the previous phase
+  task_resume,     // the part of a task after one of its Task Waits: a wait splits a task (DESIGN §3)
+};
+inline constexpr std::size_t kOpKindCount = 8;
+const char* op_kind_name(OpKind kind);
+
+// Why an edge u -> v exists: v cannot happen before u.
+enum class EdgeKind : std::uint8_t {
+  precondition,  // u produces v's precondition (wait_on)
+  issue,         // u is the task that issues v
+  merge_input,   // u produces one input of merge v
+  wait,          // task v blocks (Task Wait) on the event u produces
+  arrival,       // arrive/alter u contributes to barrier phase v
+  phase_order,   // phase u is the phase before phase v
+  continuation,  // u is the segment of a task that runs just before segment v (a task_resume)
+};
+inline constexpr std::size_t kEdgeKindCount = 7;
+const char* edge_kind_name(EdgeKind kind);
+
+struct TaskInfo {
+  std::uint32_t func_id = 0;
+  std::int32_t priority = 0;
+  ir::Handle processor;            // target processor or group
+  std::uint64_t time_us = kNoValue;  // Task Time; kNoValue when the trace has none
+  std::uint64_t wait_us = 0;       // sum of its Task Waits
+  std::uint32_t first_wait = 0;    // its waits: EventGraph::waits()[first_wait, first_wait + wait_count)
+  std::uint32_t wait_count = 0;
+  std::uint32_t action_count = 0;  // K: operations it issues plus its waits
+};
+
+struct CopyInfo {
+  ir::Handle src_memory;
+  ir::Handle dst_memory;
+  std::uint64_t bytes = kNoValue;  // Copy Size; kNoValue when the trace has none
+};
+
+// One Task Wait, in its task's program order. The task's segments are its task vertex and
+// then one task_resume vertex per wait; edges out of a task's finish event leave its last segment.
+struct WaitInfo {
+  VertexId task = kNoVertex;
+  VertexId resume = kNoVertex;   // the task_resume vertex that runs after this wait
+  VertexId awaited = kNoVertex;  // producer of the awaited event; kNoVertex when external
+  ir::EventKey event;
+  std::uint64_t micros = 0;
+  std::uint32_t position = 0;  // k among the task's K actions
+};
+
+struct BarrierPhaseInfo {
+  std::int64_t required = 0;  // expected arrivals + Alter deltas of this phase
+  std::int64_t arrived = 0;   // sum of Arrive counts
+  bool first = false;         // the barrier's first phase
+};
+
+class GraphBuilder;
+
+class EventGraph {
+ public:
+  std::uint32_t vertex_count() const { return static_cast<std::uint32_t>(kind_.size()); }
+  std::uint64_t edge_count() const { return succ_.size(); }
+
+  OpKind kind(VertexId v) const { return kind_[v]; }
+  // The node the operation happens on: a task's processor node, a phase's owner, else the logging node.
+  std::uint32_t node(VertexId v) const { return node_[v]; }
+  // The event the operation produces (a task's finish event, a phase's (barrier, gen), ...).
+  const ir::EventKey& event(VertexId v) const { return event_[v]; }
+  // The issuing task's first segment, or kNoVertex for operations issued outside any task (at
+  // t=0) and for merges/phases. The issue edge itself leaves the segment the action happens in.
+  VertexId issuer(VertexId v) const { return issuer_[v]; }
+  // k: the operation's place among its issuer's K actions (program order), 0-based.
+  std::uint32_t position(VertexId v) const { return position_[v]; }
+  // Index into tasks()/copies()/phases()/barrier_values() by kind; merges: announced input
+  // count; task_resume: index of its wait in waits().
+  std::uint32_t payload(VertexId v) const { return payload_[v]; }
+
+  std::span<const VertexId> successors(VertexId v) const {
+    return {succ_.data() + succ_offset_[v], succ_.data() + succ_offset_[v + 1]};
+  }
+  std::span<const EdgeKind> successor_kinds(VertexId v) const {
+    return {succ_kind_.data() + succ_offset_[v], succ_kind_.data() + succ_offset_[v + 1]};
+  }
+  std::span<const VertexId> predecessors(VertexId v) const {
+    return {pred_.data() + pred_offset_[v], pred_.data() + pred_offset_[v + 1]};
+  }
+  std::span<const EdgeKind> predecessor_kinds(VertexId v) const {
+    return {pred_kind_.data() + pred_offset_[v], pred_kind_.data() + pred_offset_[v + 1]};
+  }
+  // Index of the first out-edge of v in the global edge numbering (edges are numbered by source).
+  std::uint64_t first_edge(VertexId v) const { return succ_offset_[v]; }
+
+  const TaskInfo& task(VertexId v) const { return tasks_[payload_[v]]; }
+  const WaitInfo& resume_wait(VertexId v) const { return waits_[payload_[v]]; }
+  const CopyInfo& copy(VertexId v) const { return copies_[payload_[v]]; }
+  const BarrierPhaseInfo& phase(VertexId v) const { return phases_[payload_[v]]; }
+  // Arrive count or Alter delta.
+  std::int64_t barrier_value(VertexId v) const { return barrier_values_[payload_[v]]; }
+  const std::vector<WaitInfo>& waits() const { return waits_; }
+  std::span<const WaitInfo> waits_of(VertexId task_vertex) const {
+    const TaskInfo& t = task(task_vertex);
+    return {waits_.data() + t.first_wait, t.wait_count};
+  }
+
+  ir::IdWidth id_width() const { return width_; }
+  std::uint32_t node_count() const { return node_count_; }
+  std::uint64_t bytes_used() const;
+
+ private:
+  friend class GraphBuilder;
+
+  std::vector<OpKind> kind_;
+  std::vector<std::uint32_t> node_;
+  std::vector<ir::EventKey> event_;
+  std::vector<VertexId> issuer_;
+  std::vector<std::uint32_t> position_;
+  std::vector<std::uint32_t> payload_;
+
+  std::vector<std::uint64_t> succ_offset_;
+  std::vector<VertexId> succ_;
+  std::vector<EdgeKind> succ_kind_;
+  std::vector<std::uint64_t> pred_offset_;
+  std::vector<VertexId> pred_;
+  std::vector<EdgeKind> pred_kind_;
+
+  std::vector<TaskInfo> tasks_;
+  std::vector<CopyInfo> copies_;
+  std::vector<BarrierPhaseInfo> phases_;
+  std::vector<std::int64_t> barrier_values_;
+  std::vector<WaitInfo> waits_;
+  ir::IdWidth width_ = ir::IdWidth::unknown;
+  std::uint32_t node_count_ = 0;
+};
+
+}  // namespace rr::graph

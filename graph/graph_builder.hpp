@@ -1,0 +1,25 @@
+// Builds the EventGraph from the parsed records of every file: joins across files, validation, CSR.
+#pragma once
+
+#include <cstddef>
+
+#include "graph/event_graph.hpp"
+#include "graph/graph_findings.hpp"
+#include "graph/ir/trace_records.hpp"
+
+namespace rr::graph {
+
+struct BuildOptions {
+  std::size_t examples_per_finding = 10;  // examples kept for each kind of finding
+};
+
+struct BuildResult {
+  EventGraph graph;
+  GraphFindings findings;
+};
+
+// Resolves every event to its producer across all files (spec §6–7, DESIGN §3), places each
+// operation in its issuing task's program order, validates, and freezes the result.
+BuildResult build_event_graph(const ir::TraceRecords& trace, const BuildOptions& options = {});
+
+}  // namespace rr::graph

@@ -1,0 +1,86 @@
+// Names of operation and edge kinds, finding descriptions, and memory accounting of the EventGraph.
+#include "graph/event_graph.hpp"
+
+#include "graph/graph_findings.hpp"
+
+namespace rr::graph {
+
+const char* op_kind_name(OpKind kind) {
+  switch (kind) {
+    case OpKind::task: return "task";
+    case OpKind::copy: return "copy";
+    case OpKind::merge: return "merge";
+    case OpKind::trigger: return "trigger";
+    case OpKind::barrier_alter: return "barrier_alter";
+    case OpKind::barrier_arrive: return "barrier_arrive";
+    case OpKind::barrier_phase: return "barrier_phase";
+    case OpKind::task_resume: return "task_resume";
+  }
+  return "?";
+}
+
+const char* edge_kind_name(EdgeKind kind) {
+  switch (kind) {
+    case EdgeKind::precondition: return "precondition";
+    case EdgeKind::issue: return "issue";
+    case EdgeKind::merge_input: return "merge_input";
+    case EdgeKind::wait: return "wait";
+    case EdgeKind::arrival: return "arrival";
+    case EdgeKind::phase_order: return "phase_order";
+    case EdgeKind::continuation: return "continuation";
+  }
+  return "?";
+}
+
+namespace {
+template <typename T>
+std::uint64_t capacity_bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+}  // namespace
+
+std::uint64_t EventGraph::bytes_used() const {
+  return capacity_bytes(kind_) + capacity_bytes(node_) + capacity_bytes(event_) + capacity_bytes(issuer_) +
+         capacity_bytes(position_) + capacity_bytes(payload_) + capacity_bytes(succ_offset_) + capacity_bytes(succ_) +
+         capacity_bytes(succ_kind_) + capacity_bytes(pred_offset_) + capacity_bytes(pred_) +
+         capacity_bytes(pred_kind_) + capacity_bytes(tasks_) + capacity_bytes(copies_) + capacity_bytes(phases_) +
+         capacity_bytes(barrier_values_) + capacity_bytes(waits_);
+}
+
+namespace {
+struct FindingText {
+  std::string_view key;
+  std::string_view description;
+};
+constexpr FindingText kFindings[kFindingKindCount] = {
+    {"external_event", "awaited events that no record produces (fired at t=0)"},
+    {"duplicate_producer", "events produced by more than one record"},
+    {"merge_count_mismatch", "merges whose announced input count differs from their preconditions"},
+    {"precondition_without_merge", "Event Preconditions whose merged event has no Event Merge"},
+    {"task_time_without_request", "Task Times with no Task Request"},
+    {"zero_byte_copy_orphan", "0-byte Copy Sizes with no Copy Request (reduction copies)"},
+    {"copy_size_without_request", "Copy Sizes with bytes but no Copy Request"},
+    {"task_without_time", "tasks with no Task Time"},
+    {"copy_without_size", "copies with no Copy Size"},
+    {"duplicate_task_time", "tasks with more than one Task Time"},
+    {"duplicate_copy_size", "copies with more than one Copy Size"},
+    {"wait_without_task", "Task Waits whose waiting task has no Task Request"},
+    {"unknown_issuer", "operations whose enclosing event is not a task of the trace"},
+    {"barrier_without_creation", "barriers with no Barrier Creation"},
+    {"barrier_phase_incomplete", "barrier phases whose arrivals never reach the required count"},
+    {"cycle", "operations that wait on each other in a cycle"},
+};
+}  // namespace
+
+std::string_view finding_key(FindingKind kind) { return kFindings[static_cast<std::size_t>(kind)].key; }
+std::string_view finding_description(FindingKind kind) {
+  return kFindings[static_cast<std::size_t>(kind)].description;
+}
+
+std::uint64_t GraphFindings::total() const {
+  std::uint64_t t = 0;
+  for (auto c : counts) t += c;
+  return t;
+}
+
+}  // namespace rr::graph

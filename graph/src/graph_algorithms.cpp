@@ -1,0 +1,102 @@
+// Topological order and strong components through the Boost.Graph view; longest path by dynamic programming.
+#include "graph/graph_algorithms.hpp"
+
+#include <algorithm>
+#include <boost/graph/strong_components.hpp>
+#include <boost/graph/topological_sort.hpp>
+#include <iterator>
+
+#include "graph/bgl_adapter.hpp"
+
+namespace rr::graph {
+
+std::vector<VertexId> topological_order(const EventGraph& g) {
+  std::vector<VertexId> reversed;
+  reversed.reserve(g.vertex_count());
+  std::vector<boost::default_color_type> colors(g.vertex_count());
+  try {
+    boost::topological_sort(
+        g, std::back_inserter(reversed),
+        boost::color_map(boost::make_iterator_property_map(colors.begin(), get(boost::vertex_index, g))));
+  } catch (const boost::not_a_dag&) {
+    return {};
+  }
+  std::reverse(reversed.begin(), reversed.end());
+  return reversed;
+}
+
+std::vector<VertexId> find_cycle(const EventGraph& g) {
+  const std::uint32_t n = g.vertex_count();
+  std::vector<std::uint32_t> component(n);
+  auto index = get(boost::vertex_index, g);
+  std::uint32_t count = boost::strong_components(g, boost::make_iterator_property_map(component.begin(), index));
+  if (count == n) {
+    for (VertexId v = 0; v < n; ++v)
+      for (VertexId w : g.successors(v))
+        if (w == v) return {v};  // a self-loop
+    return {};
+  }
+  // The lowest vertex in a component of size > 1, then a walk inside that component
+  // back to it: each step takes the smallest successor in the component not yet on the path.
+  std::vector<std::uint32_t> size(count, 0);
+  for (VertexId v = 0; v < n; ++v) ++size[component[v]];
+  VertexId start = 0;
+  while (size[component[start]] < 2) ++start;
+  const std::uint32_t c = component[start];
+  std::vector<VertexId> path{start};
+  std::vector<char> on_path(n, 0), dead(n, 0);
+  on_path[start] = 1;
+  while (!path.empty()) {
+    VertexId v = path.back();
+    VertexId next = kNoVertex;
+    for (VertexId w : g.successors(v)) {
+      if (component[w] != c) continue;
+      if (w == start && path.size() > 1) return path;
+      if (w == start && path.size() == 1 && v == start) continue;
+      if (!on_path[w] && !dead[w] && (next == kNoVertex || w < next)) next = w;
+    }
+    if (next == kNoVertex) {
+      on_path[v] = 0;
+      dead[v] = 1;
+      path.pop_back();
+    } else {
+      on_path[next] = 1;
+      path.push_back(next);
+    }
+  }
+  return {start};
+}
+
+LongestPath longest_path(const EventGraph& g, const std::function<std::int64_t(VertexId)>& vertex_weight,
+                         const std::function<std::int64_t(VertexId, VertexId, EdgeKind)>& edge_weight) {
+  std::vector<VertexId> order = topological_order(g);
+  if (order.size() != g.vertex_count()) return {-1, {}};
+  // finish[v]: heaviest path ending with v, including v's own weight.
+  std::vector<std::int64_t> finish(g.vertex_count(), 0);
+  std::vector<VertexId> via(g.vertex_count(), kNoVertex);
+  LongestPath best;
+  VertexId last = kNoVertex;
+  for (VertexId v : order) {
+    std::int64_t start = 0;
+    auto preds = g.predecessors(v);
+    auto kinds = g.predecessor_kinds(v);
+    for (std::size_t i = 0; i < preds.size(); ++i) {
+      std::int64_t t = finish[preds[i]] + (edge_weight ? edge_weight(preds[i], v, kinds[i]) : 0);
+      // Ties go to the lower vertex id so the path is deterministic.
+      if (t > start || (t == start && via[v] != kNoVertex && preds[i] < via[v])) {
+        start = t;
+        via[v] = preds[i];
+      }
+    }
+    finish[v] = start + vertex_weight(v);
+    if (last == kNoVertex || finish[v] > best.length) {
+      best.length = finish[v];
+      last = v;
+    }
+  }
+  for (VertexId v = last; v != kNoVertex; v = via[v]) best.vertices.push_back(v);
+  std::reverse(best.vertices.begin(), best.vertices.end());
+  return best;
+}
+
+}  // namespace rr::graph
