@@ -18,5 +18,6 @@ struct CommonOptions {
 // Adds `stats` to `app`; the returned callback runs it and gives the exit code.
 std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_validate_command(CLI::App& app, const CommonOptions& common);
+std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& common);
 
 }  // namespace rr::app

@@ -1,0 +1,83 @@
+// `realm-replay graph TRACE --dot|--json`: dump the event graph, or one node's or one slice's part of it.
+#include <iostream>
+
+#include "commands.hpp"
+#include "graph/graph_builder.hpp"
+#include "graph/graph_export.hpp"
+#include "output_file.hpp"
+#include "parser/trace_reader.hpp"
+#include "progress.hpp"
+
+namespace rr::app {
+
+std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& common) {
+  struct Options {
+    std::vector<std::string> inputs;
+    bool dot = false;
+    bool json = false;
+    bool force = false;
+    std::int64_t node = -1;
+    std::string slice;
+    std::uint64_t limit = 5000;
+    std::string output;
+  };
+  auto opts = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("graph", "Dump the global event graph as Graphviz DOT or JSON.");
+  cmd->add_option("trace", opts->inputs, "trace: folder, log files, globs or tar archives")->required();
+  auto* dot = cmd->add_flag("--dot", opts->dot, "Graphviz DOT");
+  cmd->add_flag("--json", opts->json, "JSON (schema realm-replay/graph)")->excludes(dot);
+  cmd->add_option("--node", opts->node, "only operations on this node");
+  cmd->add_option("--slice", opts->slice, "only positions BEGIN:END of the topological order (a window of the run)");
+  cmd->add_option("--limit", opts->limit, "refuse to dump more operations than this without --force")
+      ->capture_default_str();
+  cmd->add_flag("--force", opts->force, "dump however large the selection is");
+  cmd->add_option("-o,--output", opts->output, "write to this file (whole or not at all)");
+
+  return [opts, &common]() -> int {
+    if (!opts->dot && !opts->json) {
+      std::cerr << "realm-replay graph: choose --dot or --json\n";
+      return kExitUsage;
+    }
+    graph::Selection selection;
+    if (opts->node >= 0) selection.node = static_cast<std::uint32_t>(opts->node);
+    if (!opts->slice.empty()) {
+      auto colon = opts->slice.find(':');
+      try {
+        if (colon == std::string::npos) throw std::invalid_argument("no colon");
+        if (colon > 0) selection.slice_begin = std::stoull(opts->slice.substr(0, colon));
+        if (colon + 1 < opts->slice.size()) selection.slice_end = std::stoull(opts->slice.substr(colon + 1));
+      } catch (const std::exception&) {
+        std::cerr << "realm-replay graph: --slice takes BEGIN:END (either may be empty), not '" << opts->slice << "'\n";
+        return kExitUsage;
+      }
+    }
+    parser::ReadOptions read;
+    read.threads = common.threads;
+    auto trace = [&] {
+      Progress progress("reading trace");
+      if (progress.enabled()) read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
+      return parser::read_trace(opts->inputs, read);
+    }();
+    if (!trace) {
+      std::cerr << "realm-replay graph: error: " << trace.error().to_string() << "\n";
+      return kExitBadInput;
+    }
+    auto result = graph::build_event_graph(*trace);
+    auto vertices = graph::select_vertices(result.graph, selection);
+    if (vertices.size() > opts->limit && !opts->force) {
+      std::cerr << "realm-replay graph: " << vertices.size() << " operations selected, more than --limit "
+                << opts->limit << "; narrow it with --node or --slice, or pass --force\n";
+      return kExitUsage;
+    }
+    std::string text = opts->dot ? graph::to_dot(result.graph, vertices) : graph::to_json(result.graph, vertices);
+    if (opts->output.empty()) {
+      std::cout << text;
+    } else if (auto err = write_file_atomically(opts->output, text); !err.empty()) {
+      std::cerr << "realm-replay graph: error: " << err << "\n";
+      return kExitBadInput;
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace rr::app
