@@ -3,11 +3,13 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "graph/graph_builder.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
 #include "parser/trace_reader.hpp"
 #include "parser/trace_summary.hpp"
 #include "stats_report.hpp"
+#include "validate_report.hpp"
 
 namespace rr::app {
 
@@ -50,9 +52,18 @@ std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& commo
       return kExitBadInput;
     }
     parser::TraceSummary summary = parser::summarise(*trace);
+    graph::BuildResult graph = graph::build_event_graph(*trace);
     RunContext ctx{"stats", opts->inputs, common.threads, opts->keep_going, opts->strict,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
-    std::string report = opts->json ? render_stats_json(summary, ctx).dump(2) + "\n" : render_stats_text(summary, ctx);
+    std::string report;
+    if (opts->json) {
+      auto j = render_stats_json(summary, ctx);
+      j["graph"] = graph_summary_json(graph);
+      report = j.dump(2) + "\n";
+    } else {
+      report = render_stats_text(summary) + render_graph_summary_text(graph) + "\n" +
+               render_read_line(summary, ctx);
+    }
     if (opts->output.empty()) {
       std::cout << report;
     } else if (auto err = write_file_atomically(opts->output, report); !err.empty()) {

@@ -86,7 +86,7 @@ std::string kind_list(const std::map<std::string, std::uint64_t>& m) {
 
 }  // namespace
 
-std::string render_stats_text(const TraceSummary& s, const RunContext& ctx) {
+std::string render_stats_text(const TraceSummary& s) {
   std::ostringstream out;
   out << "Trace: " << s.files.size() << " file(s), " << s.nodes.size() << " node(s), "
       << ir::to_string(s.width) << " ids" << (s.mixed_widths ? " (MIXED widths!)" : "") << ", era "
@@ -150,11 +150,15 @@ std::string render_stats_text(const TraceSummary& s, const RunContext& ctx) {
   if (s.total.unexpected_level) out << "\nRecords at an unexpected logger level: " << s.total.unexpected_level << "\n";
   if (s.total.lines_from_other_nodes)
     out << "Lines whose prefix names another node than their file's: " << s.total.lines_from_other_nodes << "\n";
+  out << "\n";
+  return out.str();
+}
+
+std::string render_read_line(const TraceSummary& s, const RunContext& ctx) {
   char elapsed[64];
   std::snprintf(elapsed, sizeof elapsed, "%.3f", ctx.elapsed_seconds);
-  out << "\nRead " << human_bytes(s.total.text_bytes) << " of text (" << human_bytes(s.total.stored_bytes)
-      << " stored) in " << elapsed << " s\n";
-  return out.str();
+  return "Read " + human_bytes(s.total.text_bytes) + " of text (" + human_bytes(s.total.stored_bytes) +
+         " stored) in " + elapsed + " s\n";
 }
 
 namespace {

@@ -24,6 +24,32 @@ nlohmann::ordered_json graph_totals_json(const graph::EventGraph& g) {
   return j;
 }
 
+nlohmann::ordered_json graph_summary_json(const graph::BuildResult& r) {
+  nlohmann::ordered_json j = graph_totals_json(r.graph);
+  nlohmann::ordered_json findings;
+  for (std::size_t i = 0; i < graph::kFindingKindCount; ++i) {
+    auto kind = static_cast<graph::FindingKind>(i);
+    findings[std::string(graph::finding_key(kind))] = r.findings.count(kind);
+  }
+  j["findings"] = findings;
+  j["finding_total"] = r.findings.total();
+  return j;
+}
+
+std::string render_graph_summary_text(const graph::BuildResult& r) {
+  std::string out = "Graph: " + std::to_string(r.graph.vertex_count()) + " operations, " +
+                    std::to_string(r.graph.edge_count()) + " edges; ";
+  if (r.findings.total() == 0) return out + "no validation findings\n";
+  std::string list;
+  for (std::size_t i = 0; i < graph::kFindingKindCount; ++i) {
+    auto kind = static_cast<graph::FindingKind>(i);
+    if (r.findings.count(kind))
+      list += (list.empty() ? "" : ", ") + std::string(graph::finding_key(kind)) + "=" +
+              std::to_string(r.findings.count(kind));
+  }
+  return out + "findings: " + list + " (details: realm-replay validate)\n";
+}
+
 std::string render_validate_text(const ir::TraceRecords& trace, const graph::BuildResult& r, const RunContext& ctx) {
   std::ostringstream out;
   const auto totals = graph_totals_json(r.graph);

@@ -14,5 +14,8 @@ nlohmann::ordered_json render_validate_json(const ir::TraceRecords& trace, const
                                             const RunContext& ctx);
 // Vertex and edge counts by kind (shared by stats and validate).
 nlohmann::ordered_json graph_totals_json(const graph::EventGraph& g);
+// Graph totals plus finding counts, for `stats`.
+nlohmann::ordered_json graph_summary_json(const graph::BuildResult& r);
+std::string render_graph_summary_text(const graph::BuildResult& r);
 
 }  // namespace rr::app
