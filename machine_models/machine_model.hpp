@@ -1,0 +1,75 @@
+// A machine description: processors, memories, copy channels and paths, network and runtime costs; it prices
+// operations (task busy time, transfer time) and never sees the event graph.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/ir/kinds.hpp"
+
+namespace rr::machine {
+
+using TimeNs = std::int64_t;
+
+// Where an operation issued by a task happens inside the task (DESIGN §3).
+enum class IssuePoint : std::uint8_t { interpolate, start, end };
+const char* issue_point_name(IssuePoint p);
+
+struct ProcessorClass {
+  std::uint32_t count = 0;  // per node
+  double speed = 1.0;       // relative to the traced machine: busy time is divided by it
+  std::map<std::uint32_t, double> function_speed;  // optional extra factor per task function id
+};
+
+// One kind of transfer resource, instantiated once per node (a PCIe link, a DMA engine, a NIC).
+struct Channel {
+  std::string name;
+  TimeNs latency_ns = 0;
+  double bytes_per_ns = 1.0;  // = GB/s
+  std::uint32_t lanes = 1;    // transfers that may use one instance at once
+  bool destination_side = false;  // the instance used is the destination node's (else the source node's)
+};
+
+// Which channels a copy between two memory kinds goes through, in order.
+struct CopyPath {
+  ir::MemoryKind src = ir::MemoryKind::system;
+  ir::MemoryKind dst = ir::MemoryKind::system;
+  bool remote = false;                 // source and destination on different nodes
+  std::vector<std::uint32_t> hops;     // indices into MachineModel::channels
+};
+
+struct RuntimeCosts {
+  TimeNs task_launch_ns = 0;          // added to every task's busy time
+  TimeNs trigger_local_ns = 0;        // an event seen on its own node
+  TimeNs trigger_remote_ns = 0;       // extra for an event seen on another node (on top of network latency)
+  TimeNs merge_ns = 0;                // a merge fires this long after its last input
+  TimeNs barrier_arrival_ns = 0;      // an arrival takes effect this long after it is made
+};
+
+struct MachineModel {
+  std::string name;
+  std::string description;
+  std::string source;  // the file it was read from
+  std::array<ProcessorClass, 3> processors;  // indexed by ir::ProcessorKind (gpu, cpu, utility)
+  std::vector<Channel> channels;
+  std::vector<CopyPath> paths;
+  TimeNs network_latency_ns = 0;  // one way, node to node, for events seen on another node
+  RuntimeCosts runtime;
+  bool wait_frees_processor = true;  // may a processor run other tasks while one waits?
+  IssuePoint issue_point = IssuePoint::interpolate;
+  std::uint64_t default_copy_bytes = 0;  // for copies with no Copy Size
+
+  const ProcessorClass& processor(ir::ProcessorKind k) const { return processors[static_cast<std::size_t>(k)]; }
+  // Busy time on this machine of work that took `traced_ns` on the traced one.
+  TimeNs scale_busy(ir::ProcessorKind kind, std::uint32_t func_id, TimeNs traced_ns) const;
+  // The channels a copy takes, or nullptr when the model has no path for it.
+  const CopyPath* path(ir::MemoryKind src, ir::MemoryKind dst, bool remote) const;
+  // Time one transfer of `bytes` occupies a lane of `channel`, latency included.
+  TimeNs transfer_ns(const Channel& channel, std::uint64_t bytes) const;
+};
+
+}  // namespace rr::machine

@@ -1,0 +1,152 @@
+// Machine descriptions: the bundled files load with the values they document, overrides apply, and every
+// kind of bad file is an error naming the file, line and key.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "machine_models/machine_loader.hpp"
+
+namespace rr::machine {
+namespace {
+
+const std::string kMachines = RR_SOURCE_DIR "/data/machines/";
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Replaces the first occurrence of `from` in titan.toml and parses the result.
+ir::Expected<MachineModel> titan_with(const std::string& from, const std::string& to) {
+  std::string text = read(kMachines + "titan.toml");
+  auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+  return parse_machine(text, "edited.toml");
+}
+
+TEST(MachineLoader, TitanHasTheDocumentedValues) {
+  auto m = load_machine(kMachines + "titan.toml");
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  EXPECT_EQ(m->name, "titan");
+  EXPECT_EQ(m->processor(ir::ProcessorKind::gpu).count, 1u);
+  EXPECT_EQ(m->processor(ir::ProcessorKind::cpu).count, 12u);
+  EXPECT_EQ(m->processor(ir::ProcessorKind::utility).count, 2u);
+  EXPECT_EQ(m->network_latency_ns, 2500);
+  EXPECT_EQ(m->runtime.task_launch_ns, 4000);
+  EXPECT_TRUE(m->wait_frees_processor);
+  EXPECT_EQ(m->issue_point, IssuePoint::interpolate);
+  const CopyPath* remote_fb = m->path(ir::MemoryKind::framebuffer, ir::MemoryKind::framebuffer, true);
+  ASSERT_NE(remote_fb, nullptr);
+  ASSERT_EQ(remote_fb->hops.size(), 3u);
+  EXPECT_EQ(m->channels[remote_fb->hops[0]].name, "pcie_d2h");
+  EXPECT_EQ(m->channels[remote_fb->hops[1]].name, "nic");
+  EXPECT_EQ(m->channels[remote_fb->hops[2]].name, "pcie_h2d");
+  EXPECT_TRUE(m->channels[remote_fb->hops[2]].destination_side);
+  EXPECT_EQ(m->path(ir::MemoryKind::system, ir::MemoryKind::system, false)->hops.size(), 1u);
+  EXPECT_EQ(m->path(ir::MemoryKind::l1_cache, ir::MemoryKind::system, false), nullptr);
+}
+
+TEST(MachineLoader, EveryBundledMachineLoads) {
+  for (const char* name : {"titan.toml", "titan_fastgpu.toml", "modern_multigpu.toml"}) {
+    auto m = load_machine(kMachines + name);
+    EXPECT_TRUE(m.ok()) << name << ": " << (m.ok() ? "" : m.error().to_string());
+  }
+  auto fast = load_machine(kMachines + "titan_fastgpu.toml");
+  EXPECT_DOUBLE_EQ(fast->processor(ir::ProcessorKind::gpu).speed, 4.0);
+}
+
+TEST(MachineLoader, PricingScalesBusyTimeAndTransfers) {
+  auto m = parse_machine(read(kMachines + "titan.toml"), "titan", {"processors.gpu.speed=4",
+                                                                    "processors.gpu.function_speed.17=2.0"});
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  EXPECT_EQ(m->scale_busy(ir::ProcessorKind::gpu, 5, 1000), 250);
+  EXPECT_EQ(m->scale_busy(ir::ProcessorKind::gpu, 17, 1000), 125);
+  EXPECT_EQ(m->scale_busy(ir::ProcessorKind::cpu, 17, 1000), 1000);
+  const Channel& nic = m->channels[m->path(ir::MemoryKind::system, ir::MemoryKind::system, true)->hops[0]];
+  EXPECT_EQ(m->transfer_ns(nic, 6000), 1800 + 1000);  // 6 GB/s = 6 bytes/ns
+}
+
+TEST(MachineLoader, OverridesReplaceValuesAndBareWordsAreStrings) {
+  auto m = parse_machine(read(kMachines + "titan.toml"), "titan",
+                         {"network.latency_ns=100", "runtime.issue_point=start", "runtime.wait_frees_processor=false"});
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  EXPECT_EQ(m->network_latency_ns, 100);
+  EXPECT_EQ(m->issue_point, IssuePoint::start);
+  EXPECT_FALSE(m->wait_frees_processor);
+}
+
+TEST(MachineLoader, UnknownKeyNamesFileLineAndKey) {
+  auto bad = titan_with("count = 12", "count = 12\nsped = 2.0");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().where.file, "edited.toml");
+  EXPECT_GT(bad.error().where.line, 0u);
+  EXPECT_NE(bad.error().message.find("unknown key 'processors.cpu.sped'"), std::string::npos) << bad.error().message;
+}
+
+TEST(MachineLoader, WrongTypeIsAnError) {
+  auto bad = titan_with("count = 12", "count = \"twelve\"");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("'processors.cpu.count' must be an integer"), std::string::npos);
+}
+
+TEST(MachineLoader, NegativeBandwidthIsAnErrorOnItsLine) {
+  std::string text = read(kMachines + "titan.toml");
+  auto bad = titan_with("bandwidth_gbs = 6.0", "bandwidth_gbs = -6.0");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("'channels.nic.bandwidth_gbs' must be > 0"), std::string::npos)
+      << bad.error().message;
+  // The line is the line of the bad value in the file.
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < text.find("bandwidth_gbs = 6.0"); ++i) line += text[i] == '\n';
+  EXPECT_EQ(bad.error().where.line, line);
+}
+
+TEST(MachineLoader, MissingSectionIsAnError) {
+  auto bad = titan_with("[network]\nlatency_ns = 2500", "");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("missing section [network]"), std::string::npos) << bad.error().message;
+}
+
+TEST(MachineLoader, UnknownChannelAndMemoryKindAreErrors) {
+  auto channel = titan_with("hops = [\"fb_copy\"]", "hops = [\"warp_drive\"]");
+  ASSERT_FALSE(channel.ok());
+  EXPECT_NE(channel.error().message.find("no channel named \"warp_drive\""), std::string::npos);
+  auto memory = titan_with("dst = \"framebuffer\"", "dst = \"holographic\"");
+  ASSERT_FALSE(memory.ok());
+  EXPECT_NE(memory.error().message.find("unknown memory kind \"holographic\""), std::string::npos);
+}
+
+TEST(MachineLoader, ZeroLanesAndBadIssuePointAreErrors) {
+  auto lanes = titan_with("lanes = 2 ", "lanes = 0 ");
+  ASSERT_FALSE(lanes.ok());
+  EXPECT_NE(lanes.error().message.find("'channels.memcpy.lanes' must be >= 1"), std::string::npos);
+  auto issue = parse_machine(read(kMachines + "titan.toml"), "t", {"runtime.issue_point=\"middle\""});
+  ASSERT_FALSE(issue.ok());
+  EXPECT_NE(issue.error().message.find("issue_point"), std::string::npos);
+}
+
+TEST(MachineLoader, BadOverridesAndSyntaxErrors) {
+  auto no_eq = parse_machine(read(kMachines + "titan.toml"), "t", {"network.latency_ns"});
+  ASSERT_FALSE(no_eq.ok());
+  EXPECT_NE(no_eq.error().message.find("key=value"), std::string::npos);
+  auto no_section = parse_machine(read(kMachines + "titan.toml"), "t", {"nosuch.key=1"});
+  ASSERT_FALSE(no_section.ok());
+  EXPECT_NE(no_section.error().message.find("unknown key 'nosuch'"), std::string::npos) << no_section.error().message;
+  auto unknown = parse_machine(read(kMachines + "titan.toml"), "t", {"network.latency=1"});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("unknown key 'network.latency'"), std::string::npos);
+  auto syntax = parse_machine("[machine\nname = 1", "broken.toml");
+  ASSERT_FALSE(syntax.ok());
+  EXPECT_EQ(syntax.error().where.file, "broken.toml");
+  EXPECT_EQ(syntax.error().where.line, 1u);
+  auto missing = load_machine(kMachines + "no_such_machine.toml");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("cannot open"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rr::machine
