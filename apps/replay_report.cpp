@@ -1,0 +1,203 @@
+// Replay reports: per-kind and per-node utilisation tables, copy paths, channels, mapping and stuck work.
+#include "replay_report.hpp"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace rr::app {
+namespace {
+
+std::string ms(replay::TimeNs ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(ns) / 1e6);
+  return buf;
+}
+std::string pct(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
+  return buf;
+}
+
+struct KindUse {
+  std::uint64_t processors = 0;
+  replay::TimeNs busy = 0;
+  std::uint64_t segments = 0;
+};
+
+// (node or all) x kind usage; node ~0u is the total.
+std::map<std::pair<std::uint32_t, int>, KindUse> usage(const ReplayView& v) {
+  std::map<std::pair<std::uint32_t, int>, KindUse> out;
+  const auto& procs = v.map.processors();
+  for (std::size_t p = 0; p < procs.size(); ++p) {
+    for (std::uint32_t node : {procs[p].node, ~0u}) {
+      KindUse& u = out[{node, static_cast<int>(procs[p].kind)}];
+      ++u.processors;
+      u.busy += v.result.processors[p].busy_ns;
+      u.segments += v.result.processors[p].segments;
+    }
+  }
+  return out;
+}
+
+double utilisation(const KindUse& u, replay::TimeNs makespan) {
+  return makespan > 0 && u.processors ? static_cast<double>(u.busy) / (static_cast<double>(makespan) * u.processors) : 0;
+}
+
+}  // namespace
+
+std::string render_replay_text(const ReplayView& v) {
+  const auto& r = v.result;
+  std::ostringstream out;
+  out << "Machine: " << v.model.name << " (" << v.model.description << "), " << v.map.model_nodes() << " node(s)\n";
+  out << "Estimated run time: " << ms(r.makespan_ns) << " ms\n";
+  out << "Operations replayed: " << r.operations << (r.stuck ? ", STUCK: " + std::to_string(r.stuck) : "") << "\n\n";
+
+  out << "Processors        count   busy (ms)  utilisation  segments\n";
+  const auto use = usage(v);
+  for (const auto& [key, u] : use) {
+    if (key.first != ~0u) continue;
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-14s %6llu %11s %12s %9llu\n",
+                  std::string(ir::processor_kind_name(static_cast<ir::ProcessorKind>(key.second))).c_str(),
+                  static_cast<unsigned long long>(u.processors), ms(u.busy).c_str(),
+                  pct(utilisation(u, r.makespan_ns)).c_str(), static_cast<unsigned long long>(u.segments));
+    out << line;
+  }
+  out << "\nUtilisation by node:";
+  for (const auto& [key, u] : use) {
+    if (key.first == ~0u || u.busy == 0) continue;
+    out << "  n" << key.first << " " << ir::processor_kind_name(static_cast<ir::ProcessorKind>(key.second)) << " "
+        << pct(utilisation(u, r.makespan_ns));
+  }
+  out << "\n";
+  if (!r.paths.empty()) {
+    out << "\nCopies by path                              count       bytes   time (ms)\n";
+    for (const auto& [name, p] : r.paths) {
+      char line[200];
+      std::snprintf(line, sizeof line, "  %-40s %7llu %11llu %11s\n", name.c_str(),
+                    static_cast<unsigned long long>(p.copies), static_cast<unsigned long long>(p.bytes),
+                    ms(p.time_ns).c_str());
+      out << line;
+    }
+    std::map<std::string, std::pair<replay::TimeNs, std::uint64_t>> by_channel;
+    for (const auto& c : r.channels) {
+      auto& e = by_channel[v.model.channels[c.channel].name];
+      e.first += c.busy_ns;
+      e.second += c.transfers;
+    }
+    out << "Channels (lane busy time):";
+    for (const auto& [name, e] : by_channel) out << "  " << name << " " << ms(e.first) << " ms/" << e.second;
+    out << "\n";
+  }
+  out << "\nMapping:\n";
+  for (const auto& line : v.map.describe()) out << "  " << line << "\n";
+  if (r.tasks_without_time || r.copies_default_size || r.clamped_waits || v.map.unknown_processors()) {
+    out << "\nNotes:";
+    if (r.tasks_without_time) out << " " << r.tasks_without_time << " task(s) without Task Time ran for 0 s;";
+    if (r.copies_default_size)
+      out << " " << r.copies_default_size << " copy(ies) without Copy Size used " << v.model.default_copy_bytes << " B;";
+    if (r.clamped_waits) out << " " << r.clamped_waits << " task(s) waited longer than their Task Time;";
+    if (v.map.unknown_processors()) out << " " << v.map.unknown_processors() << " processor(s) without a record ran as CPUs;";
+    out << "\n";
+  }
+  if (r.stuck) {
+    out << "\nStuck operations (" << r.stuck << "), first ones:\n";
+    for (const auto& s : r.stuck_examples) out << "  " << s.reason << "\n";
+  }
+  return out.str();
+}
+
+nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx,
+                                          const std::vector<std::string>& overrides, std::uint32_t fold) {
+  const auto& r = v.result;
+  nlohmann::ordered_json j;
+  j["schema"] = "realm-replay/replay";
+  j["schema_version"] = 1;
+  j["context"] = {{"tool", "realm-replay"},
+                  {"version", RR_VERSION},
+                  {"command", ctx.command},
+                  {"inputs", ctx.inputs},
+                  {"machine", {{"name", v.model.name}, {"file", v.model.source}, {"overrides", overrides}}},
+                  {"options", {{"threads", ctx.threads}, {"fold", fold},
+                               {"issue_point", machine::issue_point_name(v.model.issue_point)},
+                               {"wait_frees_processor", v.model.wait_frees_processor}}}};
+  j["estimated_time_ns"] = r.makespan_ns;
+  j["operations"] = r.operations;
+  j["stuck"] = r.stuck;
+  nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
+  nlohmann::ordered_json nodes = nlohmann::ordered_json::object();
+  for (const auto& [key, u] : usage(v)) {
+    nlohmann::ordered_json e = {{"processors", u.processors},
+                                {"busy_ns", u.busy},
+                                {"segments", u.segments},
+                                {"utilisation", utilisation(u, r.makespan_ns)}};
+    std::string kind(ir::processor_kind_name(static_cast<ir::ProcessorKind>(key.second)));
+    if (key.first == ~0u) kinds[kind] = e;
+    else nodes[std::to_string(key.first)][kind] = e;
+  }
+  j["processor_kinds"] = kinds;
+  j["nodes"] = nodes;
+  nlohmann::ordered_json paths = nlohmann::ordered_json::object();
+  for (const auto& [name, p] : r.paths) paths[name] = {{"copies", p.copies}, {"bytes", p.bytes}, {"time_ns", p.time_ns}};
+  j["copy_paths"] = paths;
+  nlohmann::ordered_json channels = nlohmann::ordered_json::array();
+  for (const auto& c : r.channels)
+    channels.push_back({{"channel", v.model.channels[c.channel].name}, {"node", c.node}, {"busy_ns", c.busy_ns},
+                        {"transfers", c.transfers}, {"bytes", c.bytes}});
+  j["channels"] = channels;
+  j["mapping"] = v.map.describe();
+  j["notes"] = {{"tasks_without_time", r.tasks_without_time},
+                {"copies_default_size", r.copies_default_size},
+                {"clamped_waits", r.clamped_waits},
+                {"unknown_processors", v.map.unknown_processors()}};
+  nlohmann::ordered_json stuck = nlohmann::ordered_json::array();
+  for (const auto& s : r.stuck_examples) stuck.push_back(s.reason);
+  j["stuck_examples"] = stuck;
+  return j;
+}
+
+std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {
+  const auto& procs = v.map.processors();
+  const auto& r = v.result;
+  // Tracks: processors first, then channel instances (r.channels, in order of first use).
+  auto track = [&](std::uint32_t t) -> std::pair<std::uint32_t, std::string> {
+    if (t < procs.size())
+      return {procs[t].node, std::string(ir::processor_kind_name(procs[t].kind)) + " " + std::to_string(procs[t].index)};
+    const auto& c = r.channels[t - procs.size()];
+    return {c.node, v.model.channels[c.channel].name};
+  };
+  nlohmann::json events = nlohmann::json::array();
+  std::set<std::uint32_t> used_tracks;
+  for (const auto& in : r.intervals) {
+    if (filter.from_ns && in.end < *filter.from_ns) continue;
+    if (filter.to_ns && in.start > *filter.to_ns) continue;
+    const std::uint32_t node = track(in.track).first;
+    if (!filter.nodes.empty() && !filter.nodes.count(node)) continue;
+    std::string name;
+    if (v.graph.kind(in.vertex) == graph::OpKind::copy) {
+      const auto& c = v.graph.copy(in.vertex);
+      name = "copy " + std::to_string(c.bytes == graph::kNoValue ? v.model.default_copy_bytes : c.bytes) + " B";
+    } else {
+      graph::VertexId task = v.graph.kind(in.vertex) == graph::OpKind::task ? in.vertex : v.graph.resume_wait(in.vertex).task;
+      name = "f" + std::to_string(v.graph.task(task).func_id);
+      if (task != in.vertex) name += " (resumed)";
+    }
+    events.push_back({{"name", name}, {"ph", "X"}, {"ts", static_cast<double>(in.start) / 1000.0},
+                      {"dur", static_cast<double>(in.end - in.start) / 1000.0}, {"pid", node}, {"tid", in.track},
+                      {"args", {{"event", ir::to_string(v.graph.event(in.vertex))}, {"vertex", in.vertex}}}});
+    used_tracks.insert(in.track);
+  }
+  std::set<std::uint32_t> named_nodes;
+  for (auto t : used_tracks) {
+    const auto [node, name] = track(t);
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", node}, {"tid", t}, {"args", {{"name", name}}}});
+    if (named_nodes.insert(node).second)
+      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", node}, {"args", {{"name", "node " + std::to_string(node)}}}});
+  }
+  nlohmann::json doc = {{"traceEvents", events}, {"displayTimeUnit", "ns"},
+                        {"otherData", {{"machine", v.model.name}, {"estimated_time_ns", r.makespan_ns}}}};
+  return doc.dump() + "\n";
+}
+
+}  // namespace rr::app

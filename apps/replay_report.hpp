@@ -1,0 +1,37 @@
+// Rendering of a replay: estimated time, utilisation per processor kind and node, copies per path, stuck work;
+// and the Chrome-trace / Perfetto timeline.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "graph/event_graph.hpp"
+#include "machine_models/machine_model.hpp"
+#include "replay/machine_map.hpp"
+#include "replay/replay_result.hpp"
+#include "stats_report.hpp"
+
+namespace rr::app {
+
+struct ReplayView {
+  const graph::EventGraph& graph;
+  const machine::MachineModel& model;
+  const replay::MachineMap& map;
+  const replay::ReplayResult& result;
+};
+
+std::string render_replay_text(const ReplayView& v);
+nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx,
+                                          const std::vector<std::string>& overrides, std::uint32_t fold);
+
+struct TimelineFilter {
+  std::optional<replay::TimeNs> from_ns;
+  std::optional<replay::TimeNs> to_ns;
+  std::set<std::uint32_t> nodes;  // empty: all
+};
+// Chrome trace event format (chrome://tracing, ui.perfetto.dev): one track per processor and channel instance.
+std::string render_timeline(const ReplayView& v, const TimelineFilter& filter);
+
+}  // namespace rr::app

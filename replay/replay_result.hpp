@@ -1,0 +1,80 @@
+// What a replay produces: per-operation times and what released each one, resource usage, stuck work.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "graph/event_graph.hpp"
+#include "machine_models/machine_model.hpp"
+
+namespace rr::replay {
+
+using machine::TimeNs;
+inline constexpr TimeNs kNever = -1;
+
+// Why an operation started when it did: the predecessor that released it (critical path, DESIGN §3).
+enum class Release : std::uint8_t {
+  none,      // ready at t=0
+  input,     // the last input event to fire (precondition, merge input, awaited event, arrival, phase order)
+  issue,     // its issuing task reached the point where it issues it
+  resource,  // it waited for a processor or channel lane; released_by is the previous occupant
+};
+const char* release_name(Release r);
+
+struct ProcessorUsage {
+  TimeNs busy_ns = 0;
+  std::uint64_t segments = 0;
+};
+
+struct ChannelUsage {  // one channel instance (channel, node)
+  std::uint32_t channel = 0;
+  std::uint32_t node = 0;
+  TimeNs busy_ns = 0;  // lane-time in use
+  std::uint64_t transfers = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct PathUsage {
+  std::uint64_t copies = 0;
+  std::uint64_t bytes = 0;
+  TimeNs time_ns = 0;  // from ready to done, queueing included
+};
+
+// One interval on a timeline track (a processor or a channel instance), for --timeline.
+struct Interval {
+  std::uint32_t track = 0;  // processors first, then channel instances
+  graph::VertexId vertex = graph::kNoVertex;
+  TimeNs start = 0;
+  TimeNs end = 0;
+};
+
+struct StuckExample {
+  graph::VertexId vertex = graph::kNoVertex;
+  std::string reason;
+};
+
+struct ReplayResult {
+  TimeNs makespan_ns = 0;
+  std::vector<TimeNs> start;  // per vertex: when it began (task segment start, copy's first hop); kNever if never
+  std::vector<TimeNs> end;    // per vertex: when its event fired; kNever if never
+  std::vector<TimeNs> ready;  // per vertex: when it became ready
+  std::vector<graph::VertexId> released_by;
+  std::vector<Release> release;
+  std::vector<std::uint32_t> processor_of;  // per vertex: model processor of a task segment, else ~0u
+
+  std::vector<ProcessorUsage> processors;  // indexed like MachineMap::processors()
+  std::vector<ChannelUsage> channels;      // channel instances used, in order of first use (timeline tracks)
+  std::map<std::string, PathUsage> paths;  // "framebuffer->framebuffer remote"
+  std::vector<Interval> intervals;         // when ReplayOptions::record_intervals
+
+  std::uint64_t operations = 0;            // operations that completed
+  std::uint64_t stuck = 0;                 // operations that never could
+  std::vector<StuckExample> stuck_examples;
+  std::uint64_t tasks_without_time = 0;    // replayed with zero busy time
+  std::uint64_t copies_default_size = 0;   // replayed with the model's default size
+  std::uint64_t clamped_waits = 0;         // tasks whose waits exceeded their Task Time
+};
+
+}  // namespace rr::replay

@@ -1,0 +1,531 @@
+// The engine: an event queue ordered by (time, vertex, kind), processors with priority queues (groups share
+// queues), channel instances with lanes, barrier phases counting arrivals. Contributions to max-joins are applied
+// eagerly (max is order-free); only count-based barrier arrivals go through the queue in time order.
+#include "replay/replay_engine.hpp"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <set>
+
+namespace rr::replay {
+
+const char* release_name(Release r) {
+  switch (r) {
+    case Release::none: return "none";
+    case Release::input: return "input";
+    case Release::issue: return "issue";
+    case Release::resource: return "resource";
+  }
+  return "?";
+}
+
+namespace {
+
+using graph::EdgeKind;
+using graph::OpKind;
+using graph::VertexId;
+using graph::kNoVertex;
+
+enum class EventType : std::uint8_t { fire, segment_end, hop_end, arrival_effect, ready };
+
+struct QueuedEvent {
+  TimeNs time;
+  VertexId vertex;
+  EventType type;
+  std::uint32_t aux;  // processor / channel instance / arrive vertex
+  // Earliest time first; ties by vertex id, then type: a total order, so runs are reproducible.
+  bool operator>(const QueuedEvent& o) const {
+    if (time != o.time) return time > o.time;
+    if (vertex != o.vertex) return vertex > o.vertex;
+    if (type != o.type) return type > o.type;
+    return aux > o.aux;
+  }
+};
+
+// A queued task segment: highest priority first, then earliest ready, then lowest id.
+struct WaitingSegment {
+  std::int32_t priority;
+  TimeNs ready;
+  VertexId vertex;
+  bool operator<(const WaitingSegment& o) const {
+    if (priority != o.priority) return priority > o.priority;
+    if (ready != o.ready) return ready < o.ready;
+    return vertex < o.vertex;
+  }
+};
+
+struct WaitingTransfer {
+  TimeNs ready;
+  VertexId vertex;
+  bool operator<(const WaitingTransfer& o) const { return ready != o.ready ? ready < o.ready : vertex < o.vertex; }
+};
+
+struct ChannelInstance {
+  std::uint32_t channel;
+  std::uint32_t node;
+  std::uint32_t free_lanes;
+  std::set<WaitingTransfer> waiting;
+  VertexId last_user = kNoVertex;
+};
+
+struct CopyPlan {
+  const machine::CopyPath* path = nullptr;
+  std::uint32_t src_node = 0;
+  std::uint32_t dst_node = 0;
+  std::uint64_t bytes = 0;
+  std::string path_name;
+  std::uint32_t hop = 0;  // the hop in progress
+};
+
+struct PhaseState {
+  std::int64_t arrived = 0;
+  bool previous_done = false;
+  bool fired = false;
+};
+
+class Engine {
+ public:
+  Engine(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
+         const ReplayOptions& options)
+      : g_(g), map_(map), model_(model), options_(options), n_(g.vertex_count()) {}
+
+  ir::Expected<ReplayResult> run() {
+    if (auto error = plan_copies()) return *error;
+    init();
+    while (!queue_.empty()) {
+      QueuedEvent e = queue_.top();
+      queue_.pop();
+      now_ = e.time;
+      switch (e.type) {
+        case EventType::ready: on_ready(e.vertex); break;
+        case EventType::fire: on_fire(e.vertex); break;
+        case EventType::segment_end: on_segment_end(e.vertex, e.aux); break;
+        case EventType::hop_end: on_hop_end(e.vertex, e.aux); break;
+        case EventType::arrival_effect: on_arrival(e.vertex, e.aux); break;  // aux: the arrive vertex
+      }
+    }
+    finish();
+    return std::move(r_);
+  }
+
+ private:
+  // ---- set-up ----------------------------------------------------------------------------
+
+  std::optional<ir::InputError> plan_copies() {
+    copies_.resize(n_);
+    for (VertexId v = 0; v < n_; ++v) {
+      if (g_.kind(v) != OpKind::copy) continue;
+      const graph::CopyInfo& c = g_.copy(v);
+      MemoryPlace src = map_.memory(c.src_memory.value());
+      MemoryPlace dst = map_.memory(c.dst_memory.value());
+      CopyPlan& plan = copies_[v];
+      plan.src_node = src.spans_nodes ? dst.node : src.node;
+      plan.dst_node = dst.spans_nodes ? src.node : dst.node;
+      const bool remote = src.spans_nodes || dst.spans_nodes || plan.src_node != plan.dst_node;
+      plan.path = model_.path(src.kind, dst.kind, remote);
+      if (plan.path == nullptr)
+        return ir::InputError{ir::SourceLocation{model_.source, 0, std::nullopt},
+                              "machine '" + model_.name + "' has no [[paths]] entry for copies from " +
+                                  std::string(ir::memory_kind_name(src.kind)) + " to " +
+                                  std::string(ir::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)") +
+                                  ", needed by copy " + ir::to_string(g_.event(v))};
+      plan.bytes = c.bytes;
+      if (c.bytes == graph::kNoValue) {
+        plan.bytes = model_.default_copy_bytes;
+        ++r_.copies_default_size;
+      }
+      plan.path_name = std::string(ir::memory_kind_name(src.kind)) + " -> " +
+                       std::string(ir::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)");
+    }
+    return std::nullopt;
+  }
+
+  void init() {
+    r_.start.assign(n_, kNever);
+    r_.end.assign(n_, kNever);
+    r_.ready.assign(n_, 0);
+    r_.released_by.assign(n_, kNoVertex);
+    r_.release.assign(n_, Release::none);
+    r_.processor_of.assign(n_, ~0u);
+    r_.processors.assign(map_.processors().size(), {});
+    pending_.assign(n_, 0);
+    phase_.resize(n_);
+    proc_busy_.assign(map_.processors().size(), false);
+    proc_held_by_.assign(map_.processors().size(), kNoVertex);
+    proc_last_.assign(map_.processors().size(), kNoVertex);
+    proc_queues_.resize(map_.processors().size());
+    segment_queue_.assign(n_, ~0u);
+
+    for (VertexId v = 0; v < n_; ++v) {
+      auto preds = g_.predecessors(v);
+      auto kinds = g_.predecessor_kinds(v);
+      std::uint32_t count = 0;
+      for (std::size_t i = 0; i < preds.size(); ++i)
+        if (g_.kind(v) != OpKind::barrier_phase || kinds[i] == EdgeKind::phase_order) ++count;
+      pending_[v] = count;
+      if (g_.kind(v) == OpKind::task || g_.kind(v) == OpKind::task_resume) assign_queue(v);
+    }
+    for (VertexId v = 0; v < n_; ++v)
+      if (pending_[v] == 0) push(0, v, EventType::ready);
+  }
+
+  // Every task segment waits in a queue served by the model processors its target maps to.
+  void assign_queue(VertexId v) {
+    VertexId task = g_.kind(v) == OpKind::task ? v : g_.resume_wait(v).task;
+    const auto& targets = map_.targets(g_.task(task).processor.value());
+    auto [it, fresh] = queue_of_targets_.try_emplace(targets, static_cast<std::uint32_t>(queues_.size()));
+    if (fresh) {
+      queues_.push_back({});
+      queue_members_.push_back(targets);
+      for (auto p : targets) proc_queues_[p].push_back(it->second);
+    }
+    segment_queue_[v] = it->second;
+  }
+
+  void push(TimeNs t, VertexId v, EventType type, std::uint32_t aux = 0) { queue_.push({t, v, type, aux}); }
+
+  // ---- timing rules ---------------------------------------------------------------------
+
+  std::uint32_t node_of(VertexId v) const {
+    std::uint32_t n = g_.node(v);
+    return n == graph::kNoNode ? graph::kNoNode : map_.fold(n);
+  }
+
+  // Delay between u's event and v seeing it (DESIGN §3 "Distance"), by edge kind.
+  TimeNs edge_delay(VertexId u, VertexId v, EdgeKind kind) const {
+    if (kind == EdgeKind::continuation || kind == EdgeKind::phase_order) return 0;
+    const std::uint32_t nu = node_of(u), nv = node_of(v);
+    const bool remote = nu != graph::kNoNode && nv != graph::kNoNode && nu != nv;
+    if (kind == EdgeKind::issue) return remote ? model_.network_latency_ns : 0;
+    return remote ? model_.network_latency_ns + model_.runtime.trigger_remote_ns : model_.runtime.trigger_local_ns;
+  }
+
+  // Applies one input to v arriving at time t from u; schedules v when its last input is in.
+  void contribute(VertexId v, TimeNs t, VertexId from, Release why) {
+    // The latest input releases v; among equal times the lowest vertex id, for determinism.
+    if (r_.released_by[v] == kNoVertex || t > r_.ready[v] || (t == r_.ready[v] && from < r_.released_by[v])) {
+      r_.ready[v] = std::max(r_.ready[v], t);
+      r_.released_by[v] = from;
+      r_.release[v] = why;
+    }
+    if (--pending_[v] == 0) push(r_.ready[v], v, EventType::ready);
+  }
+
+  // ---- tasks ----------------------------------------------------------------------------
+
+  struct SegmentShape {
+    TimeNs begin;  // busy offset where the segment starts, within the task's busy time
+    TimeNs end;
+  };
+
+  // Busy time of a task on the model, and the busy offsets of its actions (DESIGN §3 issue rule).
+  TimeNs task_busy(VertexId task) {
+    const graph::TaskInfo& t = g_.task(task);
+    std::int64_t busy_us = 0;
+    if (t.time_us == graph::kNoValue) {
+      ++r_.tasks_without_time;
+    } else {
+      busy_us = static_cast<std::int64_t>(t.time_us) - static_cast<std::int64_t>(t.wait_us);
+      if (busy_us < 0) {
+        ++r_.clamped_waits;
+        busy_us = 0;
+      }
+    }
+    return model_.scale_busy(map_.kind_of(t.processor.value()), t.func_id, busy_us * 1000);
+  }
+
+  TimeNs action_offset(TimeNs busy, std::uint32_t k, std::uint32_t count) const {
+    switch (model_.issue_point) {
+      case machine::IssuePoint::start: return 0;
+      case machine::IssuePoint::end: return busy;
+      case machine::IssuePoint::interpolate: break;
+    }
+    return static_cast<TimeNs>(static_cast<__int128>(busy) * (k + 1) / (count + 1));
+  }
+
+  SegmentShape segment_shape(VertexId segment, VertexId task, TimeNs busy) const {
+    const graph::TaskInfo& t = g_.task(task);
+    auto waits = g_.waits_of(task);
+    std::uint32_t index = 0;  // 0 = the task vertex itself, i = after wait i-1
+    if (g_.kind(segment) == OpKind::task_resume) index = g_.payload(segment) - t.first_wait + 1;
+    TimeNs begin = index == 0 ? 0 : action_offset(busy, waits[index - 1].position, t.action_count);
+    TimeNs end = index == waits.size() ? busy : action_offset(busy, waits[index].position, t.action_count);
+    return {begin, std::max(begin, end)};
+  }
+
+  void enqueue_segment(VertexId v) {
+    VertexId task = g_.kind(v) == OpKind::task ? v : g_.resume_wait(v).task;
+    // A task that keeps its processor through a wait resumes there at once.
+    if (g_.kind(v) == OpKind::task_resume && !model_.wait_frees_processor) {
+      for (std::uint32_t p = 0; p < proc_held_by_.size(); ++p)
+        if (proc_held_by_[p] == task) {
+          proc_held_by_[p] = kNoVertex;
+          start_segment(p, v);
+          return;
+        }
+    }
+    const std::uint32_t q = segment_queue_[v];
+    queues_[q].insert({g_.task(task).priority, r_.ready[v], v});
+    // Offer it to the idle members in order; one may prefer other queued work, so go on until it starts.
+    for (auto p : queue_members_[q]) {
+      if (r_.start[v] != kNever) break;
+      dispatch(p);
+    }
+  }
+
+  void dispatch(std::uint32_t p) {
+    if (proc_busy_[p] || proc_held_by_[p] != kNoVertex) return;
+    const WaitingSegment* best = nullptr;
+    std::uint32_t best_queue = 0;
+    for (auto q : proc_queues_[p]) {
+      if (queues_[q].empty()) continue;
+      const WaitingSegment& head = *queues_[q].begin();
+      if (!best || head < *best) {
+        best = &head;
+        best_queue = q;
+      }
+    }
+    if (!best) return;
+    VertexId v = best->vertex;
+    queues_[best_queue].erase(queues_[best_queue].begin());
+    start_segment(p, v);
+  }
+
+  void start_segment(std::uint32_t p, VertexId v) {
+    const bool first = g_.kind(v) == OpKind::task;
+    VertexId task = first ? v : g_.resume_wait(v).task;
+    if (now_ > r_.ready[v] && proc_last_[p] != kNoVertex) {
+      // It waited for the processor: the previous occupant released it (critical path: queueing).
+      r_.released_by[v] = proc_last_[p];
+      r_.release[v] = Release::resource;
+    }
+    const TimeNs busy = task_busy(task);
+    const SegmentShape shape = segment_shape(v, task, busy);
+    const TimeNs launch = first ? model_.runtime.task_launch_ns : 0;
+    const TimeNs run_start = now_ + launch;
+    r_.start[v] = now_;
+    r_.processor_of[v] = p;
+    proc_busy_[p] = true;
+    proc_last_[p] = v;
+    // Actions of this segment are issued at their offsets within it.
+    const graph::TaskInfo& t = g_.task(task);
+    auto succ = g_.successors(v);
+    auto kinds = g_.successor_kinds(v);
+    for (std::size_t i = 0; i < succ.size(); ++i) {
+      if (kinds[i] != EdgeKind::issue) continue;
+      TimeNs offset = action_offset(busy, g_.position(succ[i]), t.action_count);
+      TimeNs at = run_start + std::clamp(offset, shape.begin, shape.end) - shape.begin;
+      contribute(succ[i], at + edge_delay(v, succ[i], EdgeKind::issue), v, Release::issue);
+    }
+    const TimeNs end = run_start + (shape.end - shape.begin);
+    r_.processors[p].busy_ns += end - now_;
+    ++r_.processors[p].segments;
+    if (options_.record_intervals) r_.intervals.push_back({p, v, now_, end});
+    push(end, v, EventType::segment_end, p);
+  }
+
+  void on_segment_end(VertexId v, std::uint32_t p) {
+    proc_busy_[p] = false;
+    const bool last = [&] {
+      for (auto k : g_.successor_kinds(v))
+        if (k == EdgeKind::continuation) return false;
+      return true;
+    }();
+    if (!last && !model_.wait_frees_processor) proc_held_by_[p] = g_.kind(v) == OpKind::task ? v : g_.resume_wait(v).task;
+    on_fire(v);
+    dispatch(p);
+  }
+
+  // ---- copies ---------------------------------------------------------------------------
+
+  std::uint32_t instance(std::uint32_t channel, std::uint32_t node) {
+    auto [it, fresh] = instance_of_.try_emplace({channel, node}, static_cast<std::uint32_t>(instances_.size()));
+    if (fresh) instances_.push_back({channel, node, model_.channels[channel].lanes, {}, kNoVertex});
+    return it->second;
+  }
+
+  void request_hop(VertexId c) {
+    CopyPlan& plan = copies_[c];
+    const std::uint32_t channel = plan.path->hops[plan.hop];
+    const std::uint32_t inst = instance(channel, model_.channels[channel].destination_side ? plan.dst_node : plan.src_node);
+    ChannelInstance& ci = instances_[inst];
+    if (ci.free_lanes > 0) {
+      start_hop(c, inst);
+    } else {
+      ci.waiting.insert({now_, c});
+    }
+  }
+
+  void start_hop(VertexId c, std::uint32_t inst) {
+    ChannelInstance& ci = instances_[inst];
+    CopyPlan& plan = copies_[c];
+    --ci.free_lanes;
+    if (plan.hop == 0) {
+      r_.start[c] = now_;
+      if (now_ > r_.ready[c] && ci.last_user != kNoVertex) {
+        r_.released_by[c] = ci.last_user;
+        r_.release[c] = Release::resource;
+      }
+    }
+    ci.last_user = c;
+    const TimeNs duration = model_.transfer_ns(model_.channels[ci.channel], plan.bytes);
+    if (options_.record_intervals)
+      r_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, now_, now_ + duration});
+    channel_busy_[inst] += duration;
+    channel_transfers_[inst] += 1;
+    channel_bytes_[inst] += plan.bytes;
+    push(now_ + duration, c, EventType::hop_end, inst);
+  }
+
+  void on_hop_end(VertexId c, std::uint32_t inst) {
+    ChannelInstance& ci = instances_[inst];
+    ++ci.free_lanes;
+    if (!ci.waiting.empty()) {
+      VertexId next = ci.waiting.begin()->vertex;
+      ci.waiting.erase(ci.waiting.begin());
+      start_hop(next, inst);
+    }
+    CopyPlan& plan = copies_[c];
+    if (++plan.hop < plan.path->hops.size()) {
+      request_hop(c);
+      return;
+    }
+    PathUsage& usage = r_.paths[plan.path_name];
+    ++usage.copies;
+    usage.bytes += plan.bytes;
+    usage.time_ns += now_ - r_.ready[c];
+    on_fire(c);
+  }
+
+  // ---- barriers -------------------------------------------------------------------------
+
+  // A phase fires once its arrivals reach the required count, never before the previous phase.
+  void try_fire_phase(VertexId p, VertexId because, Release why) {
+    PhaseState& s = phase_[p];
+    if (s.fired || !s.previous_done || s.arrived < g_.phase(p).required) return;
+    s.fired = true;
+    r_.ready[p] = now_;
+    r_.released_by[p] = because;
+    r_.release[p] = because == kNoVertex ? Release::none : why;
+    push(now_, p, EventType::fire);
+  }
+
+  void on_arrival(VertexId phase, VertexId arrive) {
+    phase_[phase].arrived += g_.barrier_value(arrive);
+    try_fire_phase(phase, arrive, Release::input);
+  }
+
+  // ---- readiness and firing -------------------------------------------------------------
+
+  void on_ready(VertexId v) {
+    if (r_.release[v] == Release::none && r_.released_by[v] == kNoVertex) r_.ready[v] = now_;
+    switch (g_.kind(v)) {
+      case OpKind::task:
+      case OpKind::task_resume: enqueue_segment(v); break;
+      case OpKind::copy: request_hop(v); break;
+      case OpKind::merge: r_.start[v] = now_; push(now_ + model_.runtime.merge_ns, v, EventType::fire); break;
+      case OpKind::trigger:
+      case OpKind::barrier_alter: r_.start[v] = now_; push(now_, v, EventType::fire); break;
+      case OpKind::barrier_arrive:
+        r_.start[v] = now_;
+        push(now_ + model_.runtime.barrier_arrival_ns, v, EventType::fire);
+        break;
+      case OpKind::barrier_phase: {
+        PhaseState& s = phase_[v];
+        r_.start[v] = now_;
+        s.previous_done = true;
+        try_fire_phase(v, r_.released_by[v], Release::input);
+        break;
+      }
+    }
+  }
+
+  void on_fire(VertexId v) {
+    r_.end[v] = now_;
+    if (r_.start[v] == kNever) r_.start[v] = now_;
+    ++r_.operations;
+    r_.makespan_ns = std::max(r_.makespan_ns, now_);
+    auto succ = g_.successors(v);
+    auto kinds = g_.successor_kinds(v);
+    for (std::size_t i = 0; i < succ.size(); ++i) {
+      const VertexId w = succ[i];
+      switch (kinds[i]) {
+        case EdgeKind::issue: break;  // issued when the segment started
+        case EdgeKind::arrival:
+          // Arrivals count in time order, so they go through the queue; alters only set the count.
+          if (g_.kind(v) == OpKind::barrier_arrive)
+            push(now_ + edge_delay(v, w, EdgeKind::arrival), w, EventType::arrival_effect, v);
+          break;
+        default: contribute(w, now_ + edge_delay(v, w, kinds[i]), v, Release::input); break;
+      }
+    }
+  }
+
+  // ---- the end --------------------------------------------------------------------------
+
+  void finish() {
+    // In instance order, so timeline track processors().size() + i is channels[i].
+    for (std::uint32_t i = 0; i < instances_.size(); ++i)
+      r_.channels.push_back({instances_[i].channel, instances_[i].node, channel_busy_[i], channel_transfers_[i],
+                             channel_bytes_[i]});
+    for (VertexId v = 0; v < n_; ++v) {
+      if (r_.end[v] != kNever) continue;
+      ++r_.stuck;
+      if (r_.stuck_examples.size() < options_.stuck_examples) r_.stuck_examples.push_back({v, why_stuck(v)});
+    }
+  }
+
+  std::string why_stuck(VertexId v) const {
+    std::string what = std::string(graph::op_kind_name(g_.kind(v))) + " " + ir::to_string(g_.event(v));
+    if (g_.kind(v) == OpKind::barrier_phase) {
+      const PhaseState& s = phase_[v];
+      if (!s.previous_done) return what + ": the previous phase never completed";
+      return what + ": needs " + std::to_string(g_.phase(v).required) + " arrivals, got " + std::to_string(s.arrived);
+    }
+    auto preds = g_.predecessors(v);
+    auto kinds = g_.predecessor_kinds(v);
+    for (std::size_t i = 0; i < preds.size(); ++i)
+      if (r_.end[preds[i]] == kNever && (kinds[i] != EdgeKind::issue || r_.start[preds[i]] == kNever))
+        return what + ": waits on " + graph::op_kind_name(g_.kind(preds[i])) + " " + ir::to_string(g_.event(preds[i])) +
+               " (" + graph::edge_kind_name(kinds[i]) + "), which never completed";
+    if (r_.ready[v] >= 0 && pending_[v] == 0) return what + ": ready but its processor was held by a waiting task";
+    return what + ": never became ready";
+  }
+
+  const graph::EventGraph& g_;
+  const MachineMap& map_;
+  const machine::MachineModel& model_;
+  const ReplayOptions& options_;
+  const std::uint32_t n_;
+  ReplayResult r_;
+  TimeNs now_ = 0;
+  std::priority_queue<QueuedEvent, std::vector<QueuedEvent>, std::greater<>> queue_;
+  std::vector<std::uint32_t> pending_;
+  std::vector<PhaseState> phase_;
+  std::vector<CopyPlan> copies_;
+  // processors
+  std::vector<bool> proc_busy_;
+  std::vector<VertexId> proc_held_by_;
+  std::vector<VertexId> proc_last_;
+  std::vector<std::vector<std::uint32_t>> proc_queues_;  // queues each processor serves
+  std::vector<std::set<WaitingSegment>> queues_;
+  std::vector<std::vector<std::uint32_t>> queue_members_;
+  std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
+  std::vector<std::uint32_t> segment_queue_;
+  // channels
+  std::vector<ChannelInstance> instances_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instance_of_;
+  std::map<std::uint32_t, TimeNs> channel_busy_;  // by instance
+  std::map<std::uint32_t, std::uint64_t> channel_transfers_;
+  std::map<std::uint32_t, std::uint64_t> channel_bytes_;
+};
+
+}  // namespace
+
+ir::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
+                                      const machine::MachineModel& model, const ReplayOptions& options) {
+  return Engine(g, map, model, options).run();
+}
+
+}  // namespace rr::replay
