@@ -94,16 +94,21 @@ class Engine {
     if (auto error = plan_copies()) return *error;
     init();
     while (!queue_.empty()) {
-      QueuedEvent e = queue_.top();
-      queue_.pop();
-      now_ = e.time;
-      switch (e.type) {
-        case EventType::ready: on_ready(e.vertex); break;
-        case EventType::fire: on_fire(e.vertex); break;
-        case EventType::segment_end: on_segment_end(e.vertex, e.aux); break;
-        case EventType::hop_end: on_hop_end(e.vertex, e.aux); break;
-        case EventType::arrival_effect: on_arrival(e.vertex, e.aux); break;  // aux: the arrive vertex
+      // Everything that happens at one instant is applied first; then idle processors and lanes pick
+      // from all that is ready, so priorities decide between work that became ready together.
+      now_ = queue_.top().time;
+      while (!queue_.empty() && queue_.top().time == now_) {
+        QueuedEvent e = queue_.top();
+        queue_.pop();
+        switch (e.type) {
+          case EventType::ready: on_ready(e.vertex); break;
+          case EventType::fire: on_fire(e.vertex); break;
+          case EventType::segment_end: on_segment_end(e.vertex, e.aux); break;
+          case EventType::hop_end: on_hop_end(e.vertex, e.aux); break;
+          case EventType::arrival_effect: on_arrival(e.vertex, e.aux); break;  // aux: the arrive vertex
+        }
       }
+      allocate_resources();
     }
     finish();
     return std::move(r_);
@@ -267,10 +272,26 @@ class Engine {
     }
     const std::uint32_t q = segment_queue_[v];
     queues_[q].insert({g_.task(task).priority, r_.ready[v], v});
-    // Offer it to the idle members in order; one may prefer other queued work, so go on until it starts.
-    for (auto p : queue_members_[q]) {
-      if (r_.start[v] != kNever) break;
+    for (auto p : queue_members_[q]) dirty_procs_.insert(p);
+  }
+
+  // End of an instant: idle processors (lowest index first) take their best queued segment,
+  // idle lanes their earliest transfer. Starting work can only create events at now_ or later.
+  void allocate_resources() {
+    while (!dirty_procs_.empty()) {
+      std::uint32_t p = *dirty_procs_.begin();
+      dirty_procs_.erase(dirty_procs_.begin());
       dispatch(p);
+    }
+    while (!dirty_instances_.empty()) {
+      std::uint32_t inst = *dirty_instances_.begin();
+      dirty_instances_.erase(dirty_instances_.begin());
+      ChannelInstance& ci = instances_[inst];
+      while (ci.free_lanes > 0 && !ci.waiting.empty()) {
+        VertexId next = ci.waiting.begin()->vertex;
+        ci.waiting.erase(ci.waiting.begin());
+        start_hop(next, inst);
+      }
     }
   }
 
@@ -334,7 +355,7 @@ class Engine {
     }();
     if (!last && !model_.wait_frees_processor) proc_held_by_[p] = g_.kind(v) == OpKind::task ? v : g_.resume_wait(v).task;
     on_fire(v);
-    dispatch(p);
+    dirty_procs_.insert(p);
   }
 
   // ---- copies ---------------------------------------------------------------------------
@@ -349,12 +370,8 @@ class Engine {
     CopyPlan& plan = copies_[c];
     const std::uint32_t channel = plan.path->hops[plan.hop];
     const std::uint32_t inst = instance(channel, model_.channels[channel].destination_side ? plan.dst_node : plan.src_node);
-    ChannelInstance& ci = instances_[inst];
-    if (ci.free_lanes > 0) {
-      start_hop(c, inst);
-    } else {
-      ci.waiting.insert({now_, c});
-    }
+    instances_[inst].waiting.insert({now_, c});
+    dirty_instances_.insert(inst);
   }
 
   void start_hop(VertexId c, std::uint32_t inst) {
@@ -379,13 +396,8 @@ class Engine {
   }
 
   void on_hop_end(VertexId c, std::uint32_t inst) {
-    ChannelInstance& ci = instances_[inst];
-    ++ci.free_lanes;
-    if (!ci.waiting.empty()) {
-      VertexId next = ci.waiting.begin()->vertex;
-      ci.waiting.erase(ci.waiting.begin());
-      start_hop(next, inst);
-    }
+    ++instances_[inst].free_lanes;
+    dirty_instances_.insert(inst);
     CopyPlan& plan = copies_[c];
     if (++plan.hop < plan.path->hops.size()) {
       request_hop(c);
@@ -513,6 +525,8 @@ class Engine {
   std::vector<std::vector<std::uint32_t>> queue_members_;
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
   std::vector<std::uint32_t> segment_queue_;
+  std::set<std::uint32_t> dirty_procs_;      // processors to offer work to at the end of this instant
+  std::set<std::uint32_t> dirty_instances_;  // channel instances likewise
   // channels
   std::vector<ChannelInstance> instances_;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instance_of_;

@@ -8,7 +8,7 @@
 #include "graph/bgl_adapter.hpp"
 #include "graph/graph_algorithms.hpp"
 #include "graph/graph_builder.hpp"
-#include "trace_builder.hpp"
+#include "support/trace_builder.hpp"
 
 namespace rr::graph {
 namespace {

@@ -25,8 +25,10 @@ inline ir::TraceRecords make_trace(const std::vector<NodeLog>& logs) {
     parser::LineParser parser(batch, file.stats, 10);
     std::uint32_t line = 0;
     for (const auto& text : log.lines) {
-      std::string prefixed = "[" + std::to_string(log.node) + " - 7f00000000" + std::to_string(log.node) +
-                             "] {2}{graph}: " + text;
+      // Task Time, Task Wait and Copy Size are debug-level records ({1}), the rest info ({2}).
+      const bool debug = text.starts_with("Task Time") || text.starts_with("Task Wait") || text.starts_with("Copy Size");
+      std::string prefixed = "[" + std::to_string(log.node) + " - 7f00000000" + std::to_string(log.node) + "] {" +
+                             (debug ? "1" : "2") + "}{graph}: " + text;
       parser.parse_line(prefixed, line++);
     }
     file.node = log.node;

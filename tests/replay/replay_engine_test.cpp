@@ -1,0 +1,345 @@
+// Golden replays of tiny hand-computed DAGs (one per rule of DESIGN §3) and properties on larger graphs.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "graph/graph_algorithms.hpp"
+#include "graph/graph_builder.hpp"
+#include "machine_models/machine_loader.hpp"
+#include "replay/replay_engine.hpp"
+#include "support/trace_builder.hpp"
+
+namespace rr::replay {
+namespace {
+
+using graph::OpKind;
+using graph::VertexId;
+
+// A machine with no costs at all: every test adds exactly the costs it is about.
+const char* kBareMachine = R"(
+[machine]
+name = "bare"
+[processors.gpu]
+count = 1
+[processors.cpu]
+count = 2
+[processors.utility]
+count = 1
+[channels.local]
+latency_ns = 0
+bandwidth_gbs = 1.0
+lanes = 1
+[channels.net]
+latency_ns = 0
+bandwidth_gbs = 1.0
+lanes = 1
+[[paths]]
+src = ["system", "registered", "zero_copy", "framebuffer"]
+dst = ["system", "registered", "zero_copy", "framebuffer"]
+scope = "local"
+hops = ["local"]
+[[paths]]
+src = ["system", "registered", "zero_copy", "framebuffer"]
+dst = ["system", "registered", "zero_copy", "framebuffer"]
+scope = "remote"
+hops = ["net"]
+[network]
+latency_ns = 0
+[runtime]
+)";
+
+const std::vector<std::string> kProcs = {"Processor: 80000000 1", "Processor: 80000001 1", "Processor: 80000002 0",
+                                         "Processor: 80800000 1", "Memory: 60000000 1", "Memory: 60800000 1"};
+
+struct Replayed {
+  graph::BuildResult built;
+  machine::MachineModel model;
+  ReplayResult result;
+  TimeNs end_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
+    for (VertexId v = 0; v < built.graph.vertex_count(); ++v)
+      if (built.graph.kind(v) == kind && built.graph.event(v) == ir::EventKey::make(id, gen)) return result.end[v];
+    ADD_FAILURE() << "no such operation";
+    return -2;
+  }
+  TimeNs ready_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
+    for (VertexId v = 0; v < built.graph.vertex_count(); ++v)
+      if (built.graph.kind(v) == kind && built.graph.event(v) == ir::EventKey::make(id, gen)) return result.ready[v];
+    ADD_FAILURE() << "no such operation";
+    return -2;
+  }
+};
+
+Replayed replay_lines(std::vector<std::string> node0, std::vector<std::string> overrides = {},
+                      std::vector<std::string> node1 = {}, std::uint32_t fold = 0) {
+  std::vector<std::string> lines0 = kProcs;
+  lines0.insert(lines0.end(), node0.begin(), node0.end());
+  std::vector<testing::NodeLog> logs{{0, lines0}};
+  if (!node1.empty()) logs.push_back({1, node1});
+  auto trace = testing::make_trace(logs);
+  auto model = machine::parse_machine(kBareMachine, "bare.toml", overrides);
+  EXPECT_TRUE(model.ok()) << (model.ok() ? "" : model.error().to_string());
+  auto built = graph::build_event_graph(trace);
+  auto map = MachineMap::build(trace, *model, fold);
+  EXPECT_TRUE(map.ok()) << (map.ok() ? "" : map.error().to_string());
+  auto result = run_replay(built.graph, *map, *model);
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().to_string());
+  return {std::move(built), *model, std::move(*result)};
+}
+
+std::string task(std::uint32_t func, const char* proc, const char* finish, const char* pre = "(0,0)",
+                 const char* encl = "(0,0)", int prio = 0) {
+  return "Task Request: " + std::to_string(func) + " " + proc + " " + finish + " " + pre + " " + encl + " " +
+         std::to_string(prio) + " (nil) 0";
+}
+
+TEST(Replay, ChainAddsBusyTimesAndTriggerCosts) {
+  auto r = replay_lines({task(1, "80000000", "(20000001,1)"), task(2, "80000000", "(20000002,1)", "(20000001,1)"),
+                         task(3, "80000000", "(20000003,1)", "(20000002,1)"), "Task Time: (20000001,1) 10",
+                         "Task Time: (20000002,1) 20", "Task Time: (20000003,1) 30"},
+                        {"runtime.trigger_local_ns=1000"});
+  EXPECT_EQ(r.result.makespan_ns, 60000 + 2000);
+  EXPECT_EQ(r.end_of(OpKind::task, 0x20000002, 1), 10000 + 1000 + 20000);
+  EXPECT_EQ(r.result.operations, 3u);
+  EXPECT_EQ(r.result.stuck, 0u);
+}
+
+TEST(Replay, ForkJoinWaitsForTheSlowerBranchAndTheMergeCost) {
+  auto r = replay_lines({task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)"),
+                         "Event Merge: (20000003,1) 2", "Event Precondition: (20000003,1) (20000001,1)",
+                         "Event Precondition: (20000003,1) (20000002,1)",
+                         task(3, "80000000", "(20000004,1)", "(20000003,1)"), "Task Time: (20000001,1) 10",
+                         "Task Time: (20000002,1) 20", "Task Time: (20000004,1) 5"},
+                        {"runtime.merge_ns=300"});
+  EXPECT_EQ(r.end_of(OpKind::merge, 0x20000003, 1), 20000 + 300);
+  EXPECT_EQ(r.result.makespan_ns, 20000 + 300 + 5000);
+}
+
+TEST(Replay, ContentionRunsHighestPriorityThenEarliestThenLowestId) {
+  auto r = replay_lines({task(1, "80000000", "(20000001,1)", "(0,0)", "(0,0)", 0),
+                         task(2, "80000000", "(20000002,1)", "(0,0)", "(0,0)", 5),
+                         task(3, "80000000", "(20000003,1)", "(0,0)", "(0,0)", 5), "Task Time: (20000001,1) 10",
+                         "Task Time: (20000002,1) 10", "Task Time: (20000003,1) 10"});
+  EXPECT_EQ(r.end_of(OpKind::task, 0x20000002, 1), 10000);
+  EXPECT_EQ(r.end_of(OpKind::task, 0x20000003, 1), 20000);
+  EXPECT_EQ(r.end_of(OpKind::task, 0x20000001, 1), 30000);
+  EXPECT_EQ(r.result.processors[1].busy_ns, 30000);  // model processors: node 0's GPU, then its CPUs
+}
+
+// T (CPU 0, priority 1): 100 us with a 60 us wait, so 40 us busy; it issues A (CPU 1, 50 us) as
+// action 0 of 2, then waits for A as action 1. B (CPU 0, priority 0, 30 us) is ready at t=0.
+std::vector<std::string> wait_scenario() {
+  return {task(1, "80000000", "(20000001,1)", "(0,0)", "(0,0)", 1),
+          task(2, "80000000", "(20000003,1)", "(0,0)", "(0,0)", 0),
+          task(3, "80000001", "(20000002,1)", "(0,0)", "(20000001,1)", 0),
+          "Task Wait: (20000001,1) (20000002,1) 60",
+          "Task Time: (20000001,1) 100",
+          "Task Time: (20000002,1) 50",
+          "Task Time: (20000003,1) 30"};
+}
+
+TEST(Replay, TaskWaitThatFreesTheProcessorLetsOtherWorkRun) {
+  auto r = replay_lines(wait_scenario(), {"runtime.wait_frees_processor=true"});
+  // Busy offsets: A issued at 40000/3 = 13333 ns, the wait at 2*40000/3 = 26666 ns.
+  EXPECT_EQ(r.ready_of(OpKind::task, 0x20000002, 1), 13333);
+  EXPECT_EQ(r.end_of(OpKind::task, 0x20000002, 1), 63333);
+  EXPECT_EQ(r.end_of(OpKind::task, 0x20000003, 1), 26666 + 30000);  // B ran during the wait
+  EXPECT_EQ(r.end_of(OpKind::task, 0x20000001, 1), 26666);  // T's first segment ends at its wait
+  EXPECT_EQ(r.end_of(OpKind::task_resume, 0x20000001, 1), 63333 + (40000 - 26666));
+  EXPECT_EQ(r.result.makespan_ns, 76667);
+}
+
+TEST(Replay, TaskWaitThatHoldsTheProcessorDelaysOtherWork) {
+  auto r = replay_lines(wait_scenario(), {"runtime.wait_frees_processor=false"});
+  EXPECT_EQ(r.end_of(OpKind::task_resume, 0x20000001, 1), 76667);
+  EXPECT_EQ(r.end_of(OpKind::task, 0x20000003, 1), 76667 + 30000);  // B waited for T to finish
+  EXPECT_EQ(r.result.makespan_ns, 106667);
+}
+
+TEST(Replay, CopiesShareChannelLanes) {
+  std::vector<std::string> copies = {"Copy Request: (20000001,1) (0,0) (0,0) 60000000 60000000",
+                                     "Copy Request: (20000002,1) (0,0) (0,0) 60000000 60000000",
+                                     "Copy Size: (20000001,1) 1000", "Copy Size: (20000002,1) 1000"};
+  auto one_lane = replay_lines(copies, {"channels.local.lanes=1"});
+  EXPECT_EQ(one_lane.end_of(OpKind::copy, 0x20000001, 1), 1000);
+  EXPECT_EQ(one_lane.end_of(OpKind::copy, 0x20000002, 1), 2000);
+  auto two_lanes = replay_lines(copies, {"channels.local.lanes=2", "channels.local.latency_ns=500"});
+  EXPECT_EQ(two_lanes.end_of(OpKind::copy, 0x20000001, 1), 1500);
+  EXPECT_EQ(two_lanes.end_of(OpKind::copy, 0x20000002, 1), 1500);
+  ASSERT_EQ(two_lanes.result.paths.size(), 1u);
+  EXPECT_EQ(two_lanes.result.paths.begin()->second.bytes, 2000u);
+}
+
+TEST(Replay, RemoteCopyUsesTheNetworkPathAndDefaultSize) {
+  auto r = replay_lines({"Copy Request: (20000001,1) (0,0) (0,0) 60000000 60800000"},
+                        {"channels.net.latency_ns=700", "runtime.default_copy_bytes=300"});
+  EXPECT_EQ(r.end_of(OpKind::copy, 0x20000001, 1), 1000);
+  EXPECT_EQ(r.result.copies_default_size, 1u);
+  EXPECT_EQ(r.result.paths.begin()->first, "system -> system (remote)");
+}
+
+TEST(Replay, BarrierPhasesCountAltersAndFireInOrder) {
+  auto r = replay_lines({"Barrier Creation: 20000009 1", task(1, "80000000", "(20000001,1)"),
+                         task(2, "80000001", "(20000002,1)"), "Barrier Alter: (20000009,1) (0,0) 1",
+                         "Barrier Arrive: (20000009,1) (20000001,1) (0,0) 1",
+                         "Barrier Arrive: (20000009,1) (20000002,1) (0,0) 1",
+                         "Barrier Arrive: (20000009,2) (0,0) (0,0) 1",
+                         task(3, "80000000", "(20000003,1)", "(20000009,2)"), "Task Time: (20000001,1) 10",
+                         "Task Time: (20000002,1) 30", "Task Time: (20000003,1) 1"},
+                        {"runtime.barrier_arrival_ns=100"});
+  // Phase 1 needs 1 + 1 (Alter) arrivals: the second lands at 30 us + 100 ns.
+  EXPECT_EQ(r.end_of(OpKind::barrier_phase, 0x20000009, 1), 30100);
+  // Phase 2's only arrival took effect at 100 ns, but a phase never fires before the previous one.
+  EXPECT_EQ(r.end_of(OpKind::barrier_phase, 0x20000009, 2), 30100);
+  EXPECT_EQ(r.result.makespan_ns, 31100);
+}
+
+TEST(Replay, CrossNodeEventsPayTheNetworkLatency) {
+  auto r = replay_lines({task(1, "80000000", "(20000001,1)"), task(2, "80800000", "(20000002,1)", "(20000001,1)"),
+                         "Task Time: (20000001,1) 10"},
+                        {"network.latency_ns=5000", "runtime.trigger_remote_ns=200", "runtime.trigger_local_ns=7"},
+                        {"Processor: 80000000 1", "Processor: 80800000 1", "Task Time: (20000002,1) 10"});
+  EXPECT_EQ(r.ready_of(OpKind::task, 0x20000002, 1), 10000 + 5000 + 200);
+  EXPECT_EQ(r.result.makespan_ns, 25200);
+}
+
+// T (30 us busy on CPU 0) issues A and B (on CPU 1 and the GPU) as actions 0 and 1 of 2.
+std::vector<std::string> issue_scenario() {
+  return {task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)", "(0,0)", "(20000001,1)"),
+          task(3, "80000002", "(20000003,1)", "(0,0)", "(20000001,1)"), "Task Time: (20000001,1) 30",
+          "Task Time: (20000002,1) 1", "Task Time: (20000003,1) 1"};
+}
+
+TEST(Replay, IssuePointRules) {
+  auto interpolate = replay_lines(issue_scenario(), {"runtime.issue_point=\"interpolate\""});
+  EXPECT_EQ(interpolate.ready_of(OpKind::task, 0x20000002, 1), 10000);
+  EXPECT_EQ(interpolate.ready_of(OpKind::task, 0x20000003, 1), 20000);
+  auto start = replay_lines(issue_scenario(), {"runtime.issue_point=start"});
+  EXPECT_EQ(start.ready_of(OpKind::task, 0x20000002, 1), 0);
+  EXPECT_EQ(start.ready_of(OpKind::task, 0x20000003, 1), 0);
+  auto end = replay_lines(issue_scenario(), {"runtime.issue_point=end"});
+  EXPECT_EQ(end.ready_of(OpKind::task, 0x20000002, 1), 30000);
+  EXPECT_EQ(end.ready_of(OpKind::task, 0x20000003, 1), 30000);
+  EXPECT_EQ(end.result.makespan_ns, 31000);
+}
+
+TEST(Replay, StuckBarrierIsReportedAndTheReplayEnds) {
+  auto r = replay_lines({"Barrier Creation: 20000009 2", "Barrier Arrive: (20000009,1) (0,0) (0,0) 1",
+                         task(1, "80000000", "(20000001,1)", "(20000009,1)"), "Task Time: (20000001,1) 5",
+                         task(2, "80000000", "(20000002,1)"), "Task Time: (20000002,1) 7"});
+  EXPECT_EQ(r.result.stuck, 2u);  // the phase and the task behind it
+  EXPECT_EQ(r.result.makespan_ns, 7000);
+  ASSERT_FALSE(r.result.stuck_examples.empty());
+  bool named = false;
+  for (const auto& s : r.result.stuck_examples) named |= s.reason.find("needs 2 arrivals, got 1") != std::string::npos;
+  EXPECT_TRUE(named);
+}
+
+TEST(Replay, ModelWithoutAProcessorKindIsAnErrorNamingIt) {
+  auto trace = testing::make_trace({{0, kProcs}});
+  auto model = machine::parse_machine(kBareMachine, "bare.toml", {"processors.gpu.count=0"});
+  ASSERT_TRUE(model.ok());
+  auto map = MachineMap::build(trace, *model, 0);
+  ASSERT_FALSE(map.ok());
+  EXPECT_NE(map.error().message.find("has no GPU processor"), std::string::npos) << map.error().message;
+}
+
+// A random DAG of tasks, each on its own CPU, preconditions on earlier tasks (directly or through merges).
+std::vector<std::string> random_dag(std::uint64_t seed, int tasks, std::vector<std::string>* procs) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> lines;
+  char buf[160];
+  int next_event = 1;
+  std::vector<int> finished;
+  for (int t = 0; t < tasks; ++t) {
+    std::snprintf(buf, sizeof buf, "Processor: %x 1", 0x80000000u + t);
+    procs->push_back(buf);
+    std::string pre = "(0,0)";
+    if (!finished.empty() && rng() % 4 != 0) {
+      int inputs = 1 + static_cast<int>(rng() % 3);
+      if (inputs == 1) {
+        std::snprintf(buf, sizeof buf, "(%x,1)", 0x20000000u + finished[rng() % finished.size()]);
+        pre = buf;
+      } else {
+        int merged = next_event++;
+        std::snprintf(buf, sizeof buf, "Event Merge: (%x,1) %d", 0x20000000u + merged, inputs);
+        lines.push_back(buf);
+        for (int i = 0; i < inputs; ++i) {
+          std::snprintf(buf, sizeof buf, "Event Precondition: (%x,1) (%x,1)", 0x20000000u + merged,
+                        0x20000000u + finished[rng() % finished.size()]);
+          lines.push_back(buf);
+        }
+        std::snprintf(buf, sizeof buf, "(%x,1)", 0x20000000u + merged);
+        pre = buf;
+      }
+    }
+    int finish = next_event++;
+    std::snprintf(buf, sizeof buf, "Task Request: 5 %x (%x,1) %s (0,0) 0 (nil) 0", 0x80000000u + t,
+                  0x20000000u + finish, pre.c_str());
+    lines.push_back(buf);
+    std::snprintf(buf, sizeof buf, "Task Time: (%x,1) %d", 0x20000000u + finish, 1 + static_cast<int>(rng() % 1000));
+    lines.push_back(buf);
+    finished.push_back(finish);
+  }
+  return lines;
+}
+
+TEST(ReplayProperty, WithoutCostsOrContentionTheEstimateIsTheLongestPath) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    std::vector<std::string> procs;
+    auto lines = random_dag(seed, 60, &procs);
+    procs.insert(procs.end(), lines.begin(), lines.end());
+    auto trace = testing::make_trace({{0, procs}});
+    auto model = machine::parse_machine(kBareMachine, "bare", {"processors.cpu.count=60"});
+    ASSERT_TRUE(model.ok());
+    auto built = graph::build_event_graph(trace);
+    auto map = MachineMap::build(trace, *model, 0);
+    ASSERT_TRUE(map.ok());
+    auto result = run_replay(built.graph, *map, *model);
+    ASSERT_TRUE(result.ok());
+    const auto& g = built.graph;
+    auto path = graph::longest_path(g, [&](VertexId v) -> std::int64_t {
+      return g.kind(v) == OpKind::task ? static_cast<std::int64_t>(g.task(v).time_us) * 1000 : 0;
+    });
+    EXPECT_EQ(result->makespan_ns, path.length) << "seed " << seed;
+    EXPECT_EQ(result->stuck, 0u);
+  }
+}
+
+TEST(ReplayProperty, FasterProcessorsNeverLengthenTheRealTraces) {
+  for (const char* name : {"full_ghost_b2_cpu2", "full_circuit_2node_p4_cpu2"}) {
+    auto trace = parser::read_trace({std::string(RR_SOURCE_DIR "/data/traces/real/") + name}, {});
+    ASSERT_TRUE(trace.ok());
+    auto built = graph::build_event_graph(*trace);
+    TimeNs previous = -1;
+    for (const char* speed : {"1", "2", "4", "8"}) {
+      auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml",
+                                         {std::string("processors.cpu.speed=") + speed,
+                                          std::string("processors.utility.speed=") + speed});
+      ASSERT_TRUE(model.ok());
+      auto map = MachineMap::build(*trace, *model, 0);
+      auto result = run_replay(built.graph, *map, *model);
+      ASSERT_TRUE(result.ok());
+      if (previous >= 0) EXPECT_LE(result->makespan_ns, previous) << name << " speed " << speed;
+      previous = result->makespan_ns;
+    }
+  }
+}
+
+TEST(ReplayProperty, FoldingToTheSameNodeCountChangesNothing) {
+  auto trace = parser::read_trace({RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2"}, {});
+  ASSERT_TRUE(trace.ok());
+  auto built = graph::build_event_graph(*trace);
+  auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml");
+  ASSERT_TRUE(model.ok());
+  auto plain_map = MachineMap::build(*trace, *model, 0);
+  auto folded_map = MachineMap::build(*trace, *model, 2);
+  auto plain = run_replay(built.graph, *plain_map, *model);
+  auto folded = run_replay(built.graph, *folded_map, *model);
+  ASSERT_TRUE(plain.ok() && folded.ok());
+  EXPECT_EQ(plain->makespan_ns, folded->makespan_ns);
+  EXPECT_EQ(plain->end, folded->end);
+  EXPECT_EQ(plain->processor_of, folded->processor_of);
+}
+
+}  // namespace
+}  // namespace rr::replay
