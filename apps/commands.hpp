@@ -20,5 +20,6 @@ std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& commo
 std::function<int()> add_validate_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_replay_command(CLI::App& app, const CommonOptions& common);
+std::function<int()> add_critpath_command(CLI::App& app, const CommonOptions& common);
 
 }  // namespace rr::app

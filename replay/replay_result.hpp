@@ -60,6 +60,7 @@ struct ReplayResult {
   std::vector<TimeNs> start;  // per vertex: when it began (task segment start, copy's first hop); kNever if never
   std::vector<TimeNs> end;    // per vertex: when its event fired; kNever if never
   std::vector<TimeNs> ready;  // per vertex: when it became ready
+  std::vector<TimeNs> issued; // per vertex: when its issuing task's action reached it; kNever if not issued
   std::vector<graph::VertexId> released_by;
   std::vector<Release> release;
   std::vector<std::uint32_t> processor_of;  // per vertex: model processor of a task segment, else ~0u

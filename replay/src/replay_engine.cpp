@@ -3,6 +3,8 @@
 // eagerly (max is order-free); only count-based barrier arrivals go through the queue in time order.
 #include "replay/replay_engine.hpp"
 
+#include "replay/timing_rules.hpp"
+
 #include <algorithm>
 #include <map>
 #include <queue>
@@ -150,6 +152,7 @@ class Engine {
     r_.start.assign(n_, kNever);
     r_.end.assign(n_, kNever);
     r_.ready.assign(n_, 0);
+    r_.issued.assign(n_, kNever);
     r_.released_by.assign(n_, kNoVertex);
     r_.release.assign(n_, Release::none);
     r_.processor_of.assign(n_, ~0u);
@@ -192,19 +195,7 @@ class Engine {
 
   // ---- timing rules ---------------------------------------------------------------------
 
-  std::uint32_t node_of(VertexId v) const {
-    std::uint32_t n = g_.node(v);
-    return n == graph::kNoNode ? graph::kNoNode : map_.fold(n);
-  }
-
-  // Delay between u's event and v seeing it (DESIGN §3 "Distance"), by edge kind.
-  TimeNs edge_delay(VertexId u, VertexId v, EdgeKind kind) const {
-    if (kind == EdgeKind::continuation || kind == EdgeKind::phase_order) return 0;
-    const std::uint32_t nu = node_of(u), nv = node_of(v);
-    const bool remote = nu != graph::kNoNode && nv != graph::kNoNode && nu != nv;
-    if (kind == EdgeKind::issue) return remote ? model_.network_latency_ns : 0;
-    return remote ? model_.network_latency_ns + model_.runtime.trigger_remote_ns : model_.runtime.trigger_local_ns;
-  }
+  TimeNs edge_delay(VertexId u, VertexId v, EdgeKind kind) const { return edge_delay_ns(g_, map_, model_, u, v, kind); }
 
   // Applies one input to v arriving at time t from u; schedules v when its last input is in.
   void contribute(VertexId v, TimeNs t, VertexId from, Release why) {
@@ -337,7 +328,8 @@ class Engine {
       if (kinds[i] != EdgeKind::issue) continue;
       TimeNs offset = action_offset(busy, g_.position(succ[i]), t.action_count);
       TimeNs at = run_start + std::clamp(offset, shape.begin, shape.end) - shape.begin;
-      contribute(succ[i], at + edge_delay(v, succ[i], EdgeKind::issue), v, Release::issue);
+      r_.issued[succ[i]] = at + edge_delay(v, succ[i], EdgeKind::issue);
+      contribute(succ[i], r_.issued[succ[i]], v, Release::issue);
     }
     const TimeNs end = run_start + (shape.end - shape.begin);
     r_.processors[p].busy_ns += end - now_;

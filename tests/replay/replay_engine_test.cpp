@@ -7,90 +7,17 @@
 #include "graph/graph_builder.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "replay/replay_engine.hpp"
-#include "support/trace_builder.hpp"
+#include "support/replay_fixture.hpp"
 
 namespace rr::replay {
 namespace {
 
 using graph::OpKind;
 using graph::VertexId;
-
-// A machine with no costs at all: every test adds exactly the costs it is about.
-const char* kBareMachine = R"(
-[machine]
-name = "bare"
-[processors.gpu]
-count = 1
-[processors.cpu]
-count = 2
-[processors.utility]
-count = 1
-[channels.local]
-latency_ns = 0
-bandwidth_gbs = 1.0
-lanes = 1
-[channels.net]
-latency_ns = 0
-bandwidth_gbs = 1.0
-lanes = 1
-[[paths]]
-src = ["system", "registered", "zero_copy", "framebuffer"]
-dst = ["system", "registered", "zero_copy", "framebuffer"]
-scope = "local"
-hops = ["local"]
-[[paths]]
-src = ["system", "registered", "zero_copy", "framebuffer"]
-dst = ["system", "registered", "zero_copy", "framebuffer"]
-scope = "remote"
-hops = ["net"]
-[network]
-latency_ns = 0
-[runtime]
-)";
-
-const std::vector<std::string> kProcs = {"Processor: 80000000 1", "Processor: 80000001 1", "Processor: 80000002 0",
-                                         "Processor: 80800000 1", "Memory: 60000000 1", "Memory: 60800000 1"};
-
-struct Replayed {
-  graph::BuildResult built;
-  machine::MachineModel model;
-  ReplayResult result;
-  TimeNs end_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
-    for (VertexId v = 0; v < built.graph.vertex_count(); ++v)
-      if (built.graph.kind(v) == kind && built.graph.event(v) == ir::EventKey::make(id, gen)) return result.end[v];
-    ADD_FAILURE() << "no such operation";
-    return -2;
-  }
-  TimeNs ready_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
-    for (VertexId v = 0; v < built.graph.vertex_count(); ++v)
-      if (built.graph.kind(v) == kind && built.graph.event(v) == ir::EventKey::make(id, gen)) return result.ready[v];
-    ADD_FAILURE() << "no such operation";
-    return -2;
-  }
-};
-
-Replayed replay_lines(std::vector<std::string> node0, std::vector<std::string> overrides = {},
-                      std::vector<std::string> node1 = {}, std::uint32_t fold = 0) {
-  std::vector<std::string> lines0 = kProcs;
-  lines0.insert(lines0.end(), node0.begin(), node0.end());
-  std::vector<testing::NodeLog> logs{{0, lines0}};
-  if (!node1.empty()) logs.push_back({1, node1});
-  auto trace = testing::make_trace(logs);
-  auto model = machine::parse_machine(kBareMachine, "bare.toml", overrides);
-  EXPECT_TRUE(model.ok()) << (model.ok() ? "" : model.error().to_string());
-  auto built = graph::build_event_graph(trace);
-  auto map = MachineMap::build(trace, *model, fold);
-  EXPECT_TRUE(map.ok()) << (map.ok() ? "" : map.error().to_string());
-  auto result = run_replay(built.graph, *map, *model);
-  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().to_string());
-  return {std::move(built), *model, std::move(*result)};
-}
-
-std::string task(std::uint32_t func, const char* proc, const char* finish, const char* pre = "(0,0)",
-                 const char* encl = "(0,0)", int prio = 0) {
-  return "Task Request: " + std::to_string(func) + " " + proc + " " + finish + " " + pre + " " + encl + " " +
-         std::to_string(prio) + " (nil) 0";
-}
+using testing::kBareMachine;
+using testing::kProcs;
+using testing::replay_lines;
+using testing::task;
 
 TEST(Replay, ChainAddsBusyTimesAndTriggerCosts) {
   auto r = replay_lines({task(1, "80000000", "(20000001,1)"), task(2, "80000000", "(20000002,1)", "(20000001,1)"),

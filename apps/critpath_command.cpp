@@ -1,0 +1,123 @@
+// `realm-replay critpath TRACE --machine FILE`: why the run takes as long as it does.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "output_file.hpp"
+#include "replay/critical_path.hpp"
+#include "replay_session.hpp"
+#include "stats_report.hpp"
+
+namespace rr::app {
+
+namespace {
+
+std::string ms(replay::TimeNs ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(ns) / 1e6);
+  return buf;
+}
+std::string share(replay::TimeNs part, replay::TimeNs whole) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  return buf;
+}
+
+std::string render_text(const ReplaySession& s, const replay::CriticalPath& cp, std::size_t top) {
+  std::string out = "Critical path on " + s.model.name + ": " + ms(cp.length_ns) +
+                    " ms (the estimated run time); infinite-resource lower bound: " + ms(cp.lower_bound_ns) + " ms; " +
+                    std::to_string(cp.steps.size()) + " steps\n\nBy class            time (ms)    share\n";
+  for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
+    char line[120];
+    std::snprintf(line, sizeof line, "  %-14s %12s %8s\n", replay::path_class_name(static_cast<replay::PathClass>(c)),
+                  ms(cp.by_class[c]).c_str(), share(cp.by_class[c], cp.length_ns).c_str());
+    out += line;
+  }
+  std::vector<std::pair<replay::TimeNs, std::string>> labels;
+  for (const auto& [label, t] : cp.by_label) labels.emplace_back(t, label);
+  std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  out += "\nBy processor kind and function, copy path         time (ms)    share\n";
+  for (std::size_t i = 0; i < labels.size() && i < top; ++i) {
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-46s %11s %8s\n", labels[i].second.c_str(), ms(labels[i].first).c_str(),
+                  share(labels[i].first, cp.length_ns).c_str());
+    out += line;
+  }
+  std::vector<const replay::PathStep*> steps;
+  for (const auto& st : cp.steps)
+    if (st.cls == replay::PathClass::compute || st.cls == replay::PathClass::copy) steps.push_back(&st);
+  std::sort(steps.begin(), steps.end(), [](const auto* a, const auto* b) {
+    return (a->end - a->begin) != (b->end - b->begin) ? (a->end - a->begin) > (b->end - b->begin) : a->begin < b->begin;
+  });
+  out += "\nTop operations on the path                         time (ms)   at (ms)\n";
+  for (std::size_t i = 0; i < steps.size() && i < top; ++i) {
+    char line[220];
+    std::snprintf(line, sizeof line, "  %-30s %-18s %11s %9s\n", steps[i]->label.c_str(),
+                  ir::to_string(s.built.graph.event(steps[i]->vertex)).c_str(), ms(steps[i]->end - steps[i]->begin).c_str(),
+                  ms(steps[i]->begin).c_str());
+    out += line;
+  }
+  return out;
+}
+
+nlohmann::ordered_json render_json(const ReplaySession& s, const replay::CriticalPath& cp, const RunContext& ctx,
+                                   const ReplayInputs& in) {
+  nlohmann::ordered_json j;
+  j["schema"] = "realm-replay/critpath";
+  j["schema_version"] = 1;
+  j["context"] = {{"tool", "realm-replay"}, {"version", RR_VERSION}, {"command", ctx.command}, {"inputs", ctx.inputs},
+                  {"machine", {{"name", s.model.name}, {"file", s.model.source}, {"overrides", in.overrides}}},
+                  {"options", {{"fold", in.fold}}}};
+  j["estimated_time_ns"] = s.result.makespan_ns;
+  j["length_ns"] = cp.length_ns;
+  j["lower_bound_ns"] = cp.lower_bound_ns;
+  nlohmann::ordered_json classes;
+  for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
+    classes[replay::path_class_name(static_cast<replay::PathClass>(c))] = cp.by_class[c];
+  j["by_class_ns"] = classes;
+  j["by_label_ns"] = cp.by_label;
+  nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+  for (const auto& st : cp.steps)
+    steps.push_back({{"vertex", st.vertex}, {"event", ir::to_string(s.built.graph.event(st.vertex))},
+                     {"class", replay::path_class_name(st.cls)}, {"label", st.label}, {"begin_ns", st.begin},
+                     {"end_ns", st.end}});
+  j["steps"] = steps;
+  return j;
+}
+
+}  // namespace
+
+std::function<int()> add_critpath_command(CLI::App& app, const CommonOptions& common) {
+  struct Options {
+    ReplayInputs in;
+    bool json = false;
+    std::size_t top = 15;
+    std::string output;
+  };
+  auto opts = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "critpath", "The critical path of a replay: its length, the infinite-resource lower bound, and where the time goes.");
+  add_replay_inputs(cmd, opts->in);
+  cmd->add_flag("--json", opts->json, "print JSON instead of text");
+  cmd->add_option("--top", opts->top, "rows in the breakdown and operation lists")->capture_default_str();
+  cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
+  return [opts, &common]() -> int {
+    auto started = std::chrono::steady_clock::now();
+    auto s = open_replay("critpath", opts->in, common, {});
+    if (!s) return kExitBadInput;
+    auto cp = replay::critical_path(s->built.graph, *s->map, s->model, s->result);
+    RunContext ctx{"critpath", opts->in.trace, common.threads, false, false,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
+    std::string report = opts->json ? render_json(*s, cp, ctx, opts->in).dump(2) + "\n" : render_text(*s, cp, opts->top);
+    if (opts->output.empty()) {
+      std::cout << report;
+    } else if (auto err = write_file_atomically(opts->output, report); !err.empty()) {
+      std::cerr << "realm-replay critpath: error: " << err << "\n";
+      return kExitBadInput;
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace rr::app

@@ -1,0 +1,142 @@
+// Walks released_by links backwards, partitioning [0, makespan] into classed steps, and computes the
+// infinite-resource lower bound as a longest path over the replay's own durations and edge delays.
+#include "replay/critical_path.hpp"
+
+#include <algorithm>
+
+#include "graph/graph_algorithms.hpp"
+#include "replay/timing_rules.hpp"
+
+namespace rr::replay {
+
+const char* path_class_name(PathClass c) {
+  switch (c) {
+    case PathClass::compute: return "compute";
+    case PathClass::copy: return "copy";
+    case PathClass::runtime: return "runtime";
+    case PathClass::latency: return "latency";
+    case PathClass::queueing: return "queueing";
+    case PathClass::issue: return "issue";
+  }
+  return "?";
+}
+
+namespace {
+
+using graph::OpKind;
+using graph::VertexId;
+
+graph::VertexId task_of(const graph::EventGraph& g, VertexId v) {
+  return g.kind(v) == OpKind::task ? v : g.resume_wait(v).task;
+}
+
+std::string own_label(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r, VertexId v,
+                      PathClass* cls) {
+  switch (g.kind(v)) {
+    case OpKind::task:
+    case OpKind::task_resume: {
+      *cls = PathClass::compute;
+      const auto& t = g.task(task_of(g, v));
+      return "compute " + std::string(ir::processor_kind_name(map.kind_of(t.processor.value()))) + " f" +
+             std::to_string(t.func_id);
+    }
+    case OpKind::copy: {
+      *cls = PathClass::copy;
+      const auto& c = g.copy(v);
+      MemoryPlace src = map.memory(c.src_memory.value());
+      MemoryPlace dst = map.memory(c.dst_memory.value());
+      bool remote = src.spans_nodes || dst.spans_nodes || src.node != dst.node;
+      return "copy " + std::string(ir::memory_kind_name(src.kind)) + " -> " + std::string(ir::memory_kind_name(dst.kind)) +
+             (remote ? " (remote)" : " (local)");
+    }
+    default:
+      *cls = PathClass::runtime;
+      return std::string("runtime ") + graph::op_kind_name(g.kind(v));
+  }
+}
+
+}  // namespace
+
+CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
+                           const ReplayResult& r) {
+  CriticalPath cp;
+  cp.length_ns = r.makespan_ns;
+  // The last operation to finish; ties to the lowest id.
+  VertexId v = graph::kNoVertex;
+  for (VertexId u = 0; u < g.vertex_count(); ++u)
+    if (r.end[u] != kNever && (v == graph::kNoVertex || r.end[u] > r.end[v])) v = u;
+
+  std::vector<PathStep> reversed;
+  auto account = [&](VertexId at, PathClass cls, std::string label, TimeNs begin, TimeNs end) {
+    if (end <= begin) return;
+    cp.by_class[static_cast<std::size_t>(cls)] += end - begin;
+    cp.by_label[label] += end - begin;
+    reversed.push_back({at, cls, std::move(label), begin, end});
+  };
+
+  TimeNs hi = v == graph::kNoVertex ? 0 : r.end[v];
+  bool via_issue = false;
+  for (std::uint64_t guard = 0; v != graph::kNoVertex && guard <= g.vertex_count(); ++guard) {
+    // v's own work, or for an issuer only its part before the action it issued.
+    const TimeNs start = std::min(r.start[v], hi);
+    if (via_issue) {
+      const auto& t = g.task(task_of(g, v));
+      account(v, PathClass::issue, "issue f" + std::to_string(t.func_id), start, hi);
+    } else {
+      PathClass cls;
+      std::string label = own_label(g, map, r, v, &cls);
+      account(v, cls, label, start, hi);
+    }
+    hi = start;
+    const VertexId next = r.released_by[v];
+    switch (r.release[v]) {
+      case Release::none:
+        account(v, PathClass::queueing, "queueing", 0, hi);
+        hi = 0;
+        v = graph::kNoVertex;
+        continue;
+      case Release::resource:
+        account(v, PathClass::queueing, "queueing", std::min(r.end[next], hi), hi);
+        hi = std::min(r.end[next], hi);
+        via_issue = false;
+        break;
+      case Release::input:
+        account(v, PathClass::queueing, "queueing", std::min(r.ready[v], hi), hi);
+        hi = std::min(r.ready[v], hi);
+        account(v, PathClass::latency, "latency", std::min(r.end[next], hi), hi);
+        hi = std::min(r.end[next], hi);
+        via_issue = false;
+        break;
+      case Release::issue: {
+        account(v, PathClass::queueing, "queueing", std::min(r.ready[v], hi), hi);
+        hi = std::min(r.ready[v], hi);
+        // The issue reached v one network latency later when they are on different nodes.
+        const TimeNs delay = edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue);
+        account(v, PathClass::latency, "latency", std::max(hi - delay, r.start[next]), hi);
+        hi = std::max(hi - delay, r.start[next]);
+        via_issue = true;
+        break;
+      }
+    }
+    v = next;
+  }
+  std::reverse(reversed.begin(), reversed.end());
+  cp.steps = std::move(reversed);
+
+  // Lower bound: every operation takes its replayed duration and every edge its delay, but nothing queues.
+  // An issued operation starts from its issuer's issue point, which is (end - issued) before the issuer's end.
+  // A phase's own span is spent waiting for its arrivals, which the edges already carry: it weighs nothing.
+  auto weight = [&](VertexId u) -> std::int64_t {
+    if (r.end[u] == kNever || g.kind(u) == OpKind::barrier_phase) return 0;
+    return r.end[u] - r.start[u];
+  };
+  auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {
+    if (r.end[from] == kNever || r.end[to] == kNever) return 0;
+    if (kind == graph::EdgeKind::issue) return r.issued[to] - r.end[from];
+    return edge_delay_ns(g, map, model, from, to, kind);
+  };
+  cp.lower_bound_ns = graph::longest_path(g, weight, edge).length;
+  return cp;
+}
+
+}  // namespace rr::replay
