@@ -21,5 +21,6 @@ std::function<int()> add_validate_command(CLI::App& app, const CommonOptions& co
 std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_replay_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_critpath_command(CLI::App& app, const CommonOptions& common);
+std::function<int()> add_profile_command(CLI::App& app, const CommonOptions& common);
 
 }  // namespace rr::app

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   auto run_graph = rr::app::add_graph_command(app, common);
   auto run_replay = rr::app::add_replay_command(app, common);
   auto run_critpath = rr::app::add_critpath_command(app, common);
+  auto run_profile = rr::app::add_profile_command(app, common);
 
   try {
     app.parse(argc, argv);
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("graph")) return run_graph();
     if (app.got_subcommand("replay")) return run_replay();
     if (app.got_subcommand("critpath")) return run_critpath();
+    if (app.got_subcommand("profile")) return run_profile();
   } catch (const std::exception& e) {
     std::cerr << "realm-replay: internal error: " << e.what() << "\n";
     return rr::app::kExitBadInput;

@@ -1,0 +1,62 @@
+// `realm-replay profile TRACE --machine FILE`: folded stacks of busy (or critical-path) time per task context,
+// or the differential form against another trace or machine.
+#include <iostream>
+
+#include "commands.hpp"
+#include "output_file.hpp"
+#include "replay/context_profile.hpp"
+#include "replay/critical_path.hpp"
+#include "replay_session.hpp"
+
+namespace rr::app {
+
+std::function<int()> add_profile_command(CLI::App& app, const CommonOptions& common) {
+  struct Options {
+    ReplayInputs in;
+    bool critical = false;
+    std::vector<std::string> against_trace;
+    std::string against_machine;
+    std::string output;
+  };
+  auto opts = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "profile",
+      "Folded stacks (\"f4;f17;f23 1234\", microseconds) of time per task-nesting context, for flamegraph.pl, "
+      "inferno or speedscope; with --against-trace/--against-machine the differential form \"stack before after\".");
+  add_replay_inputs(cmd, opts->in);
+  cmd->add_flag("--critical", opts->critical, "fold critical-path time instead of busy time");
+  cmd->add_option("--against-trace", opts->against_trace, "the 'after' run: this trace on the same machine");
+  cmd->add_option("--against-machine", opts->against_machine, "the 'after' run: the same trace on this machine");
+  cmd->add_option("-o,--output", opts->output, "write to this file (whole or not at all)");
+  return [opts, &common]() -> int {
+    auto profile = [&](const ReplayInputs& in) -> std::optional<replay::ContextTrie> {
+      auto s = open_replay("profile", in, common, {});
+      if (!s) return std::nullopt;
+      std::optional<replay::CriticalPath> cp;
+      if (opts->critical) cp = replay::critical_path(s->built.graph, *s->map, s->model, s->result);
+      return replay::ContextTrie::build(s->built.graph, s->result, cp ? &*cp : nullptr);
+    };
+    auto before = profile(opts->in);
+    if (!before) return kExitBadInput;
+    std::string text;
+    if (!opts->against_trace.empty() || !opts->against_machine.empty()) {
+      ReplayInputs other = opts->in;
+      if (!opts->against_trace.empty()) other.trace = opts->against_trace;
+      if (!opts->against_machine.empty()) other.machine = opts->against_machine;
+      auto after = profile(other);
+      if (!after) return kExitBadInput;
+      text = replay::folded_diff(*before, *after, opts->critical);
+    } else {
+      text = before->folded(opts->critical);
+    }
+    if (opts->output.empty()) {
+      std::cout << text;
+    } else if (auto err = write_file_atomically(opts->output, text); !err.empty()) {
+      std::cerr << "realm-replay profile: error: " << err << "\n";
+      return kExitBadInput;
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace rr::app
