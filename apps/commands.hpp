@@ -22,5 +22,7 @@ std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& commo
 std::function<int()> add_replay_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_critpath_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_profile_command(CLI::App& app, const CommonOptions& common);
+std::function<int()> add_compare_command(CLI::App& app, const CommonOptions& common);
+std::function<int()> add_sweep_command(CLI::App& app, const CommonOptions& common);
 
 }  // namespace rr::app

@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   auto run_replay = rr::app::add_replay_command(app, common);
   auto run_critpath = rr::app::add_critpath_command(app, common);
   auto run_profile = rr::app::add_profile_command(app, common);
+  auto run_compare = rr::app::add_compare_command(app, common);
+  auto run_sweep = rr::app::add_sweep_command(app, common);
 
   try {
     app.parse(argc, argv);
@@ -38,6 +40,8 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("replay")) return run_replay();
     if (app.got_subcommand("critpath")) return run_critpath();
     if (app.got_subcommand("profile")) return run_profile();
+    if (app.got_subcommand("compare")) return run_compare();
+    if (app.got_subcommand("sweep")) return run_sweep();
   } catch (const std::exception& e) {
     std::cerr << "realm-replay: internal error: " << e.what() << "\n";
     return rr::app::kExitBadInput;

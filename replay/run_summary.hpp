@@ -1,0 +1,36 @@
+// The numbers that describe one replay in a comparison: time, utilisation per processor kind, copy volume,
+// critical-path breakdown. Plain data, cheap to keep for many runs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "replay/critical_path.hpp"
+#include "replay/machine_map.hpp"
+#include "replay/replay_result.hpp"
+
+namespace rr::replay {
+
+struct RunSummary {
+  std::string trace_label;    // e.g. the trace folder's name
+  std::string machine_label;  // the machine's name, with overrides
+  std::string family;         // runs of one family differ only in node count (weak scaling)
+  std::uint32_t nodes = 0;
+  TimeNs estimated_ns = 0;
+  std::uint64_t operations = 0;
+  std::uint64_t stuck = 0;
+  std::array<double, 3> utilisation{};  // by ir::ProcessorKind (gpu, cpu, utility); 0 when the kind is absent
+  std::array<std::uint32_t, 3> processors{};
+  std::uint64_t copies = 0;
+  std::uint64_t copy_bytes = 0;
+  std::array<TimeNs, kPathClassCount> critical{};  // by PathClass
+  TimeNs lower_bound_ns = 0;
+  std::vector<std::string> critical_events;        // "(id,gen)" of the compute/copy steps, in path order
+};
+
+RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r,
+                         const CriticalPath& cp);
+
+}  // namespace rr::replay
