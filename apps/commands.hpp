@@ -24,5 +24,6 @@ std::function<int()> add_critpath_command(CLI::App& app, const CommonOptions& co
 std::function<int()> add_profile_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_compare_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_sweep_command(CLI::App& app, const CommonOptions& common);
+std::function<int()> add_diff_command(CLI::App& app, const CommonOptions& common);
 
 }  // namespace rr::app

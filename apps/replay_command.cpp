@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "replay_report.hpp"
+#include "replay/critical_path.hpp"
 #include "replay_session.hpp"
 
 namespace rr::app {
@@ -54,7 +55,8 @@ std::function<int()> add_replay_command(CLI::App& app, const CommonOptions& comm
     options.record_intervals = !opts->timeline.empty();
     auto s = open_replay("replay", opts->in, common, options);
     if (!s) return kExitBadInput;
-    ReplayView view{s->built.graph, s->model, *s->map, s->result};
+    auto cp = replay::critical_path(s->built.graph, *s->map, s->model, s->result);
+    ReplayView view{s->built.graph, s->model, *s->map, s->result, &cp};
     RunContext ctx{"replay", opts->in.trace, common.threads, false, false,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
     std::string report = opts->json ? render_replay_json(view, ctx, opts->in.overrides, opts->in.fold).dump(2) + "\n"

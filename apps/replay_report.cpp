@@ -154,6 +154,20 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   nlohmann::ordered_json stuck = nlohmann::ordered_json::array();
   for (const auto& s : r.stuck_examples) stuck.push_back(s.reason);
   j["stuck_examples"] = stuck;
+  if (v.critical) {
+    const auto& cp = *v.critical;
+    nlohmann::ordered_json classes;
+    for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
+      classes[replay::path_class_name(static_cast<replay::PathClass>(c))] = cp.by_class[c];
+    nlohmann::ordered_json events = nlohmann::ordered_json::array();
+    for (const auto& step : cp.steps) {
+      if (step.cls != replay::PathClass::compute && step.cls != replay::PathClass::copy) continue;
+      std::string e = ir::to_string(v.graph.event(step.vertex));
+      if (events.empty() || events.back() != e) events.push_back(e);
+    }
+    j["critical_path"] = {{"length_ns", cp.length_ns}, {"lower_bound_ns", cp.lower_bound_ns},
+                          {"by_class_ns", classes}, {"operations", events}};
+  }
   return j;
 }
 

@@ -9,6 +9,7 @@
 
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
+#include "replay/critical_path.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_result.hpp"
 #include "stats_report.hpp"
@@ -20,6 +21,7 @@ struct ReplayView {
   const machine::MachineModel& model;
   const replay::MachineMap& map;
   const replay::ReplayResult& result;
+  const replay::CriticalPath* critical = nullptr;  // included in JSON when given (for `diff`)
 };
 
 std::string render_replay_text(const ReplayView& v);
