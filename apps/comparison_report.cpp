@@ -214,7 +214,7 @@ std::string svg_scaling(const std::vector<ComparisonRow>& rows) {
     }
   }
   if (max_ms <= 0) max_ms = 1;
-  const int width = 860, height = 320, left = 70, bottom = 40, top = 20, plot_w = 560, plot_h = height - top - bottom;
+  const int width = 1000, height = 320, left = 70, bottom = 40, top = 20, plot_w = 520, plot_h = height - top - bottom;
   auto px = [&](double n) { return left + plot_w * std::log2(std::max(1.0, n)) / std::max(1.0, std::log2(max_nodes)); };
   auto py = [&](double t) { return top + plot_h * (1.0 - t / max_ms); };
   std::string s = "<svg class=\"chart\" id=\"scaling-chart\" width=\"" + std::to_string(width) + "\" height=\"" +
@@ -229,6 +229,7 @@ std::string svg_scaling(const std::vector<ComparisonRow>& rows) {
        std::to_string(top + plot_h / 2) + ")\" text-anchor=\"middle\">time (ms)</text>";
   s += "<text x=\"" + std::to_string(left - 6) + "\" y=\"" + std::to_string(top + 10) + "\" text-anchor=\"end\">" +
        fixed(max_ms, 0) + "</text>";
+  s += "<text x=\"" + std::to_string(left - 6) + "\" y=\"" + std::to_string(top + plot_h) + "\" text-anchor=\"end\">0</text>";
   std::set<std::uint32_t> ticks;
   for (const auto& [name, pts] : lines)
     for (auto [n, t] : pts) ticks.insert(n);
