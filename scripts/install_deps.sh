@@ -9,6 +9,7 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libtomlplusplus-dev
   libgtest-dev libbenchmark-dev
   zstd xz-utils gzip tar
+  chromium
 )
 
 missing=()
