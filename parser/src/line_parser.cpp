@@ -98,6 +98,7 @@ x3::rule<struct i32_tag, std::int32_t> const i32 = "integer";
 x3::rule<struct sp_tag> const sp = "space";
 x3::rule<struct eol_tag> const end_of_line = "end of line";
 x3::rule<struct event_tag, RawEvent> const event = "event (id,gen)";
+x3::rule<struct generation_tag, std::uint32_t> const generation = "generation";
 x3::rule<struct args_tag, std::uint64_t> const args_pointer = "args pointer (0x... or (nil))";
 
 auto const hex_id_def = x3::uint_parser<std::uint64_t, 16>{};
@@ -107,11 +108,12 @@ auto const i32_def = x3::int_parser<std::int32_t, 10>{};
 auto const sp_def = +lit(' ');
 auto const end_of_line_def = *lit(' ') >> x3::eoi;
 // Blanks after the comma: the 6-input merge prints "(id, gen)" (spec §3, record 8).
-auto const event_def = lit('(') > hex_id > lit(',') > *lit(' ') > u32 > lit(')');
+auto const generation_def = *lit(' ') >> u32;
+auto const event_def = lit('(') > hex_id > lit(',') > generation > lit(')');
 // %p prints "(nil)" for NULL (glibc): a parenthesised token that is not an event.
 auto const args_pointer_def = (lit("(nil)") >> x3::attr(std::uint64_t{0})) | (lit("0x") > hex_id);
 
-BOOST_SPIRIT_DEFINE(hex_id, u32, u64, i32, sp, end_of_line, event, args_pointer)
+BOOST_SPIRIT_DEFINE(hex_id, u32, u64, i32, sp, end_of_line, event, generation, args_pointer)
 
 // "[<node> - <pthread hex>] {<level>}{" — the category and "}: " are matched by hand.
 auto const prefix = lit('[') >> u32 >> lit(" - ") >> hex_id >> lit("] {") >> u32 >> lit("}{");

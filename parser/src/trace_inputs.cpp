@@ -92,6 +92,12 @@ ir::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::str
       if (ec) return error_for(path, "cannot list directory: " + ec.message());
       if (logs.empty()) return error_for(path, "directory holds no node_<N>.log[.gz|.xz|.zst] files");
       std::sort(logs.begin(), logs.end());
+      // node_3.log beside node_3.log.gz (a decompression with -k) would count node 3 twice.
+      for (std::size_t i = 1; i < logs.size(); ++i)
+        if (logs[i].first == logs[i - 1].first)
+          return error_for(path, "both " + fs::path(logs[i - 1].second).filename().string() + " and " +
+                                     fs::path(logs[i].second).filename().string() + " hold node " +
+                                     std::to_string(logs[i].first) + "; keep one of them");
       for (const auto& [node, file] : logs) add(file, false);
       continue;
     }

@@ -264,6 +264,13 @@ std::vector<ir::FileRecords> read_archive(const std::string& path, const ReadOpt
     files.push_back(std::move(file));
   }
   if (files.empty()) throw SourceError("archive holds no node_<N>.log[.gz|.xz|.zst] member", 0);
+  // The same node twice (node_3.log and node_3.log.gz) would be counted twice.
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = i + 1; j < files.size(); ++j)
+      if (files[i].node >= 0 && files[i].node == files[j].node)
+        throw SourceError("members " + files[i].path + " and " + files[j].path + " both hold node " +
+                              std::to_string(files[i].node),
+                          0);
   return files;
 }
 

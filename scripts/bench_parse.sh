@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Parser benchmark: generates a >= 1 GB synthetic 4-node trace (plain and zstd) once, then measures
+# `wc -l` (the floor), reading with 1 and 2 threads, plain and zstd, and the graph build; median of 3 runs.
+# usage: scripts/bench_parse.sh [SCRATCH_DIR] [SIZE_MB]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-/tmp/rr-bench}
+size=${2:-1100}
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DRR_BUILD_BENCHMARKS=ON >/dev/null
+cmake --build build --target bench_read_trace bench_line_parser >/dev/null
+if [ ! -f "$dir/plain/node_3.log" ]; then
+  python3 scripts/make_synthetic_trace.py --out "$dir/plain" --nodes 4 --size-mb "$size" > "$dir.counts" 2>/dev/null || {
+    mkdir -p "$dir"; python3 scripts/make_synthetic_trace.py --out "$dir/plain" --nodes 4 --size-mb "$size" > "$dir/counts.txt"; }
+fi
+if [ ! -f "$dir/zstd/node_3.log.zst" ]; then
+  mkdir -p "$dir/zstd"
+  for f in "$dir"/plain/node_*.log; do zstd -q -T2 -3 -f "$f" -o "$dir/zstd/$(basename "$f").zst"; done
+fi
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB"
+echo "input: $(du -sb "$dir/plain" | cut -f1) bytes of text in 4 files; zstd: $(du -sb "$dir/zstd" | cut -f1) bytes"
+cat "$dir"/plain/node_*.log > /dev/null  # warm the page cache
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+wc_times=$(for i in 1 2 3; do /usr/bin/time -f %e wc -l "$dir"/plain/node_*.log 2>&1 >/dev/null | tail -1; done | median)
+echo "wc -l (floor): median ${wc_times} s"
+for input in plain zstd; do
+  for threads in 1 2; do
+    printf '%-6s %s threads: ' "$input" "$threads"
+    build/tests/perf/bench_read_trace --threads "$threads" --repeat 3 "$dir/$input"
+  done
+done
+printf 'graph build (2 threads): '
+build/tests/perf/bench_read_trace --threads 2 --repeat 1 --graph "$dir/plain" | tail -1
