@@ -134,6 +134,26 @@ void RecordBatch::shrink_to_fit() {
   for_each_array(*this, [](auto& v) { v.shrink_to_fit(); });
 }
 
+void RecordBatch::shrink_if_loose() {
+  for_each_array(*this, [](auto& v) {
+    if (v.capacity() - v.size() > v.size() / 8) v.shrink_to_fit();
+  });
+}
+
+RecordBatch::Sizes RecordBatch::sizes() const {
+  Sizes out{};
+  std::size_t i = 0;
+  for_each_array(const_cast<RecordBatch&>(*this), [&](auto& v) { out[i++] = v.size(); });
+  return out;
+}
+
+void RecordBatch::reserve_like(const Sizes& like, std::uint64_t like_bytes, std::uint64_t source_bytes) {
+  if (like_bytes == 0) return;
+  const double scale = static_cast<double>(source_bytes) / static_cast<double>(like_bytes) * 1.04;
+  std::size_t i = 0;
+  for_each_array(*this, [&](auto& v) { v.reserve(static_cast<std::size_t>(static_cast<double>(like[i++]) * scale) + 8); });
+}
+
 std::uint64_t RecordBatch::bytes_used() const {
   std::uint64_t bytes = 0;
   for_each_array(const_cast<RecordBatch&>(*this),

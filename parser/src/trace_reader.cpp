@@ -9,6 +9,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -62,7 +63,10 @@ class ChunkPool {
   std::vector<Chunk*> free_;
 };
 
-void parse_chunk(Chunk& chunk, std::size_t max_messages) {
+void parse_chunk(Chunk& chunk, std::size_t max_messages, const ir::RecordBatch::Sizes* like, std::uint64_t like_bytes) {
+  // Sized from an earlier chunk of the file: growing arrays by doubling (and shrinking them after) would
+  // copy every record two or three times.
+  if (like) chunk.batch.reserve_like(*like, like_bytes, chunk.length);
   LineParser parser(chunk.batch, chunk.stats, max_messages);
   const char* p = chunk.buffer.data();
   const char* const end = p + chunk.length;
@@ -80,7 +84,7 @@ void parse_chunk(Chunk& chunk, std::size_t max_messages) {
   }
   chunk.line_count = line;
   chunk.stats.text_bytes = chunk.length;
-  chunk.batch.shrink_to_fit();
+  chunk.batch.shrink_if_loose();
 }
 
 void merge_stats(ir::FileStats& into, ir::FileStats&& from, std::uint64_t first_line, std::size_t max_messages) {
@@ -294,6 +298,9 @@ ir::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string 
   ChunkPool pool(chunk_bytes);
   ChunkReader reader(*source, pool, chunk_bytes);
   std::uint64_t next_line = 1;
+  ir::RecordBatch::Sizes model{};  // array lengths of the first full chunk, to size the others
+  std::uint64_t model_bytes = 0;
+  std::atomic<bool> model_ready{false};
   const std::size_t tokens = std::max<std::size_t>(4, 2 * static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()));
   tbb::parallel_pipeline(
       tokens,
@@ -305,10 +312,19 @@ ir::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string 
                                      }) &
           tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel,
                                            [&](Chunk* chunk) {
-                                             parse_chunk(*chunk, options.max_messages_per_file);
+                                             // The first full chunk of the file is the size model for
+                                             // the chunks parsed after it was merged (published once).
+                                             const ir::RecordBatch::Sizes* like =
+                                                 model_ready.load(std::memory_order_acquire) ? &model : nullptr;
+                                             parse_chunk(*chunk, options.max_messages_per_file, like, model_bytes);
                                              return chunk;
                                            }) &
           tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, [&](Chunk* chunk) {
+            if (!model_ready.load(std::memory_order_relaxed) && chunk->length >= chunk_bytes / 2) {
+              model = chunk->batch.sizes();
+              model_bytes = chunk->length;
+              model_ready.store(true, std::memory_order_release);
+            }
             chunk->batch.first_line = next_line;
             merge_stats(file.stats, std::move(chunk->stats), next_line, options.max_messages_per_file);
             next_line += chunk->line_count;
