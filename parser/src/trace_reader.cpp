@@ -98,13 +98,14 @@ void merge_stats(ir::FileStats& into, ir::FileStats&& from, std::uint64_t first_
   into.text_bytes += from.text_bytes;
   into.null_args += from.null_args;
   into.unexpected_level += from.unexpected_level;
-  for (const auto& [node, count] : from.prefix_nodes) {
+  for (const auto& entry : from.prefix_nodes) {
+    const std::uint32_t node = entry.first;  // (a structured binding cannot be captured by clang 14)
     auto it = std::find_if(into.prefix_nodes.begin(), into.prefix_nodes.end(),
-                           [&](const auto& p) { return p.first == node; });
+                           [node](const auto& p) { return p.first == node; });
     if (it == into.prefix_nodes.end())
-      into.prefix_nodes.emplace_back(node, count);
+      into.prefix_nodes.push_back(entry);
     else
-      it->second += count;
+      it->second += entry.second;
   }
   into.min_nonzero_id = std::min(into.min_nonzero_id, from.min_nonzero_id);
   into.max_id = std::max(into.max_id, from.max_id);

@@ -30,8 +30,7 @@ graph::VertexId task_of(const graph::EventGraph& g, VertexId v) {
   return g.kind(v) == OpKind::task ? v : g.resume_wait(v).task;
 }
 
-std::string own_label(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r, VertexId v,
-                      PathClass* cls) {
+std::string own_label(const graph::EventGraph& g, const MachineMap& map, VertexId v, PathClass* cls) {
   switch (g.kind(v)) {
     case OpKind::task:
     case OpKind::task_resume: {
@@ -84,7 +83,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
       account(v, PathClass::issue, "issue f" + std::to_string(t.func_id), start, hi);
     } else {
       PathClass cls;
-      std::string label = own_label(g, map, r, v, &cls);
+      std::string label = own_label(g, map, v, &cls);
       account(v, cls, label, start, hi);
     }
     hi = start;

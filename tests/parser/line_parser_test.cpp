@@ -39,7 +39,6 @@ std::vector<Variant> variants(const std::string& body, int level) {
   return {{prefixed(body, level), "prefixed"}, {body, "bare"}};
 }
 
-constexpr std::uint64_t k64 = 0x1000000000000000ull;  // adds the 64-bit layout's extra digits
 
 std::string ev(std::uint64_t id, std::uint32_t gen) {
   char buf[48];
