@@ -24,6 +24,10 @@ class GraphBuilder {
     create_vertices();
     complete_barriers();
     resolve_references();
+    // The event tables are not needed past this point: free them before the CSR is built.
+    producers_ = EventTable();
+    phases_ = EventTable();
+    externals_ = EventTable();
     order_actions();
     split_tasks_at_waits();
     check_timing_joins();
