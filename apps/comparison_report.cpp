@@ -2,6 +2,8 @@
 // and no network: it renders the same offline, in a browser or a headless one.
 #include "comparison_report.hpp"
 
+#include "text_format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,15 +15,6 @@ namespace {
 
 const char* kClassColors[replay::kPathClassCount] = {"#4e79a7", "#f28e2b", "#76b7b2", "#e15759", "#edc948", "#b07aa1"};
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-std::string ms(replay::TimeNs ns) { return fixed(static_cast<double>(ns) / 1e6, 3); }
-std::string share(replay::TimeNs part, replay::TimeNs whole) {
-  return whole > 0 ? fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) : "0.0";
-}
 std::string label(const replay::RunSummary& r) { return r.trace_label + " @ " + r.machine_label; }
 
 std::string escape(const std::string& s) {

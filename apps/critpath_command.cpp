@@ -8,21 +8,11 @@
 #include "replay/critical_path.hpp"
 #include "replay_session.hpp"
 #include "stats_report.hpp"
+#include "text_format.hpp"
 
 namespace rr::app {
 
 namespace {
-
-std::string ms(replay::TimeNs ns) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(ns) / 1e6);
-  return buf;
-}
-std::string share(replay::TimeNs part, replay::TimeNs whole) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
-  return buf;
-}
 
 std::string render_text(const ReplaySession& s, const replay::CriticalPath& cp, std::size_t top) {
   std::string out = "Critical path on " + s.model.name + ": " + ms(cp.length_ns) +
@@ -31,7 +21,7 @@ std::string render_text(const ReplaySession& s, const replay::CriticalPath& cp, 
   for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
     char line[120];
     std::snprintf(line, sizeof line, "  %-14s %12s %8s\n", replay::path_class_name(static_cast<replay::PathClass>(c)),
-                  ms(cp.by_class[c]).c_str(), share(cp.by_class[c], cp.length_ns).c_str());
+                  ms(cp.by_class[c]).c_str(), (share(cp.by_class[c], cp.length_ns) + "%").c_str());
     out += line;
   }
   std::vector<std::pair<replay::TimeNs, std::string>> labels;
@@ -41,7 +31,7 @@ std::string render_text(const ReplaySession& s, const replay::CriticalPath& cp, 
   for (std::size_t i = 0; i < labels.size() && i < top; ++i) {
     char line[200];
     std::snprintf(line, sizeof line, "  %-46s %11s %8s\n", labels[i].second.c_str(), ms(labels[i].first).c_str(),
-                  share(labels[i].first, cp.length_ns).c_str());
+                  (share(labels[i].first, cp.length_ns) + "%").c_str());
     out += line;
   }
   std::vector<const replay::PathStep*> steps;
@@ -110,12 +100,7 @@ std::function<int()> add_critpath_command(CLI::App& app, const CommonOptions& co
     RunContext ctx{"critpath", opts->in.trace, common.threads, false, false,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
     std::string report = opts->json ? render_json(*s, cp, ctx, opts->in).dump(2) + "\n" : render_text(*s, cp, opts->top);
-    if (opts->output.empty()) {
-      std::cout << report;
-    } else if (auto err = write_file_atomically(opts->output, report); !err.empty()) {
-      std::cerr << "realm-replay critpath: error: " << err << "\n";
-      return kExitBadInput;
-    }
+    if (!emit_report("critpath", opts->output, report)) return kExitBadInput;
     return kExitOk;
   };
 }

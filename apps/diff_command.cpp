@@ -144,12 +144,7 @@ std::function<int()> add_diff_command(CLI::App& app, const CommonOptions&) {
       for (std::size_t i = 0; i < leaving.size() && i < 20; ++i) text += " " + leaving[i];
       text += "\n";
     }
-    if (opts->output.empty()) {
-      std::cout << text;
-    } else if (auto err = write_file_atomically(opts->output, text); !err.empty()) {
-      std::cerr << "realm-replay diff: error: " << err << "\n";
-      return kExitBadInput;
-    }
+    if (!emit_report("diff", opts->output, text)) return kExitBadInput;
     return kExitOk;
   };
 }

@@ -53,11 +53,7 @@ std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& commo
     }
     parser::ReadOptions read;
     read.threads = common.threads;
-    auto trace = [&] {
-      Progress progress("reading trace");
-      if (progress.enabled()) read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
-      return parser::read_trace(opts->inputs, read);
-    }();
+    auto trace = read_trace_with_progress(opts->inputs, read);
     if (!trace) {
       std::cerr << "realm-replay graph: error: " << trace.error().to_string() << "\n";
       return kExitBadInput;
@@ -70,12 +66,7 @@ std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& commo
       return kExitUsage;
     }
     std::string text = opts->dot ? graph::to_dot(result.graph, vertices) : graph::to_json(result.graph, vertices);
-    if (opts->output.empty()) {
-      std::cout << text;
-    } else if (auto err = write_file_atomically(opts->output, text); !err.empty()) {
-      std::cerr << "realm-replay graph: error: " << err << "\n";
-      return kExitBadInput;
-    }
+    if (!emit_report("graph", opts->output, text)) return kExitBadInput;
     return kExitOk;
   };
 }

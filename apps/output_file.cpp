@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 
 namespace rr::app {
 
@@ -27,6 +28,18 @@ std::string write_file_atomically(const std::string& path, std::string_view cont
     return path + ": cannot rename into place: " + std::strerror(saved);
   }
   return {};
+}
+
+bool emit_report(const char* command, const std::string& path, std::string_view text) {
+  if (path.empty()) {
+    std::cout << text;
+    return true;
+  }
+  if (auto err = write_file_atomically(path, text); !err.empty()) {
+    std::cerr << "realm-replay " << command << ": error: " << err << "\n";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace rr::app

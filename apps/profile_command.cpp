@@ -49,12 +49,7 @@ std::function<int()> add_profile_command(CLI::App& app, const CommonOptions& com
     } else {
       text = before->folded(opts->critical);
     }
-    if (opts->output.empty()) {
-      std::cout << text;
-    } else if (auto err = write_file_atomically(opts->output, text); !err.empty()) {
-      std::cerr << "realm-replay profile: error: " << err << "\n";
-      return kExitBadInput;
-    }
+    if (!emit_report("profile", opts->output, text)) return kExitBadInput;
     return kExitOk;
   };
 }

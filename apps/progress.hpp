@@ -5,6 +5,12 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <string>
+#include <vector>
+
+#include "graph/ir/result.hpp"
+#include "graph/ir/trace_records.hpp"
+#include "parser/trace_reader.hpp"
 
 namespace rr::app {
 
@@ -26,5 +32,9 @@ class Progress {
   std::chrono::steady_clock::time_point last_shown_;
   bool shown_ = false;
 };
+
+// read_trace with a byte counter on stderr when stderr is a terminal.
+ir::Expected<ir::TraceRecords> read_trace_with_progress(const std::vector<std::string>& inputs,
+                                                        parser::ReadOptions read);
 
 }  // namespace rr::app

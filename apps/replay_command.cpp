@@ -67,12 +67,7 @@ std::function<int()> add_replay_command(CLI::App& app, const CommonOptions& comm
         return kExitBadInput;
       }
     }
-    if (opts->output.empty()) {
-      std::cout << report;
-    } else if (auto err = write_file_atomically(opts->output, report); !err.empty()) {
-      std::cerr << "realm-replay replay: error: " << err << "\n";
-      return kExitBadInput;
-    }
+    if (!emit_report("replay", opts->output, report)) return kExitBadInput;
     return kExitOk;
   };
 }

@@ -1,23 +1,14 @@
 // Replay reports: per-kind and per-node utilisation tables, copy paths, channels, mapping and stuck work.
 #include "replay_report.hpp"
 
+#include "text_format.hpp"
+
 #include <cstdio>
 #include <map>
 #include <sstream>
 
 namespace rr::app {
 namespace {
-
-std::string ms(replay::TimeNs ns) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(ns) / 1e6);
-  return buf;
-}
-std::string pct(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
-  return buf;
-}
 
 struct KindUse {
   std::uint64_t processors = 0;

@@ -28,11 +28,7 @@ std::unique_ptr<ReplaySession> open_replay(const char* command, const ReplayInpu
   session->model = std::move(*model);
   parser::ReadOptions read;
   read.threads = common.threads;
-  auto trace = [&] {
-    Progress progress("reading trace");
-    if (progress.enabled()) read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
-    return parser::read_trace(in.trace, read);
-  }();
+  auto trace = read_trace_with_progress(in.trace, read);
   if (!trace) return fail(trace.error());
   session->trace = std::move(*trace);
   session->built = graph::build_event_graph(session->trace);

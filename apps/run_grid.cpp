@@ -12,6 +12,7 @@
 
 #include "machine_models/machine_loader.hpp"
 #include "parser/trace_reader.hpp"
+#include "progress.hpp"
 #include "replay/critical_path.hpp"
 #include "replay/replay_engine.hpp"
 
@@ -65,7 +66,7 @@ std::string trace_family(const std::string& path, const std::string& label) {
 ir::Expected<std::unique_ptr<LoadedTrace>> load_trace(const std::string& path, unsigned threads) {
   parser::ReadOptions read;
   read.threads = threads;
-  auto records = parser::read_trace({path}, read);
+  auto records = read_trace_with_progress({path}, read);
   if (!records) return records.error();
   auto t = std::make_unique<LoadedTrace>();
   t->path = path;

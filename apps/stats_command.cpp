@@ -41,11 +41,7 @@ std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& commo
     read.threads = common.threads;
     read.keep_going = opts->keep_going;
     read.max_messages_per_file = opts->max_messages;
-    auto trace = [&] {
-      Progress progress("reading trace");
-      if (progress.enabled()) read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
-      return parser::read_trace(opts->inputs, read);
-    }();
+    auto trace = read_trace_with_progress(opts->inputs, read);
     if (!trace) {
       std::cerr << "realm-replay stats: error: " << trace.error().to_string() << "\n";
       if (!opts->keep_going) std::cerr << "  (use --keep-going to count the readable files anyway)\n";
@@ -64,12 +60,7 @@ std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& commo
       report = render_stats_text(summary) + render_graph_summary_text(graph) + "\n" +
                render_read_line(summary, ctx);
     }
-    if (opts->output.empty()) {
-      std::cout << report;
-    } else if (auto err = write_file_atomically(opts->output, report); !err.empty()) {
-      std::cerr << "realm-replay stats: error: " << err << "\n";
-      return kExitBadInput;
-    }
+    if (!emit_report("stats", opts->output, report)) return kExitBadInput;
     for (const auto& f : summary.failed_files) std::cerr << "realm-replay stats: skipped " << f.to_string() << "\n";
     if (opts->strict && summary.total.malformed.total() > 0) {
       std::cerr << "realm-replay stats: error: " << summary.total.malformed.total()

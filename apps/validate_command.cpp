@@ -34,11 +34,7 @@ std::function<int()> add_validate_command(CLI::App& app, const CommonOptions& co
     auto started = std::chrono::steady_clock::now();
     parser::ReadOptions read;
     read.threads = common.threads;
-    auto trace = [&] {
-      Progress progress("reading trace");
-      if (progress.enabled()) read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
-      return parser::read_trace(opts->inputs, read);
-    }();
+    auto trace = read_trace_with_progress(opts->inputs, read);
     if (!trace) {
       std::cerr << "realm-replay validate: error: " << trace.error().to_string() << "\n";
       return kExitBadInput;
@@ -50,12 +46,7 @@ std::function<int()> add_validate_command(CLI::App& app, const CommonOptions& co
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
     std::string report = opts->json ? render_validate_json(*trace, result, ctx).dump(2) + "\n"
                                     : render_validate_text(*trace, result, ctx);
-    if (opts->output.empty()) {
-      std::cout << report;
-    } else if (auto err = write_file_atomically(opts->output, report); !err.empty()) {
-      std::cerr << "realm-replay validate: error: " << err << "\n";
-      return kExitBadInput;
-    }
+    if (!emit_report("validate", opts->output, report)) return kExitBadInput;
     if (opts->strict && result.findings.total() > 0) {
       std::cerr << "realm-replay validate: error: " << result.findings.total() << " finding(s) (--strict)\n";
       return kExitBadInput;

@@ -23,6 +23,10 @@ class LineParser {
   // `line` excludes the newline. A trailing '\r' is ignored.
   void parse_line(std::string_view line, std::uint32_t relative_line);
 
+  // Splits `text` at newlines (a last line without one counts too) and parses each line, numbering
+  // them from 0. Returns the number of lines.
+  std::uint32_t parse_text(std::string_view text);
+
   // Counts a line the reader could not hand over whole (longer than kMaxLineBytes).
   void note_overlong_line(std::string_view head, std::uint32_t relative_line);
 

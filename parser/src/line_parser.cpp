@@ -222,6 +222,19 @@ void LineParser::note_prefix(std::uint32_t node, std::uint64_t thread) {
   }
 }
 
+std::uint32_t LineParser::parse_text(std::string_view text) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  std::uint32_t line = 0;
+  while (p < end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* line_end = nl ? nl : end;
+    parse_line(std::string_view(p, static_cast<std::size_t>(line_end - p)), line++);
+    p = nl ? nl + 1 : end;
+  }
+  return line;
+}
+
 void LineParser::parse_line(std::string_view line, std::uint32_t relative_line) {
   ++stats_.lines;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

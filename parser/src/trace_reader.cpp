@@ -68,21 +68,12 @@ void parse_chunk(Chunk& chunk, std::size_t max_messages, const ir::RecordBatch::
   // copy every record two or three times.
   if (like) chunk.batch.reserve_like(*like, like_bytes, chunk.length);
   LineParser parser(chunk.batch, chunk.stats, max_messages);
-  const char* p = chunk.buffer.data();
-  const char* const end = p + chunk.length;
   if (chunk.overlong) {
-    parser.note_overlong_line(std::string_view(p, std::min<std::size_t>(chunk.length, 200)), 0);
+    parser.note_overlong_line(std::string_view(chunk.buffer.data(), std::min<std::size_t>(chunk.length, 200)), 0);
     chunk.line_count = 1;
     return;
   }
-  std::uint32_t line = 0;
-  while (p < end) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-    const char* line_end = nl ? nl : end;
-    parser.parse_line(std::string_view(p, static_cast<std::size_t>(line_end - p)), line++);
-    p = nl ? nl + 1 : end;
-  }
-  chunk.line_count = line;
+  chunk.line_count = parser.parse_text(std::string_view(chunk.buffer.data(), chunk.length));
   chunk.stats.text_bytes = chunk.length;
   chunk.batch.shrink_if_loose();
 }

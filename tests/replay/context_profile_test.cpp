@@ -66,15 +66,9 @@ TEST(ContextProfile, DifferentialFormListsBothRuns) {
 
 TEST(ContextProfile, RealTracesMatchTheNaiveOracle) {
   for (const char* name : {"full_ghost_b2_cpu2", "full_circuit_2node_p4_cpu2"}) {
-    auto trace = parser::read_trace({std::string(RR_SOURCE_DIR "/data/traces/real/") + name}, {});
-    ASSERT_TRUE(trace.ok());
-    auto built = graph::build_event_graph(*trace);
-    auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml");
-    auto map = MachineMap::build(*trace, *model, 0);
-    auto result = run_replay(built.graph, *map, *model);
-    ASSERT_TRUE(result.ok());
-    auto trie = ContextTrie::build(built.graph, *result, nullptr);
-    EXPECT_EQ(trie.folded(false), naive_folded(built.graph, *result)) << name;
+    auto r = testing::replay_real(name);
+    auto trie = ContextTrie::build(r.built.graph, r.result, nullptr);
+    EXPECT_EQ(trie.folded(false), naive_folded(r.built.graph, r.result)) << name;
     EXPECT_GT(trie.size(), 3u) << name;
   }
 }

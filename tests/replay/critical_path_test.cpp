@@ -87,15 +87,9 @@ TEST(CriticalPath, IssueBound) {
 
 TEST(CriticalPath, RealTracesAddUp) {
   for (const char* name : {"full_ghost_b2_cpu2", "full_circuit_2node_p4_cpu2"}) {
-    auto trace = parser::read_trace({std::string(RR_SOURCE_DIR "/data/traces/real/") + name}, {});
-    ASSERT_TRUE(trace.ok());
-    auto built = graph::build_event_graph(*trace);
-    auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml");
-    auto map = MachineMap::build(*trace, *model, 0);
-    auto result = run_replay(built.graph, *map, *model);
-    ASSERT_TRUE(result.ok());
-    auto cp = critical_path(built.graph, *map, *model, *result);
-    expect_adds_up(cp, result->makespan_ns);
+    auto r = testing::replay_real(name);
+    auto cp = critical_path(r.built.graph, *r.map, r.model, r.result);
+    expect_adds_up(cp, r.result.makespan_ns);
     // Steps tile [0, makespan] without overlap.
     TimeNs at = 0;
     for (const auto& st : cp.steps) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "graph/graph_builder.hpp"
+#include "parser/trace_reader.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "replay/replay_engine.hpp"
 #include "support/trace_builder.hpp"
@@ -99,5 +100,25 @@ inline std::string task(std::uint32_t func, const char* proc, const char* finish
          std::to_string(prio) + " (nil) 0";
 }
 
+
+// A real bundled trace replayed on Titan.
+struct RealReplay {
+  graph::BuildResult built;
+  machine::MachineModel model;
+  std::optional<MachineMap> map;
+  ReplayResult result;
+};
+inline RealReplay replay_real(const std::string& name) {
+  auto trace = parser::read_trace({std::string(RR_SOURCE_DIR "/data/traces/real/") + name}, {});
+  EXPECT_TRUE(trace.ok()) << name;
+  auto built = graph::build_event_graph(*trace);
+  auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml");
+  EXPECT_TRUE(model.ok());
+  auto map = MachineMap::build(*trace, *model, 0);
+  EXPECT_TRUE(map.ok());
+  auto result = run_replay(built.graph, *map, *model);
+  EXPECT_TRUE(result.ok());
+  return {std::move(built), *model, std::move(*map), std::move(*result)};
+}
 
 }  // namespace rr::testing
