@@ -1,0 +1,151 @@
+// Replay-side benchmark: replay throughput (operations/s, one thread), a sweep of 8 machine configurations on
+// 1 and 2 threads (speed-up, and a check that both give identical results), and the context trie against
+// naive per-operation string aggregation. Medians of --repeat runs; peak RSS at the end.
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "graph/graph_builder.hpp"
+#include "machine_models/machine_loader.hpp"
+#include "parser/trace_reader.hpp"
+#include "replay/context_profile.hpp"
+#include "replay/replay_engine.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+std::uint64_t status_kib(const char* key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) return std::stoull(line.substr(std::strlen(key)));
+  return 0;
+}
+
+// The oracle of the context profile: a stack string per task segment, summed in a map.
+std::map<std::string, std::int64_t> naive_profile(const rr::graph::EventGraph& g, const rr::replay::ReplayResult& r) {
+  std::map<std::string, std::int64_t> sums;
+  for (rr::graph::VertexId v = 0; v < g.vertex_count(); ++v) {
+    auto k = g.kind(v);
+    if ((k != rr::graph::OpKind::task && k != rr::graph::OpKind::task_resume) || r.end[v] < 0) continue;
+    rr::graph::VertexId task = k == rr::graph::OpKind::task ? v : g.resume_wait(v).task;
+    std::vector<std::uint32_t> funcs;
+    for (auto u = task; u != rr::graph::kNoVertex; u = g.issuer(u)) funcs.push_back(g.task(u).func_id);
+    std::string stack;
+    for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) stack += (stack.empty() ? "f" : ";f") + std::to_string(*it);
+    sums[stack] += r.end[v] - r.start[v];
+  }
+  return sums;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string machine;
+  int repeat = 3;
+  std::vector<std::string> inputs;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--machine" && i + 1 < argc) machine = argv[++i];
+    else if (a == "--repeat" && i + 1 < argc) repeat = std::stoi(argv[++i]);
+    else inputs.push_back(a);
+  }
+  if (machine.empty() || inputs.empty()) {
+    std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] TRACE...\n");
+    return 2;
+  }
+  rr::parser::ReadOptions read;
+  auto trace = rr::parser::read_trace(inputs, read);
+  if (!trace) {
+    std::fprintf(stderr, "%s\n", trace.error().to_string().c_str());
+    return 1;
+  }
+  auto built = rr::graph::build_event_graph(*trace);
+  auto model = rr::machine::load_machine(machine);
+  if (!model) {
+    std::fprintf(stderr, "%s\n", model.error().to_string().c_str());
+    return 1;
+  }
+  auto map = rr::replay::MachineMap::build(*trace, *model, 0);
+  if (!map) {
+    std::fprintf(stderr, "%s\n", map.error().to_string().c_str());
+    return 1;
+  }
+
+  // 1. Replay throughput, one thread.
+  std::vector<double> times;
+  rr::replay::ReplayResult result;
+  for (int r = 0; r < repeat; ++r) {
+    auto t = Clock::now();
+    auto res = rr::replay::run_replay(built.graph, *map, *model);
+    times.push_back(seconds_since(t));
+    result = std::move(*res);
+  }
+  const double replay_s = median(times);
+  std::printf("replay: %u operations (%llu completed, %llu stuck), median %.3f s, %.0f operations/s\n",
+              built.graph.vertex_count(), static_cast<unsigned long long>(result.operations),
+              static_cast<unsigned long long>(result.stuck), replay_s, built.graph.vertex_count() / replay_s);
+
+  // 2. A sweep of 8 configurations on 1 and on 2 threads.
+  std::vector<std::vector<std::string>> grid;
+  for (const char* speed : {"1", "2"})
+    for (const char* lat : {"1000", "10000"})
+      for (const char* frees : {"true", "false"})
+        grid.push_back({std::string("processors.cpu.speed=") + speed, std::string("network.latency_ns=") + lat,
+                        std::string("runtime.wait_frees_processor=") + frees});
+  auto sweep = [&](int threads, std::vector<std::int64_t>& out) {
+    out.assign(grid.size(), 0);
+    tbb::task_arena arena(threads);
+    arena.execute([&] {
+      tbb::parallel_for(std::size_t{0}, grid.size(), [&](std::size_t i) {
+        auto m = rr::machine::load_machine(machine, grid[i]);
+        auto mp = rr::replay::MachineMap::build(*trace, *m, 0);
+        auto res = rr::replay::run_replay(built.graph, *mp, *m);
+        out[i] = res->makespan_ns;
+      });
+    });
+  };
+  std::vector<double> one, two;
+  std::vector<std::int64_t> r1, r2;
+  for (int r = 0; r < repeat; ++r) {
+    auto t = Clock::now();
+    sweep(1, r1);
+    one.push_back(seconds_since(t));
+    t = Clock::now();
+    sweep(2, r2);
+    two.push_back(seconds_since(t));
+  }
+  std::printf("sweep of %zu configurations: 1 thread %.3f s, 2 threads %.3f s, speed-up %.2fx, identical results: %s\n",
+              grid.size(), median(one), median(two), median(one) / median(two), r1 == r2 ? "yes" : "NO");
+
+  // 3. Context profile: trie built once against string building per operation.
+  std::vector<double> trie_t, naive_t;
+  std::string folded;
+  for (int r = 0; r < repeat; ++r) {
+    auto t = Clock::now();
+    auto trie = rr::replay::ContextTrie::build(built.graph, result, nullptr);
+    folded = trie.folded(false);
+    trie_t.push_back(seconds_since(t));
+    t = Clock::now();
+    auto sums = naive_profile(built.graph, result);
+    naive_t.push_back(seconds_since(t));
+    if (sums.empty() && !folded.empty()) std::printf("unexpected: empty naive profile\n");
+  }
+  std::printf("context profile: trie %.4f s, naive strings %.4f s, ratio %.1fx\n", median(trie_t), median(naive_t),
+              median(naive_t) / median(trie_t));
+  std::printf("peak RSS %.1f MiB\n", static_cast<double>(status_kib("VmHWM:")) / 1024.0);
+  return 0;
+}
