@@ -371,8 +371,9 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(ir::record_kind_key(info.param.kind)); });
 
 TEST(MalformedLines, UnknownRecordKindBadPrefixAndNulByte) {
+  static const char with_nul[] = "[0 - 7f] {2}{graph}: Processor: 8000\0" "0000 1";
   auto p = parse({prefixed("Task Launch: 1 2 3"), "[0 - 7fffe2] {2}{graph: Processor: 80000000 1",
-                  std::string("[0 - 7f] {2}{graph}: Processor: 8000\0" "0000 1", 45)});
+                  std::string(with_nul, sizeof with_nul - 1)});
   EXPECT_EQ(p.stats.malformed[ir::MalformedReason::unknown_record], 1u);
   EXPECT_EQ(p.stats.malformed[ir::MalformedReason::bad_prefix], 1u);
   EXPECT_EQ(p.stats.malformed[ir::MalformedReason::binary_data], 1u);

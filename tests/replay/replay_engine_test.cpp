@@ -246,7 +246,9 @@ TEST(ReplayProperty, FasterProcessorsNeverLengthenTheRealTraces) {
       auto map = MachineMap::build(*trace, *model, 0);
       auto result = run_replay(built.graph, *map, *model);
       ASSERT_TRUE(result.ok());
-      if (previous >= 0) EXPECT_LE(result->makespan_ns, previous) << name << " speed " << speed;
+      if (previous >= 0) {
+        EXPECT_LE(result->makespan_ns, previous) << name << " speed " << speed;
+      }
       previous = result->makespan_ns;
     }
   }
