@@ -10,8 +10,8 @@ size=${2:-1100}
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DRR_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build build --target bench_read_trace bench_line_parser >/dev/null
 if [ ! -f "$dir/plain/node_3.log" ]; then
-  python3 scripts/make_synthetic_trace.py --out "$dir/plain" --nodes 4 --size-mb "$size" > "$dir.counts" 2>/dev/null || {
-    mkdir -p "$dir"; python3 scripts/make_synthetic_trace.py --out "$dir/plain" --nodes 4 --size-mb "$size" > "$dir/counts.txt"; }
+  mkdir -p "$dir"
+  python3 scripts/make_synthetic_trace.py --out "$dir/plain" --nodes 4 --size-mb "$size" > "$dir/counts.txt"
 fi
 if [ ! -f "$dir/zstd/node_3.log.zst" ]; then
   mkdir -p "$dir/zstd"
