@@ -25,5 +25,6 @@ std::function<int()> add_profile_command(CLI::App& app, const CommonOptions& com
 std::function<int()> add_compare_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_sweep_command(CLI::App& app, const CommonOptions& common);
 std::function<int()> add_diff_command(CLI::App& app, const CommonOptions& common);
+std::function<int()> add_gen_command(CLI::App& app, const CommonOptions& common);
 
 }  // namespace rr::app

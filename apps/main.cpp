@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   auto run_compare = rr::app::add_compare_command(app, common);
   auto run_sweep = rr::app::add_sweep_command(app, common);
   auto run_diff = rr::app::add_diff_command(app, common);
+  auto run_gen = rr::app::add_gen_command(app, common);
 
   try {
     app.parse(argc, argv);
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("compare")) return run_compare();
     if (app.got_subcommand("sweep")) return run_sweep();
     if (app.got_subcommand("diff")) return run_diff();
+    if (app.got_subcommand("gen")) return run_gen();
   } catch (const std::exception& e) {
     std::cerr << "realm-replay: internal error: " << e.what() << "\n";
     return rr::app::kExitBadInput;
