@@ -237,7 +237,9 @@ class Engine {
       case machine::IssuePoint::end: return busy;
       case machine::IssuePoint::interpolate: break;
     }
-    return static_cast<TimeNs>(static_cast<__int128>(busy) * (k + 1) / (count + 1));
+    // busy * (k+1) can exceed 64 bits for long tasks with many actions: multiply in 128 bits.
+    __extension__ using Wide = __int128;
+    return static_cast<TimeNs>(static_cast<Wide>(busy) * (k + 1) / (count + 1));
   }
 
   SegmentShape segment_shape(VertexId segment, VertexId task, TimeNs busy) const {
