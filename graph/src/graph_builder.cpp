@@ -434,7 +434,29 @@ class GraphBuilder {
     edges_.shrink_to_fit();
   }
 
+  // Kahn's algorithm settles the usual case (no cycle) in one pass over the CSR; only a graph that has a
+  // cycle pays for strongly connected components, which name one.
+  bool acyclic() const {
+    const auto& graph = out_.graph;
+    const VertexId n = graph.vertex_count();
+    std::vector<std::uint32_t> indegree(n);
+    for (VertexId v = 0; v < n; ++v) indegree[v] = static_cast<std::uint32_t>(graph.predecessors(v).size());
+    std::vector<VertexId> ready;
+    for (VertexId v = 0; v < n; ++v)
+      if (indegree[v] == 0) ready.push_back(v);
+    std::uint64_t seen = 0;
+    while (!ready.empty()) {
+      VertexId v = ready.back();
+      ready.pop_back();
+      ++seen;
+      for (VertexId w : graph.successors(v))
+        if (--indegree[w] == 0) ready.push_back(w);
+    }
+    return seen == n;
+  }
+
   void detect_cycles() {
+    if (acyclic()) return;
     out_.findings.cycle = find_cycle(g());
     if (!out_.findings.cycle.empty()) {
       std::string detail;
