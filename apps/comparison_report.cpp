@@ -2,6 +2,7 @@
 // and no network: it renders the same offline, in a browser or a headless one.
 #include "comparison_report.hpp"
 
+#include "replay_report.hpp"
 #include "text_format.hpp"
 
 #include <algorithm>
@@ -121,10 +122,7 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     e["utilisation"] = {{"GPU", r.utilisation[0]}, {"CPU", r.utilisation[1]}, {"utility", r.utilisation[2]}};
     e["copies"] = r.copies;
     e["copy_bytes"] = r.copy_bytes;
-    nlohmann::ordered_json cls;
-    for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
-      cls[replay::path_class_name(static_cast<replay::PathClass>(c))] = r.critical[c];
-    e["critical_path_ns"] = cls;
+    e["critical_path_ns"] = path_classes_json(r.critical);
     e["lower_bound_ns"] = r.lower_bound_ns;
     e["operations"] = r.operations;
     e["stuck"] = r.stuck;

@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "replay/critical_path.hpp"
+#include "replay_report.hpp"
 #include "replay_session.hpp"
 #include "stats_report.hpp"
 #include "text_format.hpp"
@@ -62,10 +63,7 @@ nlohmann::ordered_json render_json(const ReplaySession& s, const replay::Critica
   j["estimated_time_ns"] = s.result.makespan_ns;
   j["length_ns"] = cp.length_ns;
   j["lower_bound_ns"] = cp.lower_bound_ns;
-  nlohmann::ordered_json classes;
-  for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
-    classes[replay::path_class_name(static_cast<replay::PathClass>(c))] = cp.by_class[c];
-  j["by_class_ns"] = classes;
+  j["by_class_ns"] = path_classes_json(cp.by_class);
   j["by_label_ns"] = cp.by_label;
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   for (const auto& st : cp.steps)

@@ -37,6 +37,13 @@ double utilisation(const KindUse& u, replay::TimeNs makespan) {
 
 }  // namespace
 
+nlohmann::ordered_json path_classes_json(const std::array<replay::TimeNs, replay::kPathClassCount>& by_class) {
+  nlohmann::ordered_json j;
+  for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
+    j[replay::path_class_name(static_cast<replay::PathClass>(c))] = by_class[c];
+  return j;
+}
+
 std::string render_replay_text(const ReplayView& v) {
   const auto& r = v.result;
   std::ostringstream out;
@@ -147,9 +154,7 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   j["stuck_examples"] = stuck;
   if (v.critical) {
     const auto& cp = *v.critical;
-    nlohmann::ordered_json classes;
-    for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
-      classes[replay::path_class_name(static_cast<replay::PathClass>(c))] = cp.by_class[c];
+    nlohmann::ordered_json classes = path_classes_json(cp.by_class);
     nlohmann::ordered_json events = nlohmann::ordered_json::array();
     for (const auto& step : cp.steps) {
       if (step.cls != replay::PathClass::compute && step.cls != replay::PathClass::copy) continue;
