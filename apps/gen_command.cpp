@@ -3,6 +3,7 @@
 
 #include "apps/gen/generators.hpp"
 #include "apps/gen/log_writer.hpp"
+#include "apps/gen/s3d.hpp"
 #include "commands.hpp"
 
 namespace rr::app {
@@ -19,30 +20,44 @@ std::function<int()> add_gen_command(CLI::App& app, const CommonOptions&) {
     std::uint32_t width = 8;
     std::uint32_t stages = 10;
     std::string compress = "none";
+    std::string mechanism = "dme";
+    std::string mapping = "all";
+    std::uint32_t steps = 1;
+    std::uint32_t points = 48;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "gen", "Generate a synthetic trace (node_N.log per node) with its ground truth (truth.json) and the machine the "
              "truth was scheduled on (machine.toml).");
-  cmd->add_option("generator", opts->kind, "chain, fork-join or random-dag")
+  cmd->add_option("generator", opts->kind, "s3d, chain, fork-join or random-dag")
       ->required()
-      ->check(CLI::IsMember({"chain", "fork-join", "random-dag"}));
+      ->check(CLI::IsMember({"s3d", "chain", "fork-join", "random-dag"}));
   cmd->add_option("-o,--out", opts->out, "output folder")->required();
   cmd->add_option("--nodes", opts->nodes, "nodes (more than 32 gives 64-bit ids)")->capture_default_str()->check(CLI::Range(1u, 65536u));
-  cmd->add_option("--cpus", opts->cpus, "CPU processors per node")->capture_default_str()->check(CLI::Range(1u, 4096u));
+  cmd->add_option("--cpus", opts->cpus, "CPU processors per node (small generators)")->capture_default_str()->check(CLI::Range(1u, 4096u));
   cmd->add_option("--seed", opts->seed, "random seed (same seed, same bytes)")->capture_default_str();
   cmd->add_option("--ops", opts->ops, "random-dag: operations")->capture_default_str();
   cmd->add_option("--length", opts->length, "chain: tasks")->capture_default_str();
   cmd->add_option("--width", opts->width, "fork-join: tasks per stage")->capture_default_str();
   cmd->add_option("--stages", opts->stages, "fork-join: stages")->capture_default_str();
+  cmd->add_option("--mechanism", opts->mechanism, "s3d: dme or heptane")->capture_default_str()->check(CLI::IsMember({"dme", "heptane"}));
+  cmd->add_option("--mapping", opts->mapping, "s3d: all (GPU) or mixed (species work on CPUs)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"all", "mixed"}));
+  cmd->add_option("--steps", opts->steps, "s3d: time steps (6 RK stages each)")->capture_default_str();
+  cmd->add_option("--points", opts->points, "s3d: grid points per side per node, 48 or 64")
+      ->capture_default_str()
+      ->check(CLI::IsMember({48u, 64u}));
   cmd->add_option("--compress", opts->compress, "none, gzip, xz or zstd")
       ->capture_default_str()
       ->check(CLI::IsMember({"none", "gzip", "xz", "zstd"}));
   return [opts]() -> int {
     gen::SmallOptions o{opts->nodes, opts->cpus, opts->seed};
-    gen::Program program = opts->kind == "chain"       ? gen::make_chain(opts->length, o)
-                           : opts->kind == "fork-join" ? gen::make_fork_join(opts->width, opts->stages, o)
-                                                       : gen::make_random_dag(opts->ops, o);
+    gen::Program program =
+        opts->kind == "s3d"         ? gen::make_s3d({opts->mechanism, opts->mapping, opts->nodes, opts->steps, opts->points, opts->seed})
+        : opts->kind == "chain"     ? gen::make_chain(opts->length, o)
+        : opts->kind == "fork-join" ? gen::make_fork_join(opts->width, opts->stages, o)
+                                    : gen::make_random_dag(opts->ops, o);
     gen::TruthMachine machine;
     gen::Truth truth = gen::schedule(program, machine);
     const gen::Compression c = opts->compress == "gzip" ? gen::Compression::gzip

@@ -26,7 +26,10 @@ struct IdMaker {
     return wide ? (std::uint64_t{type} << 60) | (std::uint64_t{node} << 44) | index
                 : (std::uint64_t{type} << 28) | (std::uint64_t{node} << 23) | index;
   }
-  std::uint64_t memory(std::uint32_t node) const { return make(6, node, 0); }
+  // Memory ordinal on its node (index_h): 0 system memory, 1 GPU framebuffer, 2 zero-copy.
+  std::uint64_t memory(std::uint32_t node, unsigned ordinal = 0) const {
+    return make(6, node, std::uint64_t{ordinal} << (wide ? 32 : 16));
+  }
   std::uint64_t processor(std::uint32_t node, std::uint32_t index) const { return make(8, node, index); }
 };
 
@@ -113,10 +116,19 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
                    "}{graph}: " + kind + ": " + rest + "\n";
     ++result.records[kind];
   };
-  // Every node logs every processor and memory at start-up (spec §6).
+  // Every node logs every processor and memory at start-up (spec §6). Memory::Kind 1 system,
+  // 5 GPU framebuffer, 4 zero-copy; Processor::Kind 0 GPU, 1 CPU.
+  auto ordinal = [](std::uint8_t kind) { return kind == 5 ? 1u : kind == 4 ? 2u : 0u; };
   for (std::uint32_t node = 0; node < p.nodes; ++node) {
-    for (const auto& proc : p.processors) line(node, 0, 2, "Processor", hex(ids.processor(proc.node, proc.index)) + " 1");
-    for (std::uint32_t n = 0; n < p.nodes; ++n) line(node, 0, 2, "Memory", hex(ids.memory(n)) + " 1");
+    for (const auto& proc : p.processors)
+      line(node, 0, 2, "Processor", hex(ids.processor(proc.node, proc.index)) + (proc.gpu ? " 0" : " 1"));
+    for (std::uint32_t n = 0; n < p.nodes; ++n) {
+      line(node, 0, 2, "Memory", hex(ids.memory(n, 0)) + " 1");
+      if (p.gpus_per_node > 0) {
+        line(node, 0, 2, "Memory", hex(ids.memory(n, 1)) + " 5");
+        line(node, 0, 2, "Memory", hex(ids.memory(n, 2)) + " 4");
+      }
+    }
   }
   for (std::size_t i = 0; i < p.ops.size(); ++i) {
     const GenOp& op = p.ops[i];
@@ -132,7 +144,8 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
       }
       case GenKind::copy:
         line(op.node, i, 2, "Copy Request",
-             event[i] + " " + pre + " (0,0) " + hex(ids.memory(op.node)) + " " + hex(ids.memory(op.dst_node)));
+             event[i] + " " + pre + " (0,0) " + hex(ids.memory(op.node, ordinal(op.src_memory))) + " " +
+                 hex(ids.memory(op.dst_node, ordinal(op.dst_memory))));
         line(op.node, i, 1, "Copy Size", event[i] + " " + std::to_string(op.bytes));
         break;
       case GenKind::merge:
@@ -151,7 +164,8 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
   std::string truth_json = "{\n  \"schema\": \"realm-replay/truth\",\n  \"schema_version\": 1,\n  \"parameters\": {\"generator\": \"" +
                            p.generator + "\", \"seed\": " + std::to_string(p.seed) + ", \"nodes\": " +
                            std::to_string(p.nodes) + ", \"cpus_per_node\": " + std::to_string(p.cpus_per_node) +
-                           ", \"operations\": " + std::to_string(p.ops.size()) + "},\n  \"machine\": \"machine.toml\",\n" +
+                           ", \"gpus_per_node\": " + std::to_string(p.gpus_per_node) + ", \"operations\": " + std::to_string(p.ops.size()) +
+                           (p.description.empty() ? "" : ", " + p.description) + "},\n  \"machine\": \"machine.toml\",\n" +
                            "  \"makespan_ns\": " + std::to_string(truth.makespan_ns) + ",\n  \"operations\": [";
   for (std::size_t i = 0; i < p.ops.size(); ++i) {
     static const char* kinds[] = {"task", "copy", "merge"};
@@ -165,14 +179,15 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
   // The machine the truth was scheduled on, in the replay's format, so the two can be compared.
   std::string toml = "# The machine realm-replay gen scheduled this trace's ground truth on (see truth.json).\n"
                      "[machine]\nname = \"gen-truth\"\ndescription = \"the generator's truth machine\"\n"
-                     "[processors.gpu]\ncount = 0\n[processors.cpu]\ncount = " + std::to_string(p.cpus_per_node) +
+                     "[processors.gpu]\ncount = " + std::to_string(p.gpus_per_node) +
+                     "\n[processors.cpu]\ncount = " + std::to_string(p.cpus_per_node) +
                      "\n[processors.utility]\ncount = 0\n"
                      "[channels.memcpy]\nlatency_ns = " + std::to_string(m.memcpy_latency_ns) +
                      "\nbandwidth_gbs = 1.0\nlanes = " + std::to_string(m.lanes) +
                      "\n[channels.nic]\nlatency_ns = " + std::to_string(m.nic_latency_ns) +
                      "\nbandwidth_gbs = 1.0\nlanes = " + std::to_string(m.lanes) +
-                     "\n[[paths]]\nsrc = \"system\"\ndst = \"system\"\nscope = \"local\"\nhops = [\"memcpy\"]\n"
-                     "[[paths]]\nsrc = \"system\"\ndst = \"system\"\nscope = \"remote\"\nhops = [\"nic\"]\n"
+                     "\n[[paths]]\nsrc = [\"system\", \"zero_copy\", \"framebuffer\"]\ndst = [\"system\", \"zero_copy\", \"framebuffer\"]\nscope = \"local\"\nhops = [\"memcpy\"]\n"
+                     "[[paths]]\nsrc = [\"system\", \"zero_copy\", \"framebuffer\"]\ndst = [\"system\", \"zero_copy\", \"framebuffer\"]\nscope = \"remote\"\nhops = [\"nic\"]\n"
                      "[network]\nlatency_ns = " + std::to_string(m.network_latency_ns) +
                      "\n[runtime]\ntask_launch_ns = 0\ntrigger_local_ns = " + std::to_string(m.trigger_local_ns) +
                      "\ntrigger_remote_ns = " + std::to_string(m.trigger_remote_ns) +

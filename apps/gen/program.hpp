@@ -10,7 +10,8 @@ namespace rr::gen {
 
 struct GenProcessor {
   std::uint32_t node = 0;
-  std::uint32_t index = 0;  // among the node's CPUs
+  std::uint32_t index = 0;  // among the node's processors (its Realm processor index)
+  bool gpu = false;         // Realm TOC_PROC; else LOC_PROC (CPU)
 };
 
 enum class GenKind : std::uint8_t { task, copy, merge };
@@ -22,8 +23,10 @@ struct GenOp {
   std::uint32_t func = 5;
   std::int32_t priority = 0;
   std::int64_t busy_us = 0;     // task: its run time
-  std::uint64_t bytes = 0;      // copy: system memory of `node` to system memory of `dst_node`
+  std::uint64_t bytes = 0;      // copy: from memory `src_memory` of `node` to `dst_memory` of `dst_node`
   std::uint32_t dst_node = 0;
+  std::uint8_t src_memory = 1;  // Realm Memory::Kind: 1 system, 4 zero-copy, 5 GPU framebuffer
+  std::uint8_t dst_memory = 1;
   std::vector<std::uint32_t> inputs;  // ops it waits for: one at most for a task or a copy, any for a merge
 };
 
@@ -32,6 +35,8 @@ struct Program {
   std::uint64_t seed = 0;
   std::uint32_t nodes = 1;
   std::uint32_t cpus_per_node = 1;
+  std::uint32_t gpus_per_node = 0;
+  std::string description;  // extra parameters for truth.json, as JSON members ("\"mechanism\": \"dme\", ...")
   std::vector<GenProcessor> processors;
   std::vector<GenOp> ops;  // inputs always name earlier ops: the program is a DAG in this order
 };

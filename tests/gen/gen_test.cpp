@@ -9,6 +9,7 @@
 
 #include "apps/gen/generators.hpp"
 #include "apps/gen/log_writer.hpp"
+#include "apps/gen/s3d.hpp"
 #include "graph/graph_builder.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "parser/trace_reader.hpp"
@@ -131,6 +132,54 @@ TEST(GeneratorFidelity, ReplayOnTheTruthMachineReproducesTheTruth) {
     EXPECT_EQ(result->makespan_ns, g.truth.makespan_ns) << kind << " on " << o.nodes << " node(s)";
     EXPECT_EQ(result->stuck, 0u);
     EXPECT_GT(g.truth.makespan_ns, 0);
+  }
+}
+
+TEST(S3dGenerator, TaskCountsPerNodeAndStepFollowTheSpecTables) {
+  // §4/§11a: 91 (DME) and 136 (heptane) RHS tasks per node per RK stage, 6 stages per step.
+  for (const auto& [mechanism, per_step] : std::vector<std::pair<std::string, std::uint64_t>>{{"dme", 546}, {"heptane", 816}}) {
+    for (const char* mapping : {"all", "mixed"}) {
+      Program p = make_s3d({mechanism, mapping, 3, 2, 48, 1});
+      std::vector<std::uint64_t> tasks(p.nodes, 0), cpu_tasks(p.nodes, 0);
+      for (const auto& op : p.ops)
+        if (op.kind == GenKind::task) {
+          ++tasks[op.node];
+          cpu_tasks[op.node] += p.processors[op.processor].gpu ? 0 : 1;
+        }
+      for (std::uint32_t n = 0; n < p.nodes; ++n) {
+        EXPECT_EQ(tasks[n], 2 * per_step) << mechanism << " " << mapping;
+        // mixed: the species gradient and flux batches run on CPUs (§11a: 288 DME / 468 heptane per step).
+        const std::uint64_t cpu = std::string(mapping) == "all" ? 0 : (mechanism == "dme" ? 288 : 468);
+        EXPECT_EQ(cpu_tasks[n], 2 * cpu) << mechanism << " " << mapping;
+      }
+    }
+  }
+}
+
+TEST(S3dGenerator, DeterministicParsesCleanlyAndReplaysToItsTruth) {
+  for (const char* mapping : {"all", "mixed"}) {
+    for (std::uint32_t nodes : {2u, 5u}) {
+      Scratch a, b;
+      Program p = make_s3d({"dme", mapping, nodes, 1, 48, 3});
+      TruthMachine m;
+      Truth truth = schedule(p, m);
+      write_trace(p, truth, m, a.dir.string(), Compression::zstd);
+      write_trace(make_s3d({"dme", mapping, nodes, 1, 48, 3}), truth, m, b.dir.string(), Compression::zstd);
+      EXPECT_EQ(slurp(a.dir / "node_1.log.zst"), slurp(b.dir / "node_1.log.zst"));
+      auto trace = parser::read_trace({a.dir.string()}, {});
+      ASSERT_TRUE(trace.ok());
+      for (const auto& f : trace->files) EXPECT_EQ(f.stats.malformed_total(), 0u);
+      auto built = graph::build_event_graph(*trace);
+      EXPECT_EQ(built.findings.total(), 0u);
+      auto model = machine::load_machine((a.dir / "machine.toml").string());
+      ASSERT_TRUE(model.ok()) << model.error().to_string();
+      auto map = replay::MachineMap::build(*trace, *model, 0);
+      ASSERT_TRUE(map.ok());
+      auto result = replay::run_replay(built.graph, *map, *model);
+      ASSERT_TRUE(result.ok());
+      EXPECT_EQ(result->makespan_ns, truth.makespan_ns) << mapping << " on " << nodes << " nodes";
+      EXPECT_EQ(result->stuck, 0u);
+    }
   }
 }
 

@@ -1,0 +1,24 @@
+// The S3D-like workload of spec/s3d-workload.md §2–§5 and §11a: per node and Runge–Kutta stage, the task kinds
+// and counts of the RHS evaluation, ghost exchanges with the neighbours of a 3-D decomposition, and for the
+// mixed mapping the host-device copies around the CPU species tasks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "program.hpp"
+
+namespace rr::gen {
+
+struct S3dOptions {
+  std::string mechanism = "dme";  // dme (30 species) or heptane (52)
+  std::string mapping = "all";    // all (every RHS task on the GPU) or mixed (species stencils and fluxes on CPUs)
+  std::uint32_t nodes = 2;
+  std::uint32_t steps = 1;        // 6 RK stages each
+  std::uint32_t points = 48;      // 48 or 64 per side per node
+  std::uint64_t seed = 1;
+};
+
+Program make_s3d(const S3dOptions& options);
+
+}  // namespace rr::gen
