@@ -9,6 +9,7 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <tuple>
 
 namespace rr::replay {
 
@@ -63,12 +64,55 @@ struct WaitingTransfer {
   bool operator<(const WaitingTransfer& o) const { return ready != o.ready ? ready < o.ready : vertex < o.vertex; }
 };
 
+// A heap whose top is the smallest element by operator< (the one to serve first).
+template <typename T>
+struct Worse {
+  bool operator()(const T& a, const T& b) const { return b < a; }
+};
+template <typename T>
+using ServeQueue = std::priority_queue<T, std::vector<T>, Worse<T>>;
+
+// Resources to revisit at the end of an instant, visited in ascending index order (deterministic) without
+// the cost of a tree: a flag per resource and a list sorted once per instant.
+class DirtySet {
+ public:
+  void resize(std::size_t n) { flag_.assign(n, 0); }
+  void insert(std::uint32_t i) {
+    if (i >= flag_.size()) flag_.resize(i + 1, 0);
+    if (!flag_[i]) {
+      flag_[i] = 1;
+      items_.push_back(i);
+    }
+  }
+  template <typename F>
+  void drain(F&& visit) {
+    while (!items_.empty()) {
+      visiting_.swap(items_);  // both keep their capacity: no allocation per instant
+      items_.clear();
+      std::sort(visiting_.begin(), visiting_.end());
+      for (auto i : visiting_) {
+        flag_[i] = 0;
+        visit(i);
+      }
+      visiting_.clear();
+    }
+  }
+
+ private:
+  std::vector<char> flag_;
+  std::vector<std::uint32_t> items_;
+  std::vector<std::uint32_t> visiting_;
+};
+
 struct ChannelInstance {
   std::uint32_t channel;
   std::uint32_t node;
   std::uint32_t free_lanes;
-  std::set<WaitingTransfer> waiting;
+  ServeQueue<WaitingTransfer> waiting;
   VertexId last_user = kNoVertex;
+  TimeNs busy_ns = 0;
+  std::uint64_t transfers = 0;
+  std::uint64_t bytes = 0;
 };
 
 struct CopyPlan {
@@ -76,7 +120,7 @@ struct CopyPlan {
   std::uint32_t src_node = 0;
   std::uint32_t dst_node = 0;
   std::uint64_t bytes = 0;
-  std::string path_name;
+  std::uint32_t path_slot = 0;  // index into Engine::path_usage_ and path_names_
   std::uint32_t hop = 0;  // the hop in progress
 };
 
@@ -142,8 +186,15 @@ class Engine {
         plan.bytes = model_.default_copy_bytes;
         ++r_.copies_default_size;
       }
-      plan.path_name = std::string(ir::memory_kind_name(src.kind)) + " -> " +
-                       std::string(ir::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)");
+      // One usage slot per distinct (source kind, destination kind, scope); its name is built once.
+      auto [slot, fresh] = path_slot_of_.try_emplace(std::make_tuple(src.kind, dst.kind, remote),
+                                                     static_cast<std::uint32_t>(path_usage_.size()));
+      if (fresh) {
+        path_usage_.push_back({});
+        path_names_.push_back(std::string(ir::memory_kind_name(src.kind)) + " -> " +
+                              std::string(ir::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)"));
+      }
+      plan.path_slot = slot->second;
     }
     return std::nullopt;
   }
@@ -264,28 +315,22 @@ class Engine {
         }
     }
     const std::uint32_t q = segment_queue_[v];
-    queues_[q].insert({g_.task(task).priority, r_.ready[v], v});
+    queues_[q].push({g_.task(task).priority, r_.ready[v], v});
     for (auto p : queue_members_[q]) dirty_procs_.insert(p);
   }
 
   // End of an instant: idle processors (lowest index first) take their best queued segment,
   // idle lanes their earliest transfer. Starting work can only create events at now_ or later.
   void allocate_resources() {
-    while (!dirty_procs_.empty()) {
-      std::uint32_t p = *dirty_procs_.begin();
-      dirty_procs_.erase(dirty_procs_.begin());
-      dispatch(p);
-    }
-    while (!dirty_instances_.empty()) {
-      std::uint32_t inst = *dirty_instances_.begin();
-      dirty_instances_.erase(dirty_instances_.begin());
+    dirty_procs_.drain([&](std::uint32_t p) { dispatch(p); });
+    dirty_instances_.drain([&](std::uint32_t inst) {
       ChannelInstance& ci = instances_[inst];
       while (ci.free_lanes > 0 && !ci.waiting.empty()) {
-        VertexId next = ci.waiting.begin()->vertex;
-        ci.waiting.erase(ci.waiting.begin());
+        VertexId next = ci.waiting.top().vertex;
+        ci.waiting.pop();
         start_hop(next, inst);
       }
-    }
+    });
   }
 
   void dispatch(std::uint32_t p) {
@@ -294,7 +339,7 @@ class Engine {
     std::uint32_t best_queue = 0;
     for (auto q : proc_queues_[p]) {
       if (queues_[q].empty()) continue;
-      const WaitingSegment& head = *queues_[q].begin();
+      const WaitingSegment& head = queues_[q].top();
       if (!best || head < *best) {
         best = &head;
         best_queue = q;
@@ -302,7 +347,7 @@ class Engine {
     }
     if (!best) return;
     VertexId v = best->vertex;
-    queues_[best_queue].erase(queues_[best_queue].begin());
+    queues_[best_queue].pop();
     start_segment(p, v);
   }
 
@@ -354,17 +399,22 @@ class Engine {
 
   // ---- copies ---------------------------------------------------------------------------
 
+  // Channel instances are numbered in order of first use (timeline tracks); a flat table finds them.
   std::uint32_t instance(std::uint32_t channel, std::uint32_t node) {
-    auto [it, fresh] = instance_of_.try_emplace({channel, node}, static_cast<std::uint32_t>(instances_.size()));
-    if (fresh) instances_.push_back({channel, node, model_.channels[channel].lanes, {}, kNoVertex});
-    return it->second;
+    const std::size_t key = std::size_t{channel} * map_.model_nodes() + node;
+    if (instance_of_.size() <= key) instance_of_.resize(key + 1, ~0u);
+    if (instance_of_[key] == ~0u) {
+      instance_of_[key] = static_cast<std::uint32_t>(instances_.size());
+      instances_.push_back({channel, node, model_.channels[channel].lanes, {}, kNoVertex});
+    }
+    return instance_of_[key];
   }
 
   void request_hop(VertexId c) {
     CopyPlan& plan = copies_[c];
     const std::uint32_t channel = plan.path->hops[plan.hop];
     const std::uint32_t inst = instance(channel, model_.channels[channel].destination_side ? plan.dst_node : plan.src_node);
-    instances_[inst].waiting.insert({now_, c});
+    instances_[inst].waiting.push({now_, c});
     dirty_instances_.insert(inst);
   }
 
@@ -383,9 +433,9 @@ class Engine {
     const TimeNs duration = model_.transfer_ns(model_.channels[ci.channel], plan.bytes);
     if (options_.record_intervals)
       r_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, now_, now_ + duration});
-    channel_busy_[inst] += duration;
-    channel_transfers_[inst] += 1;
-    channel_bytes_[inst] += plan.bytes;
+    ci.busy_ns += duration;
+    ci.transfers += 1;
+    ci.bytes += plan.bytes;
     push(now_ + duration, c, EventType::hop_end, inst);
   }
 
@@ -397,7 +447,7 @@ class Engine {
       request_hop(c);
       return;
     }
-    PathUsage& usage = r_.paths[plan.path_name];
+    PathUsage& usage = path_usage_[plan.path_slot];
     ++usage.copies;
     usage.bytes += plan.bytes;
     usage.time_ns += now_ - r_.ready[c];
@@ -471,10 +521,12 @@ class Engine {
   // ---- the end --------------------------------------------------------------------------
 
   void finish() {
+    for (std::size_t slot = 0; slot < path_usage_.size(); ++slot)
+      if (path_usage_[slot].copies) r_.paths[path_names_[slot]] = path_usage_[slot];
     // In instance order, so timeline track processors().size() + i is channels[i].
     for (std::uint32_t i = 0; i < instances_.size(); ++i)
-      r_.channels.push_back({instances_[i].channel, instances_[i].node, channel_busy_[i], channel_transfers_[i],
-                             channel_bytes_[i]});
+      r_.channels.push_back({instances_[i].channel, instances_[i].node, instances_[i].busy_ns, instances_[i].transfers,
+                             instances_[i].bytes});
     for (VertexId v = 0; v < n_; ++v) {
       if (r_.end[v] != kNever) continue;
       ++r_.stuck;
@@ -510,23 +562,23 @@ class Engine {
   std::vector<std::uint32_t> pending_;
   std::vector<PhaseState> phase_;
   std::vector<CopyPlan> copies_;
+  std::map<std::tuple<ir::MemoryKind, ir::MemoryKind, bool>, std::uint32_t> path_slot_of_;
+  std::vector<PathUsage> path_usage_;
+  std::vector<std::string> path_names_;
   // processors
   std::vector<bool> proc_busy_;
   std::vector<VertexId> proc_held_by_;
   std::vector<VertexId> proc_last_;
   std::vector<std::vector<std::uint32_t>> proc_queues_;  // queues each processor serves
-  std::vector<std::set<WaitingSegment>> queues_;
+  std::vector<ServeQueue<WaitingSegment>> queues_;
   std::vector<std::vector<std::uint32_t>> queue_members_;
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
   std::vector<std::uint32_t> segment_queue_;
-  std::set<std::uint32_t> dirty_procs_;      // processors to offer work to at the end of this instant
-  std::set<std::uint32_t> dirty_instances_;  // channel instances likewise
+  DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
+  DirtySet dirty_instances_;  // channel instances likewise
   // channels
   std::vector<ChannelInstance> instances_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instance_of_;
-  std::map<std::uint32_t, TimeNs> channel_busy_;  // by instance
-  std::map<std::uint32_t, std::uint64_t> channel_transfers_;
-  std::map<std::uint32_t, std::uint64_t> channel_bytes_;
+  std::vector<std::uint32_t> instance_of_;  // (channel * model nodes + node) -> instance, ~0u if unused
 };
 
 }  // namespace
