@@ -73,5 +73,22 @@ TEST(ContextProfile, RealTracesMatchTheNaiveOracle) {
   }
 }
 
+TEST(ContextProfile, GeneratedSamplesMatchTheNaiveOracle) {
+  for (const char* name : {"dme_all_4n", "dme_mixed_2n"}) {
+    const std::string dir = std::string(RR_SOURCE_DIR "/data/traces/s3d/") + name;
+    auto trace = parser::read_trace({dir}, {});
+    ASSERT_TRUE(trace.ok()) << name;
+    auto built = graph::build_event_graph(*trace);
+    auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml");
+    auto map = MachineMap::build(*trace, *model, 0);
+    ASSERT_TRUE(map.ok());
+    auto result = run_replay(built.graph, *map, *model);
+    ASSERT_TRUE(result.ok());
+    auto trie = ContextTrie::build(built.graph, *result, nullptr);
+    EXPECT_EQ(trie.folded(false), naive_folded(built.graph, *result)) << name;
+    EXPECT_GT(trie.size(), 10u) << name;  // one context per task function
+  }
+}
+
 }  // namespace
 }  // namespace rr::replay
