@@ -1,21 +1,11 @@
-// Program generators. Random choices come from splitmix64 so a seed gives the same program everywhere
-// (std:: distributions are not portable across library versions).
+// Program generators: a seed gives the same program everywhere (random.hpp).
 #include "generators.hpp"
+
+#include "random.hpp"
 
 namespace rr::gen {
 
 namespace {
-
-struct SplitMix {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-};
 
 Program base(const char* name, const SmallOptions& o) {
   Program p;

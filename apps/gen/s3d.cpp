@@ -5,6 +5,8 @@
 // issue-point model. Durations are lognormal around the table's means with its spread.
 #include "s3d.hpp"
 
+#include "random.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -13,23 +15,6 @@
 namespace rr::gen {
 
 namespace {
-
-struct Rng {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-  // Box-Muller on our own uniforms: std::normal_distribution is not the same on every library.
-  double normal() {
-    double u1 = uniform(), u2 = uniform();
-    if (u1 < 1e-300) u1 = 1e-300;
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-  }
-};
 
 // Mean and standard deviation in ms (before k_t), heptane and DME, from §11a.
 struct Duration {
@@ -117,7 +102,7 @@ class Builder {
 
   const S3dOptions& o_;
   Program& p_;
-  Rng rng_;
+  SplitMix rng_;
 };
 
 // The most cubic px*py*pz = n.
