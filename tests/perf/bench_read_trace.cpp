@@ -12,16 +12,10 @@
 
 #include "graph/graph_builder.hpp"
 #include "parser/trace_reader.hpp"
+#include "proc_status.hpp"
 
 namespace {
 
-std::uint64_t status_kib(const char* key) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::stoull(line.substr(std::strlen(key)));
-  return 0;
-}
 
 }  // namespace
 
@@ -41,7 +35,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bench_read_trace [--threads N] [--repeat R] [--graph] TRACE...\n");
     return 2;
   }
-  const std::uint64_t baseline_kib = status_kib("VmRSS:");
+  const std::uint64_t baseline_kib = rr::bench::status_kib("VmRSS:");
   std::vector<double> parse_seconds, graph_seconds;
   std::uint64_t records = 0, text = 0, peak_kib = 0;
   for (int r = 0; r < repeat; ++r) {
@@ -62,11 +56,11 @@ int main(int argc, char** argv) {
       auto g0 = std::chrono::steady_clock::now();
       auto built = rr::graph::build_event_graph(*trace);
       graph_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count());
-      peak_kib = std::max(peak_kib, status_kib("VmHWM:"));
+      peak_kib = std::max(peak_kib, rr::bench::status_kib("VmHWM:"));
       std::printf("graph: %u operations, %llu edges\n", built.graph.vertex_count(),
                   static_cast<unsigned long long>(built.graph.edge_count()));
     } else {
-      peak_kib = std::max(peak_kib, status_kib("VmHWM:"));
+      peak_kib = std::max(peak_kib, rr::bench::status_kib("VmHWM:"));
     }
   }
   std::sort(parse_seconds.begin(), parse_seconds.end());

@@ -16,6 +16,7 @@
 #include "graph/graph_builder.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "parser/trace_reader.hpp"
+#include "proc_status.hpp"
 #include "replay/context_profile.hpp"
 #include "replay/replay_engine.hpp"
 
@@ -26,13 +27,6 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-std::uint64_t status_kib(const char* key) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::stoull(line.substr(std::strlen(key)));
-  return 0;
 }
 
 // The oracle of the context profile: a stack string per task segment, summed in a map.
@@ -146,6 +140,6 @@ int main(int argc, char** argv) {
   }
   std::printf("context profile: trie %.4f s, naive strings %.4f s, ratio %.1fx\n", median(trie_t), median(naive_t),
               median(naive_t) / median(trie_t));
-  std::printf("peak RSS %.1f MiB\n", static_cast<double>(status_kib("VmHWM:")) / 1024.0);
+  std::printf("peak RSS %.1f MiB\n", static_cast<double>(rr::bench::status_kib("VmHWM:")) / 1024.0);
   return 0;
 }
