@@ -14,11 +14,6 @@
 #include "parser/trace_reader.hpp"
 #include "proc_status.hpp"
 
-namespace {
-
-
-}  // namespace
-
 int main(int argc, char** argv) {
   unsigned threads = 1;
   int repeat = 3;
