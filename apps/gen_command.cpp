@@ -24,6 +24,7 @@ std::function<int()> add_gen_command(CLI::App& app, const CommonOptions&) {
     std::string mapping = "all";
     std::uint32_t steps = 1;
     std::uint32_t points = 48;
+    gen::Quirks quirks;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -48,6 +49,18 @@ std::function<int()> add_gen_command(CLI::App& app, const CommonOptions&) {
   cmd->add_option("--points", opts->points, "s3d: grid points per side per node, 48 or 64")
       ->capture_default_str()
       ->check(CLI::IsMember({48u, 64u}));
+  auto rate = CLI::Range(0.0, 1.0);
+  cmd->add_option("--nil-args", opts->quirks.nil_args, "quirk rate: Task Request args printed (nil)")->check(rate);
+  cmd->add_option("--spaced-preconditions", opts->quirks.spaced_preconditions,
+                  "quirk rate: \"(id, gen)\" in Event Precondition inputs")->check(rate);
+  cmd->add_option("--orphan-copy-sizes", opts->quirks.orphan_copy_sizes,
+                  "quirk rate: extra 0-byte Copy Size with no request after a copy")->check(rate);
+  cmd->add_option("--external-preconditions", opts->quirks.external_preconditions,
+                  "quirk rate: a task without inputs waits on an event nothing produces")->check(rate);
+  cmd->add_option("--other-categories", opts->quirks.other_categories,
+                  "quirk rate: a line of another logger category before a line")->check(rate);
+  cmd->add_flag("--pending-dump", opts->quirks.pending_dump, "quirk: the PRINTING ALL PENDING EVENTS block at each file's end");
+  cmd->add_flag("--truncate-last-line", opts->quirks.truncate_last_line, "quirk: node 0's last line cut in half");
   cmd->add_option("--compress", opts->compress, "none, gzip, xz or zstd")
       ->capture_default_str()
       ->check(CLI::IsMember({"none", "gzip", "xz", "zstd"}));
@@ -65,10 +78,11 @@ std::function<int()> add_gen_command(CLI::App& app, const CommonOptions&) {
                                : opts->compress == "zstd" ? gen::Compression::zstd
                                                           : gen::Compression::none;
     try {
-      auto written = gen::write_trace(program, truth, machine, opts->out, c);
+      auto written = gen::write_trace(program, truth, machine, opts->out, c, opts->quirks);
       std::cout << "wrote " << program.nodes << " node log(s), " << written.text_bytes << " bytes of text, to "
                 << opts->out << "; truth makespan " << truth.makespan_ns << " ns\n";
       for (const auto& [kind, n] : written.records) std::cout << "  " << kind << ": " << n << "\n";
+      for (const auto& [quirk, n] : written.injected) std::cout << "  injected " << quirk << ": " << n << "\n";
     } catch (const std::exception& e) {
       std::cerr << "realm-replay gen: error: " << e.what() << "\n";
       return kExitBadInput;

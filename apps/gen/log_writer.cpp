@@ -2,6 +2,8 @@
 // truth and machine files.
 #include "log_writer.hpp"
 
+#include "random.hpp"
+
 #include <lzma.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -99,7 +101,7 @@ const char* extension(Compression c) {
 }  // namespace
 
 WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine& m, const std::string& dir,
-                        Compression compression) {
+                        Compression compression, const Quirks& q) {
   fs::create_directories(dir);
   const IdMaker ids{p.nodes > 32};
   // Every op's event: created on its node, one table index per op there, generation 1.
@@ -111,9 +113,15 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
   WriteResult result;
   std::vector<std::string> files(p.nodes);
   const char* threads[] = {"7fffe221a6c0", "7fffe20196c0", "7fffe241b6c0", "7fffc24196c0"};
+  SplitMix quirk_rng{p.seed ^ 0x5bd1e995u};  // its own stream: quirks never change the program
+  auto chance = [&](double rate) { return rate > 0 && quirk_rng.uniform() < rate; };
   auto line = [&](std::uint32_t node, std::size_t op, int level, const std::string& kind, const std::string& rest) {
-    files[node] += "[" + std::to_string(node) + " - " + threads[op % 4] + "] {" + std::to_string(level) +
-                   "}{graph}: " + kind + ": " + rest + "\n";
+    const std::string prefix = "[" + std::to_string(node) + " - " + threads[op % 4] + "] {";
+    if (chance(q.other_categories)) {
+      files[node] += prefix + "2}{task}: task " + std::to_string(op) + " mapped\n";
+      ++result.injected["other_categories"];
+    }
+    files[node] += prefix + std::to_string(level) + "}{graph}: " + kind + ": " + rest + "\n";
     ++result.records[kind];
   };
   // Every node logs every processor and memory at start-up (spec §6). Memory::Kind 1 system,
@@ -130,15 +138,28 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
       }
     }
   }
+  // An event no operation produces (for externals and orphan sizes): a fresh index on the node.
+  auto fresh_event = [&](std::uint32_t node) { return "(" + hex(ids.make(2, node, next_index[node]++)) + ",1)"; };
   for (std::size_t i = 0; i < p.ops.size(); ++i) {
     const GenOp& op = p.ops[i];
-    const std::string pre = op.inputs.empty() ? "(0,0)" : event[op.inputs.front()];
+    std::string pre = op.inputs.empty() ? "(0,0)" : event[op.inputs.front()];
     switch (op.kind) {
       case GenKind::task: {
+        if (op.inputs.empty() && chance(q.external_preconditions)) {
+          pre = fresh_event(op.node);
+          ++result.injected["external_preconditions"];
+        }
+        std::string args;
+        if (chance(q.nil_args)) {
+          args = "(nil)";
+          ++result.injected["nil_args"];
+        } else {
+          args = "0x7fffe" + hex(0x2000000 + (i * 0x38) % 0xffffff);
+        }
         const GenProcessor& proc = p.processors[op.processor];
         line(op.node, i, 2, "Task Request",
              std::to_string(op.func) + " " + hex(ids.processor(proc.node, proc.index)) + " " + event[i] + " " + pre +
-                 " (0,0) " + std::to_string(op.priority) + " (nil) 0");
+                 " (0,0) " + std::to_string(op.priority) + " " + args + " 24");
         line(op.node, i, 1, "Task Time", event[i] + " " + std::to_string(op.busy_us));
         break;
       }
@@ -147,12 +168,43 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
              event[i] + " " + pre + " (0,0) " + hex(ids.memory(op.node, ordinal(op.src_memory))) + " " +
                  hex(ids.memory(op.dst_node, ordinal(op.dst_memory))));
         line(op.node, i, 1, "Copy Size", event[i] + " " + std::to_string(op.bytes));
+        if (chance(q.orphan_copy_sizes)) {
+          line(op.node, i, 1, "Copy Size", fresh_event(op.node) + " 0");
+          ++result.injected["orphan_copy_sizes"];
+        }
         break;
       case GenKind::merge:
         line(op.node, i, 2, "Event Merge", event[i] + " " + std::to_string(op.inputs.size()));
-        for (auto in : op.inputs) line(op.node, i, 2, "Event Precondition", event[i] + " " + event[in]);
+        for (auto in : op.inputs) {
+          std::string input = event[in];
+          if (chance(q.spaced_preconditions)) {
+            input.insert(input.find(',') + 1, " ");
+            ++result.injected["spaced_preconditions"];
+          }
+          line(op.node, i, 2, "Event Precondition", event[i] + " " + input);
+        }
         break;
     }
+  }
+  if (q.pending_dump) {
+    for (std::uint32_t node = 0; node < p.nodes; ++node) {
+      files[node] += "PRINTING ALL PENDING EVENTS:\nEvent " + hex(ids.make(2, node, 1)) +
+                     ": gen=1 subscr=0 local=0 remote=1\n  [2] R: 1\nDONE\n";
+      result.injected["pending_dump_lines"] += 4;
+    }
+  }
+  if (q.truncate_last_line && !files[0].empty()) {
+    // Cut the last line in half: the run died while writing it.
+    std::string& f = files[0];
+    const std::size_t start = f.rfind('\n', f.size() - 2) + 1;
+    // The record on that line no longer counts as one.
+    const std::size_t tag = f.find("{graph}: ", start);
+    if (tag != std::string::npos) {
+      const std::size_t name = tag + 9;
+      --result.records[f.substr(name, f.find(':', name) - name)];
+    }
+    f.resize(start + (f.size() - start) / 2);
+    result.injected["truncated_lines"] = 1;
   }
   for (std::uint32_t node = 0; node < p.nodes; ++node) {
     result.text_bytes += files[node].size();
@@ -160,12 +212,19 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
     write_whole(path, compress(files[node], compression, path.string()));
   }
 
+  auto injected_json = [&] {
+    std::string out;
+    for (const auto& [quirk, n] : result.injected)
+      out += (out.empty() ? "\"" : ", \"") + quirk + "\": " + std::to_string(n);
+    return out;
+  };
   // truth.json: the parameters, the machine, the makespan and every operation's start and end.
   std::string truth_json = "{\n  \"schema\": \"realm-replay/truth\",\n  \"schema_version\": 1,\n  \"parameters\": {\"generator\": \"" +
                            p.generator + "\", \"seed\": " + std::to_string(p.seed) + ", \"nodes\": " +
                            std::to_string(p.nodes) + ", \"cpus_per_node\": " + std::to_string(p.cpus_per_node) +
                            ", \"gpus_per_node\": " + std::to_string(p.gpus_per_node) + ", \"operations\": " + std::to_string(p.ops.size()) +
-                           (p.description.empty() ? "" : ", " + p.description) + "},\n  \"machine\": \"machine.toml\",\n" +
+                           (p.description.empty() ? "" : ", " + p.description) + "},\n  \"injected\": {" + injected_json() +
+                           "},\n  \"machine\": \"machine.toml\",\n" +
                            "  \"makespan_ns\": " + std::to_string(truth.makespan_ns) + ",\n  \"operations\": [";
   for (std::size_t i = 0; i < p.ops.size(); ++i) {
     static const char* kinds[] = {"task", "copy", "merge"};

@@ -135,6 +135,65 @@ TEST(GeneratorFidelity, ReplayOnTheTruthMachineReproducesTheTruth) {
   }
 }
 
+// Every injected quirk shows up in stats and validate as exactly what was injected, and nothing else; the
+// timing is untouched, so the replay still reproduces the truth.
+TEST(GeneratorQuirks, StatsAndValidateReportExactlyWhatWasInjected) {
+  Scratch s;
+  Program p = make_random_dag(3000, {3, 2, 9});
+  TruthMachine m;
+  Truth truth = schedule(p, m);
+  Quirks q;
+  q.nil_args = 0.1;
+  q.spaced_preconditions = 0.05;
+  q.orphan_copy_sizes = 0.2;
+  q.external_preconditions = 0.3;
+  q.other_categories = 0.02;
+  q.pending_dump = true;
+  q.truncate_last_line = true;
+  auto w = write_trace(p, truth, m, s.dir.string(), Compression::none, q);
+  for (const char* quirk : {"nil_args", "spaced_preconditions", "orphan_copy_sizes", "external_preconditions", "other_categories"})
+    EXPECT_GT(w.injected[quirk], 0u) << quirk;
+  auto trace = parser::read_trace({s.dir.string()}, {});
+  ASSERT_TRUE(trace.ok());
+  ir::FileStats total;
+  for (const auto& f : trace->files) {
+    total.records += f.stats.records;
+    total.skipped += f.stats.skipped;
+    total.malformed += f.stats.malformed;
+    total.null_args += f.stats.null_args;
+    total.era += f.stats.era;
+  }
+  EXPECT_EQ(total.null_args, w.injected["nil_args"]);
+  EXPECT_EQ(total.era.spaced_preconditions, w.injected["spaced_preconditions"]);
+  EXPECT_EQ(total.skipped[ir::SkipReason::other_category], w.injected["other_categories"]);
+  // The last line (node 0's "DONE") was cut: one dump line fewer, one line of unprefixed text.
+  EXPECT_EQ(total.skipped[ir::SkipReason::pending_dump], w.injected["pending_dump_lines"] - 1);
+  EXPECT_EQ(total.skipped[ir::SkipReason::unprefixed_text], 1u);
+  EXPECT_EQ(total.malformed.total(), 0u);
+  EXPECT_EQ(trace->era, ir::Era::e2c);
+  auto built = graph::build_event_graph(*trace);
+  EXPECT_EQ(built.findings.count(graph::FindingKind::external_event), w.injected["external_preconditions"]);
+  EXPECT_EQ(built.findings.count(graph::FindingKind::zero_byte_copy_orphan), w.injected["orphan_copy_sizes"]);
+  EXPECT_EQ(built.findings.total(), w.injected["external_preconditions"] + w.injected["orphan_copy_sizes"]);
+  auto model = machine::load_machine((s.dir / "machine.toml").string());
+  auto map = replay::MachineMap::build(*trace, *model, 0);
+  auto result = replay::run_replay(built.graph, *map, *model);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->makespan_ns, truth.makespan_ns);
+}
+
+TEST(GeneratorQuirks, ATruncatedRecordLineIsOneMalformedLine) {
+  Scratch s;
+  Program p = make_chain(20, {1, 1, 1});
+  Quirks q;
+  q.truncate_last_line = true;
+  auto w = write_trace(p, schedule(p, {}), {}, s.dir.string(), Compression::gzip, q);
+  auto trace = parser::read_trace({s.dir.string()}, {});
+  ASSERT_TRUE(trace.ok());
+  EXPECT_EQ(trace->files[0].stats.malformed_total(), 1u);
+  EXPECT_EQ(trace->files[0].stats.records[ir::RecordKind::task_time], w.records["Task Time"]);
+}
+
 TEST(S3dGenerator, TaskCountsPerNodeAndStepFollowTheSpecTables) {
   // §4/§11a: 91 (DME) and 136 (heptane) RHS tasks per node per RK stage, 6 stages per step.
   for (const auto& [mechanism, per_step] : std::vector<std::pair<std::string, std::uint64_t>>{{"dme", 546}, {"heptane", 816}}) {
