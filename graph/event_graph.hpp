@@ -123,9 +123,6 @@ class EventGraph {
     return {waits_.data() + t.first_wait, t.wait_count};
   }
 
-  ir::IdWidth id_width() const { return width_; }
-  std::uint32_t node_count() const { return node_count_; }
-  std::uint64_t bytes_used() const;
 
  private:
   friend class GraphBuilder;
@@ -149,8 +146,6 @@ class EventGraph {
   std::vector<BarrierPhaseInfo> phases_;
   std::vector<std::int64_t> barrier_values_;
   std::vector<WaitInfo> waits_;
-  ir::IdWidth width_ = ir::IdWidth::unknown;
-  std::uint32_t node_count_ = 0;
 };
 
 }  // namespace rr::graph

@@ -21,7 +21,6 @@ enum class Release : std::uint8_t {
   issue,     // its issuing task reached the point where it issues it
   resource,  // it waited for a processor or channel lane; released_by is the previous occupant
 };
-const char* release_name(Release r);
 
 struct ProcessorUsage {
   TimeNs busy_ns = 0;

@@ -64,22 +64,11 @@ struct IdLayout {
     return width == IdWidth::bits64 ? IdLayout{64, 16, 12, 32} : IdLayout{32, 5, 7, 16};
   }
   constexpr unsigned index_bits() const { return index_h_bits + index_l_bits; }
-  constexpr unsigned type_of(std::uint64_t id) const {
-    return static_cast<unsigned>(id >> (node_bits + index_bits())) & 0xfu;
-  }
   constexpr std::uint32_t node_of(std::uint64_t id) const {
     return static_cast<std::uint32_t>((id >> index_bits()) & ((std::uint64_t{1} << node_bits) - 1));
   }
   constexpr std::uint64_t index_of(std::uint64_t id) const {
     return id & ((std::uint64_t{1} << index_bits()) - 1);
-  }
-  constexpr std::uint64_t index_h_of(std::uint64_t id) const {
-    return (id >> index_l_bits) & ((std::uint64_t{1} << index_h_bits) - 1);
-  }
-  // GASNet global memory: ID(MEMORY, 0, (1<<INDEX_H_BITS)-1, 0). It spans all nodes.
-  constexpr std::uint64_t global_memory_id() const {
-    return (std::uint64_t{6} << (node_bits + index_bits())) |
-           (((std::uint64_t{1} << index_h_bits) - 1) << index_l_bits);
   }
 };
 

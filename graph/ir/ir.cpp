@@ -130,10 +130,6 @@ void for_each_array(RecordBatch& b, F&& f) {
 }
 }  // namespace
 
-void RecordBatch::shrink_to_fit() {
-  for_each_array(*this, [](auto& v) { v.shrink_to_fit(); });
-}
-
 void RecordBatch::shrink_if_loose() {
   for_each_array(*this, [](auto& v) {
     if (v.capacity() - v.size() > v.size() / 8) v.shrink_to_fit();
@@ -152,13 +148,6 @@ void RecordBatch::reserve_like(const Sizes& like, std::uint64_t like_bytes, std:
   const double scale = static_cast<double>(source_bytes) / static_cast<double>(like_bytes) * 1.04;
   std::size_t i = 0;
   for_each_array(*this, [&](auto& v) { v.reserve(static_cast<std::size_t>(static_cast<double>(like[i++]) * scale) + 8); });
-}
-
-std::uint64_t RecordBatch::bytes_used() const {
-  std::uint64_t bytes = 0;
-  for_each_array(const_cast<RecordBatch&>(*this),
-                 [&](auto& v) { bytes += v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); });
-  return bytes;
 }
 
 EraEvidence& EraEvidence::operator+=(const EraEvidence& o) {

@@ -35,9 +35,8 @@ struct RecordBatch {
   std::vector<CopySizeRecord> copy_sizes;
 
   std::uint64_t record_count() const;
-  // Release spare capacity so resident memory is what the records need.
-  void shrink_to_fit();
-  // Like shrink_to_fit, but only arrays with more than 1/8 spare capacity are copied.
+  // Releases spare capacity, copying only arrays with more than 1/8 of it: resident memory stays
+  // close to what the records need without re-copying arrays that are nearly full.
   void shrink_if_loose();
   // The length of each array, in declaration order.
   using Sizes = std::array<std::size_t, 15>;
@@ -45,7 +44,6 @@ struct RecordBatch {
   // Reserves room for the records of `source_bytes` of text if they are like a batch of the given sizes
   // made from `like_bytes` of text, with a little headroom: most chunks then never reallocate.
   void reserve_like(const Sizes& like, std::uint64_t like_bytes, std::uint64_t source_bytes);
-  std::uint64_t bytes_used() const;
   std::uint64_t file_line(std::uint32_t relative_line) const { return first_line + relative_line; }
 };
 

@@ -33,21 +33,6 @@ const char* edge_kind_name(EdgeKind kind) {
 }
 
 namespace {
-template <typename T>
-std::uint64_t capacity_bytes(const std::vector<T>& v) {
-  return v.capacity() * sizeof(T);
-}
-}  // namespace
-
-std::uint64_t EventGraph::bytes_used() const {
-  return capacity_bytes(kind_) + capacity_bytes(node_) + capacity_bytes(event_) + capacity_bytes(issuer_) +
-         capacity_bytes(position_) + capacity_bytes(payload_) + capacity_bytes(succ_offset_) + capacity_bytes(succ_) +
-         capacity_bytes(succ_kind_) + capacity_bytes(pred_offset_) + capacity_bytes(pred_) +
-         capacity_bytes(pred_kind_) + capacity_bytes(tasks_) + capacity_bytes(copies_) + capacity_bytes(phases_) +
-         capacity_bytes(barrier_values_) + capacity_bytes(waits_);
-}
-
-namespace {
 struct FindingText {
   std::string_view key;
   std::string_view description;

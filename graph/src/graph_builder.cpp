@@ -19,7 +19,6 @@ class GraphBuilder {
       : trace_(trace), options_(options), layout_(ir::IdLayout::for_width(trace.width)) {}
 
   BuildResult build() {
-    out_.graph.width_ = trace_.width;
     reserve();
     create_vertices();
     complete_barriers();
@@ -81,7 +80,6 @@ class GraphBuilder {
     g().issuer_.push_back(kNoVertex);
     g().position_.push_back(0);
     g().payload_.push_back(payload);
-    if (node != kNoNode) g().node_count_ = std::max(g().node_count_, node + 1);
     return v;
   }
 

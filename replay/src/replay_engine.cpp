@@ -13,16 +13,6 @@
 
 namespace rr::replay {
 
-const char* release_name(Release r) {
-  switch (r) {
-    case Release::none: return "none";
-    case Release::input: return "input";
-    case Release::issue: return "issue";
-    case Release::resource: return "resource";
-  }
-  return "?";
-}
-
 namespace {
 
 using graph::EdgeKind;
