@@ -1,10 +1,14 @@
-// An open-addressing hash table from EventKey to a dense 32-bit value: 16 bytes a slot, no per-entry allocation.
+// An open-addressing hash table from EventKey to a dense 32-bit value: 16 bytes a slot, no per-entry
+// allocation. Lookups of a built table may run from many threads at once; inserts are single-threaded.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
+#include "graph/huge_pages.hpp"
 #include "graph/ir/ids.hpp"
 
 namespace rr::graph {
@@ -13,19 +17,18 @@ class EventTable {
  public:
   static constexpr std::uint32_t kMissing = 0xffffffffu;
 
-  // Sized for `expected` keys at a load factor of at most 1/2.
+  // Sized for `expected` keys at a load factor of at most 0.6.
   explicit EventTable(std::size_t expected = 0) { reserve(expected); }
 
   void reserve(std::size_t expected) {
-    std::size_t capacity = 16;
-    while (capacity < expected * 2) capacity <<= 1;
+    const std::size_t capacity = std::max<std::size_t>(16, expected + expected * 2 / 3 + 1);
     if (capacity <= slots_.size()) return;
     rehash(capacity);
   }
 
   // Inserts key -> value if the key is absent; returns the value now stored for the key.
   std::uint32_t insert(const ir::EventKey& key, std::uint32_t value) {
-    if ((size_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
+    if ((size_ + 1) * 5 > slots_.size() * 3) rehash(slots_.size() * 2);
     Slot& s = find_slot(key);
     if (s.value == kMissing) {
       s.key = key;
@@ -40,8 +43,13 @@ class EventTable {
     return const_cast<EventTable*>(this)->find_slot(key).value;
   }
 
+  // Starts loading the slot a later insert or find of `key` will look at first. Lookups of random
+  // keys miss the cache; prefetching a few keys ahead overlaps those misses.
+  void prefetch(const ir::EventKey& key) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[home(key)]);
+  }
+
   std::size_t size() const { return size_; }
-  std::size_t bytes() const { return slots_.capacity() * sizeof(Slot); }
 
  private:
   struct Slot {
@@ -50,19 +58,27 @@ class EventTable {
   };
   static_assert(sizeof(Slot) == 16);
 
+  // The slot index from the high bits of the hash ("fastrange"), so the capacity need not be a power of two.
+  std::size_t home(const ir::EventKey& key) const {
+    __extension__ using Wide = unsigned __int128;
+    const Wide product = static_cast<Wide>(std::hash<ir::EventKey>{}(key)) * slots_.size();
+    return static_cast<std::size_t>(product >> 64);
+  }
+
   Slot& find_slot(const ir::EventKey& key) {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t i = std::hash<ir::EventKey>{}(key) & mask;
+    const std::size_t capacity = slots_.size();
+    std::size_t i = home(key);
     for (;;) {
       Slot& s = slots_[i];
       if (s.value == kMissing || s.key == key) return s;
-      i = (i + 1) & mask;
+      if (++i == capacity) i = 0;
     }
   }
 
   void rehash(std::size_t capacity) {
     std::vector<Slot> old;
     old.swap(slots_);
+    reserve_on_huge_pages(slots_, capacity);
     slots_.assign(capacity, Slot{});
     size_ = 0;
     for (const Slot& s : old)
@@ -71,6 +87,21 @@ class EventTable {
 
   std::vector<Slot> slots_;
   std::size_t size_ = 0;
+};
+
+// EventTables chosen by the key's hash, so that one thread per part can fill them at once.
+// The number of parts is fixed, so what the table holds does not depend on the thread count.
+class PartitionedEventTable {
+ public:
+  static constexpr std::size_t kParts = 8;
+  static std::size_t part_of(const ir::EventKey& key) { return std::hash<ir::EventKey>{}(key) % kParts; }
+
+  EventTable& part(std::size_t i) { return parts_[i]; }
+  std::uint32_t find(const ir::EventKey& key) const { return parts_[part_of(key)].find(key); }
+  void prefetch(const ir::EventKey& key) const { parts_[part_of(key)].prefetch(key); }
+
+ private:
+  std::array<EventTable, kParts> parts_;
 };
 
 }  // namespace rr::graph

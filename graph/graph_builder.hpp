@@ -11,6 +11,7 @@ namespace rr::graph {
 
 struct BuildOptions {
   std::size_t examples_per_finding = 10;  // examples kept for each kind of finding
+  unsigned threads = 0;                    // worker threads; 0: those of the calling task arena
 };
 
 struct BuildResult {

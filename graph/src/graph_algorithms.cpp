@@ -2,6 +2,7 @@
 #include "graph/graph_algorithms.hpp"
 
 #include <algorithm>
+#include <boost/graph/filtered_graph.hpp>
 #include <boost/graph/strong_components.hpp>
 #include <boost/graph/topological_sort.hpp>
 #include <iterator>
@@ -25,23 +26,36 @@ std::vector<VertexId> topological_order(const EventGraph& g) {
   return reversed;
 }
 
-std::vector<VertexId> find_cycle(const EventGraph& g) {
+namespace {
+// Vertex filter of the part of the graph searched for a cycle.
+struct InSet {
+  const std::vector<char>* set = nullptr;
+  bool operator()(VertexId v) const { return (*set)[v] != 0; }
+};
+}  // namespace
+
+std::vector<VertexId> find_cycle(const EventGraph& g) { return find_cycle(g, std::vector<char>(g.vertex_count(), 1)); }
+
+std::vector<VertexId> find_cycle(const EventGraph& g, const std::vector<char>& within) {
   const std::uint32_t n = g.vertex_count();
-  std::vector<std::uint32_t> component(n);
+  const InSet inside{&within};
+  boost::filtered_graph<EventGraph, boost::keep_all, InSet> part(g, boost::keep_all(), inside);
+  std::vector<std::uint32_t> component(n, 0);
   auto index = get(boost::vertex_index, g);
-  std::uint32_t count = boost::strong_components(g, boost::make_iterator_property_map(component.begin(), index));
-  if (count == n) {
+  std::uint32_t count = boost::strong_components(part, boost::make_iterator_property_map(component.begin(), index));
+  std::vector<std::uint32_t> size(count, 0);
+  for (VertexId v = 0; v < n; ++v)
+    if (inside(v)) ++size[component[v]];
+  VertexId start = 0;
+  while (start < n && !(inside(start) && size[component[start]] > 1)) ++start;
+  if (start == n) {
     for (VertexId v = 0; v < n; ++v)
       for (VertexId w : g.successors(v))
-        if (w == v) return {v};  // a self-loop
+        if (w == v && inside(v)) return {v};  // a self-loop
     return {};
   }
   // The lowest vertex in a component of size > 1, then a walk inside that component
   // back to it: each step takes the smallest successor in the component not yet on the path.
-  std::vector<std::uint32_t> size(count, 0);
-  for (VertexId v = 0; v < n; ++v) ++size[component[v]];
-  VertexId start = 0;
-  while (size[component[start]] < 2) ++start;
   const std::uint32_t c = component[start];
   std::vector<VertexId> path{start};
   std::vector<char> on_path(n, 0), dead(n, 0);
@@ -50,7 +64,7 @@ std::vector<VertexId> find_cycle(const EventGraph& g) {
     VertexId v = path.back();
     VertexId next = kNoVertex;
     for (VertexId w : g.successors(v)) {
-      if (component[w] != c) continue;
+      if (!inside(w) || component[w] != c) continue;
       if (w == start && path.size() > 1) return path;
       if (w == start && path.size() == 1 && v == start) continue;
       if (!on_path[w] && !dead[w] && (next == kNoVertex || w < next)) next = w;

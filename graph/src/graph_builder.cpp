@@ -1,17 +1,94 @@
 // Global event resolution: producers of every event across files, joins of timing records, program order,
 // barrier phases, validation findings, then the CSR freeze and cycle detection.
+//
+// Work is split by record batch (a chunk of one file). Each batch's vertices get fixed ids up front, so
+// batches fill their vertices and resolve their references in parallel; whatever a batch produces (edges,
+// actions, findings) is kept per batch and joined in input order, so the graph and the findings are the
+// same whatever the thread count. Only the producer table is filled by one thread, with prefetching.
 #include "graph/graph_builder.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
+
 #include <algorithm>
+#include <cassert>
+#include <memory>
+#include <atomic>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "graph/event_table.hpp"
 #include "graph/graph_algorithms.hpp"
+#include "graph/huge_pages.hpp"
+#include "graph/src/finding_log.hpp"
 
 namespace rr::graph {
+namespace build_detail {
+
+struct RawEdge {
+  VertexId from;
+  VertexId to;
+  EdgeKind kind;
+};
+
+// One action of a task, for program order: issued operations and waits.
+struct Action {
+  VertexId issuer;
+  std::uint32_t ref;    // vertex, or wait index (with kWaitFlag)
+  std::uint64_t where;  // file index << 40 | line: input order
+  static constexpr std::uint32_t kWaitFlag = 0x80000000u;
+  static std::uint64_t at(std::uint32_t file, std::uint64_t line) { return std::uint64_t{file} << 40 | line; }
+  bool is_wait() const { return (ref & kWaitFlag) != 0; }
+  std::uint32_t index() const { return ref & ~kWaitFlag; }
+};
+static_assert(sizeof(Action) == 16);
+
+// A batch's share of one large array, sized by an upper bound computed from the batch's records.
+template <class T>
+struct Slice {
+  T* data = nullptr;
+  std::size_t size = 0;
+  std::size_t capacity = 0;
+  void push_back(const T& x) {
+    assert(size < capacity);
+    data[size++] = x;
+  }
+  T* begin() const { return data; }
+  T* end() const { return data + size; }
+};
+
+// How many keys ahead of the current one lookups prefetch their slot.
+constexpr std::size_t kPrefetchDistance = 12;
+
+// One record batch: where its vertices are, and what resolving it produced.
+struct BatchWork {
+  const ir::RecordBatch* batch = nullptr;
+  std::uint32_t file = 0;
+  std::uint32_t node = kNoNode;  // the logging node
+  // Its vertices, kind by kind: tasks, copies, merges, triggers, alters, arrives.
+  VertexId first_task = 0, first_copy = 0, first_merge = 0, first_trigger = 0, first_alter = 0, first_arrive = 0;
+  std::uint32_t task_info = 0, copy_info = 0, alter_value = 0, arrive_value = 0;  // first payload indices
+
+  Slice<RawEdge> edges;
+  Slice<Action> actions;
+  std::vector<WaitInfo> waits;  // Action::ref of a wait is an index into this, until the waits are joined
+  std::vector<ir::EventKey> external_inputs;
+  std::uint64_t external_references = 0;
+  std::uint64_t pre_first_phase_references = 0;
+  bool repeated_task_time = false;
+  bool repeated_copy_size = false;
+  FindingLog findings;
+};
+
+}  // namespace build_detail
+
+using namespace build_detail;
 
 class GraphBuilder {
  public:
@@ -19,58 +96,118 @@ class GraphBuilder {
       : trace_(trace), options_(options), layout_(ir::IdLayout::for_width(trace.width)) {}
 
   BuildResult build() {
-    reserve();
-    create_vertices();
+    lay_out_batches();
+    tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { fill_vertices(work_[i]); });
+    collect_barriers();
     complete_barriers();
-    resolve_references();
+    register_producers();
+    reserve_on_huge_pages(found_inputs_, g().vertex_count());
+    found_inputs_.assign(g().vertex_count(), 0);
+    tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { resolve(work_[i]); });
+    join_batches();
+    check_merge_counts();
     // The event tables are not needed past this point: free them before the CSR is built.
-    producers_ = EventTable();
+    producers_ = PartitionedEventTable();
     phases_ = EventTable();
-    externals_ = EventTable();
+    found_inputs_ = {};
     order_actions();
     split_tasks_at_waits();
     check_timing_joins();
     freeze();
     detect_cycles();
+    log_.append_to(out_.findings);
     return std::move(out_);
   }
 
  private:
-  struct RawEdge {
-    VertexId from;
-    VertexId to;
-    EdgeKind kind;
-  };
-  // One action of a task, for program order: issued operations and waits.
-  struct Action {
-    VertexId issuer;
-    std::uint32_t file;
-    std::uint64_t line;
-    std::uint32_t ref;  // vertex, or wait index when is_wait
-    bool is_wait;
-  };
-
   EventGraph& g() { return out_.graph; }
 
-  void note(FindingKind kind, const ir::EventKey& event, std::string detail = {}) {
-    auto& count = out_.findings.counts[static_cast<std::size_t>(kind)];
-    if (count++ < options_.examples_per_finding) out_.findings.examples.push_back({kind, event, std::move(detail)});
+  std::uint32_t owner_node(std::uint64_t id) const {
+    return trace_.width == ir::IdWidth::unknown ? kNoNode : layout_.node_of(id);
   }
 
-  void reserve() {
-    std::uint64_t vertices = 0;
-    std::uint64_t producers = 0;
-    for (const auto& f : trace_.files) {
-      const auto& r = f.stats.records;
-      using K = ir::RecordKind;
-      producers += r[K::task_request] + r[K::copy_request] + r[K::event_merge] + r[K::event_trigger];
-      vertices += producers + r[K::barrier_alter] + r[K::barrier_arrive];
+  // Fixed vertex ids and payload indices for every batch, in input order; the arrays sized to hold them.
+  void lay_out_batches() {
+    VertexId v = 0;
+    std::uint32_t tasks = 0, copies = 0, values = 0, waits = 0;
+    for (std::uint32_t fi = 0; fi < trace_.files.size(); ++fi) {
+      const auto& f = trace_.files[fi];
+      for (const auto& b : f.batches) {
+        BatchWork& w = work_.emplace_back();
+        w.batch = &b;
+        w.file = fi;
+        w.node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
+        w.findings = FindingLog(options_.examples_per_finding);
+        auto count = [](std::size_t n) { return static_cast<std::uint32_t>(n); };
+        w.first_task = v;
+        w.first_copy = w.first_task + count(b.task_requests.size());
+        w.first_merge = w.first_copy + count(b.copy_requests.size());
+        w.first_trigger = w.first_merge + count(b.event_merges.size());
+        w.first_alter = w.first_trigger + count(b.event_triggers.size());
+        w.first_arrive = w.first_alter + count(b.barrier_alters.size());
+        v = w.first_arrive + count(b.barrier_arrives.size());
+        w.task_info = tasks;
+        w.copy_info = copies;
+        w.alter_value = values;
+        w.arrive_value = values + count(b.barrier_alters.size());
+        tasks += count(b.task_requests.size());
+        copies += count(b.copy_requests.size());
+        values += count(b.barrier_alters.size() + b.barrier_arrives.size());
+        waits += count(b.task_waits.size());
+        // Each operation has at most a precondition and an issue edge; a precondition feeds one merge.
+        w.edges.capacity = 2 * (b.task_requests.size() + b.copy_requests.size() + b.event_triggers.size() +
+                                b.barrier_arrives.size()) +
+                           b.barrier_alters.size() + b.event_preconditions.size();
+        w.actions.capacity = b.task_requests.size() + b.copy_requests.size() + b.event_triggers.size() +
+                             b.barrier_alters.size() + b.barrier_arrives.size() + b.task_waits.size();
+      }
     }
-    producers_.reserve(producers);
-    g().kind_.reserve(vertices);
+    // Every batch writes its edges and actions into its own part of one array each.
+    std::size_t edge_room = 0, action_room = 0;
+    for (const BatchWork& w : work_) {
+      edge_room += w.edges.capacity;
+      action_room += w.actions.capacity;
+    }
+    edge_slab_.reset(new RawEdge[edge_room]);  // not value-initialised: pages are touched when written
+    action_slab_.reset(new Action[action_room]);
+    advise_huge_pages(edge_slab_.get(), edge_room * sizeof(RawEdge));
+    advise_huge_pages(action_slab_.get(), action_room * sizeof(Action));
+    edge_room = action_room = 0;
+    for (BatchWork& w : work_) {
+      w.edges.data = edge_slab_.get() + edge_room;
+      w.actions.data = action_slab_.get() + action_room;
+      edge_room += w.edges.capacity;
+      action_room += w.actions.capacity;
+    }
+    // Barrier phases (at most one per Alter/Arrive, but for gaps) and task_resume vertices come last.
+    EventGraph& graph = g();
+    const std::size_t room = std::size_t{v} + values + waits;
+    reserve_on_huge_pages(graph.kind_, room);
+    reserve_on_huge_pages(graph.node_, room);
+    reserve_on_huge_pages(graph.event_, room);
+    reserve_on_huge_pages(graph.issuer_, room);
+    reserve_on_huge_pages(graph.position_, room);
+    reserve_on_huge_pages(graph.payload_, room);
+    reserve_on_huge_pages(graph.tasks_, tasks);
+    reserve_on_huge_pages(graph.copies_, copies);
+    graph.kind_.resize(v);
+    graph.node_.resize(v);
+    graph.event_.resize(v);
+    graph.issuer_.assign(v, kNoVertex);
+    graph.position_.assign(v, 0);
+    graph.payload_.resize(v);
+    graph.tasks_.resize(tasks);
+    graph.copies_.resize(copies);
+    graph.barrier_values_.resize(values);
   }
 
-  std::uint32_t file_node(const ir::FileRecords& f) const { return f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node); }
+  void set_vertex(VertexId v, OpKind kind, std::uint32_t node, const ir::EventKey& event, std::uint32_t payload) {
+    EventGraph& graph = g();
+    graph.kind_[v] = kind;
+    graph.node_[v] = node;
+    graph.event_[v] = event;
+    graph.payload_[v] = payload;
+  }
 
   VertexId add_vertex(OpKind kind, std::uint32_t node, const ir::EventKey& event, std::uint32_t payload) {
     auto v = static_cast<VertexId>(g().kind_.size());
@@ -83,36 +220,35 @@ class GraphBuilder {
     return v;
   }
 
-  // Registers v as the producer of `event`; a second producer is a finding and loses.
-  void produce(const ir::EventKey& event, VertexId v) {
-    if (event.is_none()) return;
-    VertexId existing = producers_.insert(event, v);
-    if (existing != v)
-      note(FindingKind::duplicate_producer, event,
-           std::string(op_kind_name(g().kind_[existing])) + " and " + op_kind_name(g().kind_[v]));
-  }
-
-  // The producer of an awaited event, or kNoVertex for NO_EVENT and external events.
-  VertexId producer_of(const ir::EventKey& event) {
-    if (event.is_none()) return kNoVertex;
-    VertexId v = producers_.find(event);
-    if (v == EventTable::kMissing) {
-      auto first = first_phase_.find(event.id());
-      if (first != first_phase_.end() && event.gen < first->second) {
-        ++out_.findings.pre_first_phase_references;
-        return kNoVertex;
-      }
-      ++out_.findings.external_references;
-      const std::size_t before = externals_.size();
-      externals_.insert(event, 0);
-      if (externals_.size() > before) note(FindingKind::external_event, event);
-      return kNoVertex;
+  // One vertex per producing record (a task runs on its processor's node, the rest on the logging node).
+  void fill_vertices(const BatchWork& w) {
+    const ir::RecordBatch& b = *w.batch;
+    EventGraph& graph = g();
+    for (std::uint32_t i = 0; i < b.task_requests.size(); ++i) {
+      const auto& r = b.task_requests[i];
+      TaskInfo& t = graph.tasks_[w.task_info + i];
+      t.func_id = r.func_id;
+      t.priority = r.priority;
+      t.processor = r.target;
+      set_vertex(w.first_task + i, OpKind::task, owner_node(r.target.value()), r.finish, w.task_info + i);
     }
-    return v;
-  }
-
-  void edge(VertexId from, VertexId to, EdgeKind kind) {
-    if (from != kNoVertex) edges_.push_back({from, to, kind});
+    for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
+      const auto& r = b.copy_requests[i];
+      graph.copies_[w.copy_info + i] = {r.src_memory, r.dst_memory, kNoValue};
+      set_vertex(w.first_copy + i, OpKind::copy, w.node, r.copy, w.copy_info + i);
+    }
+    for (std::uint32_t i = 0; i < b.event_merges.size(); ++i)
+      set_vertex(w.first_merge + i, OpKind::merge, w.node, b.event_merges[i].merged, b.event_merges[i].input_count);
+    for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i)
+      set_vertex(w.first_trigger + i, OpKind::trigger, w.node, b.event_triggers[i].event, 0);
+    for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i) {
+      graph.barrier_values_[w.alter_value + i] = b.barrier_alters[i].delta;
+      set_vertex(w.first_alter + i, OpKind::barrier_alter, w.node, b.barrier_alters[i].phase, w.alter_value + i);
+    }
+    for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
+      graph.barrier_values_[w.arrive_value + i] = b.barrier_arrives[i].count;
+      set_vertex(w.first_arrive + i, OpKind::barrier_arrive, w.node, b.barrier_arrives[i].phase, w.arrive_value + i);
+    }
   }
 
   VertexId phase_vertex(const ir::EventKey& phase, std::uint32_t node) {
@@ -125,170 +261,24 @@ class GraphBuilder {
     return v;
   }
 
-  std::uint32_t owner_node(std::uint64_t id) const {
-    return trace_.width == ir::IdWidth::unknown ? kNoNode : layout_.node_of(id);
-  }
-
-  // Pass 1: one vertex per producing record, and the event -> producer table.
-  void create_vertices() {
-    for (std::uint32_t fi = 0; fi < trace_.files.size(); ++fi) {
-      const auto& f = trace_.files[fi];
-      const std::uint32_t node = file_node(f);
-      for (const auto& b : f.batches) {
-        for (const auto& r : b.barrier_creations) {
-          auto [it, fresh] = barriers_.try_emplace(r.id.value(), r.expected_arrivals);
-          (void)it;
-          (void)fresh;  // every node may not repeat it, but a repeat carries the same count
-        }
-        for (const auto& r : b.task_requests) {
-          TaskInfo t;
-          t.func_id = r.func_id;
-          t.priority = r.priority;
-          t.processor = r.target;
-          VertexId v = add_vertex(OpKind::task, owner_node(r.target.value()), r.finish,
-                                  static_cast<std::uint32_t>(g().tasks_.size()));
-          g().tasks_.push_back(t);
-          produce(r.finish, v);
-        }
-        for (const auto& r : b.copy_requests) {
-          VertexId v = add_vertex(OpKind::copy, node, r.copy, static_cast<std::uint32_t>(g().copies_.size()));
-          g().copies_.push_back({r.src_memory, r.dst_memory, kNoValue});
-          produce(r.copy, v);
-        }
-        for (const auto& r : b.event_merges) {
-          VertexId v = add_vertex(OpKind::merge, node, r.merged, r.input_count);
-          produce(r.merged, v);
-        }
-        for (const auto& r : b.event_triggers) {
-          VertexId v = add_vertex(OpKind::trigger, node, r.event, 0);
-          produce(r.event, v);
-        }
-        for (const auto& r : b.barrier_alters) {
-          VertexId v = add_vertex(OpKind::barrier_alter, node, r.phase,
-                                  static_cast<std::uint32_t>(g().barrier_values_.size()));
-          g().barrier_values_.push_back(r.delta);
-          VertexId p = phase_vertex(r.phase, owner_node(r.phase.id()));
-          g().phases_[g().payload_[p]].required += r.delta;
-          edges_.push_back({v, p, EdgeKind::arrival});
-        }
-        for (const auto& r : b.barrier_arrives) {
-          VertexId v = add_vertex(OpKind::barrier_arrive, node, r.phase,
-                                  static_cast<std::uint32_t>(g().barrier_values_.size()));
-          g().barrier_values_.push_back(r.count);
-          VertexId p = phase_vertex(r.phase, owner_node(r.phase.id()));
-          g().phases_[g().payload_[p]].arrived += r.count;
-          edges_.push_back({v, p, EdgeKind::arrival});
-        }
+  // Barrier creations, and one vertex per (barrier, generation) that Alter/Arrive name, after every
+  // record's vertex; arrivals become edges into their phase.
+  void collect_barriers() {
+    for (const BatchWork& w : work_) {
+      const ir::RecordBatch& b = *w.batch;
+      for (const auto& r : b.barrier_creations) barriers_.try_emplace(r.id.value(), r.expected_arrivals);
+      for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i) {
+        const auto& r = b.barrier_alters[i];
+        VertexId p = phase_vertex(r.phase, owner_node(r.phase.id()));
+        g().phases_[g().payload_[p]].required += r.delta;
+        barrier_edges_.push_back({w.first_alter + i, p, EdgeKind::arrival});
       }
-    }
-    for (VertexId p : phase_list_) produce(g().event_[p], p);
-  }
-
-  // Pass 2: every reference to an event becomes an edge from its producer. Pass 1 made
-  // each batch's vertices kind by kind in this same order, so walking the vertex list
-  // with advance_to(kind) recovers each record's vertex without storing a map.
-  void resolve_references() {
-    VertexId next = 0;
-    auto advance_to = [&](OpKind kind) {
-      while (next < g().kind_.size() && g().kind_[next] != kind) ++next;
-      return next++;
-    };
-    // Preconditions found per merge vertex (indexed by vertex; only merges are used).
-    std::vector<std::uint32_t> found(g().vertex_count(), 0);
-
-    for (std::uint32_t fi = 0; fi < trace_.files.size(); ++fi) {
-      const auto& f = trace_.files[fi];
-      for (const auto& b : f.batches) {
-        auto issued = [&](VertexId v, const ir::EventKey& enclosing, std::uint32_t rel_line) {
-          if (enclosing.is_none()) return;
-          VertexId t = producers_.find(enclosing);
-          if (t == EventTable::kMissing || g().kind_[t] != OpKind::task) {
-            note(FindingKind::unknown_issuer, enclosing,
-                 std::string("issues a ") + op_kind_name(g().kind_[v]) + " producing " + ir::to_string(g().event_[v]));
-            return;
-          }
-          g().issuer_[v] = t;
-          edges_.push_back({t, v, EdgeKind::issue});
-          actions_.push_back({t, fi, b.file_line(rel_line), v, false});
-        };
-        for (const auto& r : b.task_requests) {
-          VertexId v = advance_to(OpKind::task);
-          edge(producer_of(r.precondition), v, EdgeKind::precondition);
-          issued(v, r.enclosing, r.line);
-        }
-        for (const auto& r : b.copy_requests) {
-          VertexId v = advance_to(OpKind::copy);
-          edge(producer_of(r.wait_on), v, EdgeKind::precondition);
-          issued(v, r.enclosing, r.line);
-        }
-        for (std::size_t i = 0; i < b.event_merges.size(); ++i) advance_to(OpKind::merge);
-        for (const auto& r : b.event_triggers) {
-          VertexId v = advance_to(OpKind::trigger);
-          edge(producer_of(r.wait_on), v, EdgeKind::precondition);
-          issued(v, r.enclosing, r.line);
-        }
-        for (const auto& r : b.barrier_alters) {
-          VertexId v = advance_to(OpKind::barrier_alter);
-          issued(v, r.enclosing, r.line);
-        }
-        for (const auto& r : b.barrier_arrives) {
-          VertexId v = advance_to(OpKind::barrier_arrive);
-          edge(producer_of(r.wait_on), v, EdgeKind::precondition);
-          issued(v, r.enclosing, r.line);
-        }
-        for (const auto& r : b.event_preconditions) {
-          VertexId m = producers_.find(r.merged);
-          if (m == EventTable::kMissing || g().kind_[m] != OpKind::merge) {
-            note(FindingKind::precondition_without_merge, r.merged, "input " + ir::to_string(r.input));
-            continue;
-          }
-          ++found[m];
-          edge(producer_of(r.input), m, EdgeKind::merge_input);
-        }
-        for (const auto& r : b.task_times) {
-          VertexId t = producers_.find(r.finish);
-          if (t == EventTable::kMissing || g().kind_[t] != OpKind::task) {
-            note(FindingKind::task_time_without_request, r.finish, std::to_string(r.micros) + " us");
-            continue;
-          }
-          TaskInfo& info = g().tasks_[g().payload_[t]];
-          if (info.time_us != kNoValue) {
-            note(FindingKind::duplicate_task_time, r.finish);
-            continue;
-          }
-          info.time_us = r.micros;
-        }
-        for (const auto& r : b.copy_sizes) {
-          VertexId c = producers_.find(r.copy);
-          if (c == EventTable::kMissing || g().kind_[c] != OpKind::copy) {
-            note(r.bytes == 0 ? FindingKind::zero_byte_copy_orphan : FindingKind::copy_size_without_request, r.copy,
-                 std::to_string(r.bytes) + " bytes");
-            continue;
-          }
-          CopyInfo& info = g().copies_[g().payload_[c]];
-          if (info.bytes != kNoValue) {
-            note(FindingKind::duplicate_copy_size, r.copy);
-            continue;
-          }
-          info.bytes = r.bytes;
-        }
-        for (const auto& r : b.task_waits) {
-          VertexId t = producers_.find(r.waiter);
-          if (t == EventTable::kMissing || g().kind_[t] != OpKind::task) {
-            note(FindingKind::wait_without_task, r.waiter, "waits on " + ir::to_string(r.awaited));
-            continue;
-          }
-          VertexId awaited = producer_of(r.awaited);
-          auto wait_index = static_cast<std::uint32_t>(g().waits_.size());
-          g().waits_.push_back({t, kNoVertex, awaited, r.awaited, r.micros, 0});
-          actions_.push_back({t, fi, b.file_line(r.line), wait_index, true});
-        }
+      for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
+        const auto& r = b.barrier_arrives[i];
+        VertexId p = phase_vertex(r.phase, owner_node(r.phase.id()));
+        g().phases_[g().payload_[p]].arrived += r.count;
+        barrier_edges_.push_back({w.first_arrive + i, p, EdgeKind::arrival});
       }
-    }
-    for (VertexId m = 0; m < found.size(); ++m) {
-      if (g().kind_[m] == OpKind::merge && found[m] != g().payload_[m])
-        note(FindingKind::merge_count_mismatch, g().event_[m],
-             "announced " + std::to_string(g().payload_[m]) + ", found " + std::to_string(found[m]));
     }
   }
 
@@ -303,7 +293,7 @@ class GraphBuilder {
       auto created = barriers_.find(id);
       std::int64_t expected = 0;
       if (created == barriers_.end())
-        note(FindingKind::barrier_without_creation, ir::EventKey::make(id, list.front()));
+        log_.note(FindingKind::barrier_without_creation, ir::EventKey::make(id, list.front()));
       else
         expected = created->second;
       VertexId previous = kNoVertex;
@@ -311,42 +301,289 @@ class GraphBuilder {
       // generation in between still has to fire before the next one can.
       for (std::uint32_t gen = list.front(); gen <= list.back(); ++gen) {
         ir::EventKey key = ir::EventKey::make(id, gen);
-        bool existed = phases_.find(key) != EventTable::kMissing;
         VertexId p = phase_vertex(key, owner_node(id));
-        if (!existed) produce(key, p);
         BarrierPhaseInfo& info = g().phases_[g().payload_[p]];
         info.required += expected;
         info.first = previous == kNoVertex;
-        if (previous != kNoVertex) edges_.push_back({previous, p, EdgeKind::phase_order});
+        if (previous != kNoVertex) barrier_edges_.push_back({previous, p, EdgeKind::phase_order});
         if (info.arrived < info.required)
-          note(FindingKind::barrier_phase_incomplete, key,
-               "needs " + std::to_string(info.required) + " arrivals, gets " + std::to_string(info.arrived));
+          log_.note(FindingKind::barrier_phase_incomplete, key, [&] {
+            return "needs " + std::to_string(info.required) + " arrivals, gets " + std::to_string(info.arrived);
+          });
         previous = p;
         if (gen == 0xffffffffu) break;
       }
     }
   }
 
-  // Program order of each task's actions: by file and line (one thread logs them all, spec §6).
-  void order_actions() {
-    std::sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) {
-      if (a.issuer != b.issuer) return a.issuer < b.issuer;
-      if (a.file != b.file) return a.file < b.file;
-      return a.line < b.line;
+  // The event -> producer table, each part filled by one thread in vertex order, so that of two producers
+  // of one event the first one in the input wins and the second is the finding.
+  void register_producers() {
+    const EventGraph& graph = g();
+    const VertexId n = graph.vertex_count();
+    using Table = PartitionedEventTable;
+    auto produces = [&](VertexId v) {
+      return graph.kind_[v] != OpKind::barrier_alter && graph.kind_[v] != OpKind::barrier_arrive &&
+             !graph.event_[v].is_none();
+    };
+    std::array<std::vector<std::pair<VertexId, VertexId>>, Table::kParts> repeats;  // (second, first) producer
+    std::array<std::size_t, Table::kParts> sizes{};
+    for (VertexId v = 0; v < n; ++v)
+      if (produces(v)) ++sizes[Table::part_of(graph.event_[v])];
+    tbb::parallel_for(std::size_t{0}, Table::kParts, [&](std::size_t part) {
+      EventTable& table = producers_.part(part);
+      table.reserve(sizes[part]);
+      // Vertices of this part wait in a small ring until their slot has been prefetched.
+      std::array<VertexId, kPrefetchDistance> ring;
+      std::size_t head = 0, queued = 0;
+      auto insert = [&](VertexId v) {
+        VertexId existing = table.insert(graph.event_[v], v);
+        if (existing != v) repeats[part].emplace_back(v, existing);
+      };
+      for (VertexId v = 0; v < n; ++v) {
+        if (!produces(v) || Table::part_of(graph.event_[v]) != part) continue;
+        table.prefetch(graph.event_[v]);
+        if (queued < ring.size()) {
+          ring[(head + queued++) % ring.size()] = v;
+          continue;
+        }
+        insert(ring[head]);
+        ring[head] = v;
+        head = (head + 1) % ring.size();
+      }
+      for (std::size_t i = 0; i < queued; ++i) insert(ring[(head + i) % ring.size()]);
     });
-    for (std::size_t i = 0; i < actions_.size();) {
+    // Findings in vertex order, whichever part found them.
+    std::vector<std::pair<VertexId, VertexId>> all;
+    for (const auto& r : repeats) all.insert(all.end(), r.begin(), r.end());
+    std::sort(all.begin(), all.end());
+    for (const auto& [second, first] : all)
+      log_.note(FindingKind::duplicate_producer, graph.event_[second], [&] {
+        return std::string(op_kind_name(graph.kind_[first])) + " and " + op_kind_name(graph.kind_[second]);
+      });
+  }
+
+  // The producer of an awaited event, or kNoVertex for NO_EVENT and external events.
+  VertexId producer_of(BatchWork& w, const ir::EventKey& event) const {
+    if (event.is_none()) return kNoVertex;
+    VertexId v = producers_.find(event);
+    if (v != EventTable::kMissing) return v;
+    auto first = first_phase_.find(event.id());
+    if (first != first_phase_.end() && event.gen < first->second) {
+      ++w.pre_first_phase_references;
+      return kNoVertex;
+    }
+    ++w.external_references;
+    w.external_inputs.push_back(event);
+    return kNoVertex;
+  }
+
+  // The vertex of `event` if it is of `kind`, else kNoVertex.
+  VertexId producer_of_kind(const ir::EventKey& event, OpKind kind) const {
+    VertexId v = producers_.find(event);
+    return v != EventTable::kMissing && out_.graph.kind_[v] == kind ? v : kNoVertex;
+  }
+
+  // Every reference in one batch becomes an edge from its producer; timing records join their request.
+  void resolve(BatchWork& w) {
+    const ir::RecordBatch& b = *w.batch;
+    EventGraph& graph = g();
+    auto edge = [&](VertexId from, VertexId to, EdgeKind kind) {
+      if (from != kNoVertex) w.edges.push_back({from, to, kind});
+    };
+    auto issued = [&](VertexId v, const ir::EventKey& enclosing, std::uint32_t rel_line) {
+      if (enclosing.is_none()) return;
+      VertexId t = producer_of_kind(enclosing, OpKind::task);
+      if (t == kNoVertex) {
+        w.findings.note(FindingKind::unknown_issuer, enclosing, [&] {
+          return std::string("issues a ") + op_kind_name(graph.kind_[v]) + " producing " + ir::to_string(graph.event_[v]);
+        });
+        return;
+      }
+      graph.issuer_[v] = t;
+      w.edges.push_back({t, v, EdgeKind::issue});
+      w.actions.push_back({t, v, Action::at(w.file, b.file_line(rel_line))});
+    };
+    // Prefetches the slots of the records kPrefetchDistance ahead of i.
+    auto ahead = [&](const auto& records, std::size_t i, auto... keys) {
+      if (i + kPrefetchDistance < records.size()) {
+        const auto& r = records[i + kPrefetchDistance];
+        (producers_.prefetch(r.*keys), ...);
+      }
+    };
+    using namespace ir;
+    for (std::uint32_t i = 0; i < b.task_requests.size(); ++i) {
+      ahead(b.task_requests, i, &TaskRequestRecord::precondition, &TaskRequestRecord::enclosing);
+      const auto& r = b.task_requests[i];
+      edge(producer_of(w, r.precondition), w.first_task + i, EdgeKind::precondition);
+      issued(w.first_task + i, r.enclosing, r.line);
+    }
+    for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
+      ahead(b.copy_requests, i, &CopyRequestRecord::wait_on, &CopyRequestRecord::enclosing);
+      const auto& r = b.copy_requests[i];
+      edge(producer_of(w, r.wait_on), w.first_copy + i, EdgeKind::precondition);
+      issued(w.first_copy + i, r.enclosing, r.line);
+    }
+    for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i) {
+      ahead(b.event_triggers, i, &EventTriggerRecord::wait_on, &EventTriggerRecord::enclosing);
+      const auto& r = b.event_triggers[i];
+      edge(producer_of(w, r.wait_on), w.first_trigger + i, EdgeKind::precondition);
+      issued(w.first_trigger + i, r.enclosing, r.line);
+    }
+    for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i)
+      issued(w.first_alter + i, b.barrier_alters[i].enclosing, b.barrier_alters[i].line);
+    for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
+      const auto& r = b.barrier_arrives[i];
+      edge(producer_of(w, r.wait_on), w.first_arrive + i, EdgeKind::precondition);
+      issued(w.first_arrive + i, r.enclosing, r.line);
+    }
+    for (std::size_t i = 0; i < b.event_preconditions.size(); ++i) {
+      ahead(b.event_preconditions, i, &EventPreconditionRecord::merged, &EventPreconditionRecord::input);
+      const auto& r = b.event_preconditions[i];
+      VertexId m = producer_of_kind(r.merged, OpKind::merge);
+      if (m == kNoVertex) {
+        w.findings.note(FindingKind::precondition_without_merge, r.merged,
+                        [&] { return "input " + ir::to_string(r.input); });
+        continue;
+      }
+      std::atomic_ref<std::uint32_t>(found_inputs_[m]).fetch_add(1, std::memory_order_relaxed);
+      edge(producer_of(w, r.input), m, EdgeKind::merge_input);
+    }
+    for (std::size_t i = 0; i < b.task_times.size(); ++i) {
+      ahead(b.task_times, i, &TaskTimeRecord::finish);
+      const auto& r = b.task_times[i];
+      VertexId t = producer_of_kind(r.finish, OpKind::task);
+      if (t == kNoVertex) {
+        w.findings.note(FindingKind::task_time_without_request, r.finish,
+                        [&] { return std::to_string(r.micros) + " us"; });
+        continue;
+      }
+      // A second Task Time for one task is settled after the parallel part, in input order.
+      std::uint64_t none = kNoValue;
+      if (!std::atomic_ref<std::uint64_t>(graph.tasks_[graph.payload_[t]].time_us).compare_exchange_strong(none, r.micros))
+        w.repeated_task_time = true;
+    }
+    for (std::size_t i = 0; i < b.copy_sizes.size(); ++i) {
+      ahead(b.copy_sizes, i, &CopySizeRecord::copy);
+      const auto& r = b.copy_sizes[i];
+      VertexId c = producer_of_kind(r.copy, OpKind::copy);
+      if (c == kNoVertex) {
+        w.findings.note(r.bytes == 0 ? FindingKind::zero_byte_copy_orphan : FindingKind::copy_size_without_request,
+                        r.copy, [&] { return std::to_string(r.bytes) + " bytes"; });
+        continue;
+      }
+      std::uint64_t none = kNoValue;
+      if (!std::atomic_ref<std::uint64_t>(graph.copies_[graph.payload_[c]].bytes).compare_exchange_strong(none, r.bytes))
+        w.repeated_copy_size = true;
+    }
+    for (const auto& r : b.task_waits) {
+      VertexId t = producer_of_kind(r.waiter, OpKind::task);
+      if (t == kNoVertex) {
+        w.findings.note(FindingKind::wait_without_task, r.waiter,
+                        [&] { return "waits on " + ir::to_string(r.awaited); });
+        continue;
+      }
+      VertexId awaited = producer_of(w, r.awaited);
+      w.actions.push_back({t, static_cast<std::uint32_t>(w.waits.size()) | Action::kWaitFlag, Action::at(w.file, b.file_line(r.line))});
+      w.waits.push_back({t, kNoVertex, awaited, r.awaited, r.micros, 0});
+    }
+  }
+
+  // Joins what the batches found, in input order.
+  void join_batches() {
+    EventTable externals;
+    std::size_t waits = 0;
+    for (const BatchWork& w : work_) waits += w.waits.size();
+    g().waits_.reserve(waits);
+    // The batches' actions move down to one run at the start of their array (never onto a later batch's).
+    actions_ = {action_slab_.get(), 0, 0};
+    bool repeated_times = false, repeated_sizes = false;
+    for (BatchWork& w : work_) {
+      w.findings.append_to(out_.findings);
+      out_.findings.external_references += w.external_references;
+      out_.findings.pre_first_phase_references += w.pre_first_phase_references;
+      for (const ir::EventKey& e : w.external_inputs) {
+        const std::size_t before = externals.size();
+        externals.insert(e, 0);
+        if (externals.size() > before) log_.note(FindingKind::external_event, e);
+      }
+      const auto wait_base = static_cast<std::uint32_t>(g().waits_.size());
+      g().waits_.insert(g().waits_.end(), w.waits.begin(), w.waits.end());
+      for (Action a : w.actions) {
+        if (a.is_wait()) a.ref += wait_base;
+        actions_.data[actions_.size++] = a;
+      }
+      repeated_times |= w.repeated_task_time;
+      repeated_sizes |= w.repeated_copy_size;
+      w.external_inputs = {};
+      w.waits = {};
+      w.actions = {};
+    }
+    if (repeated_times || repeated_sizes) settle_repeated_timings(repeated_times, repeated_sizes);
+  }
+
+  // When a task has two Task Times (or a copy two Copy Sizes), the first in input order counts and the
+  // others are findings: joined again here in order, which only a damaged trace pays for.
+  void settle_repeated_timings(bool times, bool sizes) {
+    EventGraph& graph = g();
+    if (times)
+      for (TaskInfo& t : graph.tasks_) t.time_us = kNoValue;
+    if (sizes)
+      for (CopyInfo& c : graph.copies_) c.bytes = kNoValue;
+    for (const BatchWork& w : work_) {
+      for (const auto& r : w.batch->task_times) {
+        VertexId t = times ? producer_of_kind(r.finish, OpKind::task) : kNoVertex;
+        if (t == kNoVertex) continue;
+        std::uint64_t& time = graph.tasks_[graph.payload_[t]].time_us;
+        if (time != kNoValue)
+          log_.note(FindingKind::duplicate_task_time, r.finish);
+        else
+          time = r.micros;
+      }
+      for (const auto& r : w.batch->copy_sizes) {
+        VertexId c = sizes ? producer_of_kind(r.copy, OpKind::copy) : kNoVertex;
+        if (c == kNoVertex) continue;
+        std::uint64_t& bytes = graph.copies_[graph.payload_[c]].bytes;
+        if (bytes != kNoValue)
+          log_.note(FindingKind::duplicate_copy_size, r.copy);
+        else
+          bytes = r.bytes;
+      }
+    }
+  }
+
+  void check_merge_counts() {
+    const EventGraph& graph = g();
+    for (VertexId m = 0; m < found_inputs_.size(); ++m) {
+      if (graph.kind_[m] == OpKind::merge && found_inputs_[m] != graph.payload_[m])
+        log_.note(FindingKind::merge_count_mismatch, graph.event_[m], [&] {
+          return "announced " + std::to_string(graph.payload_[m]) + ", found " + std::to_string(found_inputs_[m]);
+        });
+    }
+  }
+
+  // Program order of each task's actions: by file and line (one thread logs them all, spec §6).
+  // Every (issuer, file, line) is distinct, so the parallel sort gives one order.
+  void order_actions() {
+    tbb::parallel_sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) {
+      return a.issuer != b.issuer ? a.issuer < b.issuer : a.where < b.where;
+    });
+    for (std::size_t i = 0; i < actions_.size;) {
       std::size_t j = i;
-      while (j < actions_.size() && actions_[j].issuer == actions_[i].issuer) ++j;
-      TaskInfo& task = g().tasks_[g().payload_[actions_[i].issuer]];
+      while (j < actions_.size && actions_.data[j].issuer == actions_.data[i].issuer) ++j;
+      TaskInfo& task = g().tasks_[g().payload_[actions_.data[i].issuer]];
       task.action_count = static_cast<std::uint32_t>(j - i);
       for (std::size_t k = i; k < j; ++k) {
-        if (actions_[k].is_wait)
-          g().waits_[actions_[k].ref].position = static_cast<std::uint32_t>(k - i);
+        const Action& a = actions_.data[k];
+        if (a.is_wait())
+          g().waits_[a.index()].position = static_cast<std::uint32_t>(k - i);
         else
-          g().position_[actions_[k].ref] = static_cast<std::uint32_t>(k - i);
+          g().position_[a.index()] = static_cast<std::uint32_t>(k - i);
       }
       i = j;
     }
+    actions_ = {};
+    action_slab_.reset();
     // Waits grouped by task, in program order, so each task owns a contiguous range.
     std::stable_sort(g().waits_.begin(), g().waits_.end(), [](const WaitInfo& a, const WaitInfo& b) {
       return a.task != b.task ? a.task < b.task : a.position < b.position;
@@ -358,8 +595,6 @@ class GraphBuilder {
       ++t.wait_count;
       t.wait_us += w.micros;
     }
-    actions_.clear();
-    actions_.shrink_to_fit();
   }
 
   // A Task Wait splits its task: each wait gets a task_resume vertex that follows the
@@ -367,120 +602,172 @@ class GraphBuilder {
   // is in; edges from the task's finish event leave its last segment. Without this split,
   // a task that issues work and then waits for it would look like a cycle.
   void split_tasks_at_waits() {
+    if (g().waits_.empty()) return;
     const VertexId first_resume = g().vertex_count();
     for (std::uint32_t i = 0; i < g().waits_.size(); ++i) {
       WaitInfo& w = g().waits_[i];
       w.resume = add_vertex(OpKind::task_resume, g().node_[w.task], g().event_[w.task], i);
     }
-    std::vector<VertexId> last_segment;  // indexed by task vertex, only for tasks that wait
-    last_segment.assign(first_resume, kNoVertex);
+    std::vector<VertexId> last_segment(first_resume, kNoVertex);  // by task vertex, for tasks that wait
     for (std::uint32_t i = 0; i < g().waits_.size(); ++i) {
       const WaitInfo& w = g().waits_[i];
       const TaskInfo& t = g().tasks_[g().payload_[w.task]];
       VertexId previous = i == t.first_wait ? w.task : g().waits_[i - 1].resume;
-      edges_.push_back({previous, w.resume, EdgeKind::continuation});
-      if (w.awaited != kNoVertex) edges_.push_back({w.awaited, w.resume, EdgeKind::wait});
+      tail_edges_.push_back({previous, w.resume, EdgeKind::continuation});
+      if (w.awaited != kNoVertex) tail_edges_.push_back({w.awaited, w.resume, EdgeKind::wait});
       last_segment[w.task] = w.resume;
     }
-    if (g().waits_.empty()) return;
-    for (RawEdge& e : edges_) {
-      if (e.from >= first_resume || g().kind_[e.from] != OpKind::task || last_segment[e.from] == kNoVertex) continue;
-      if (e.kind == EdgeKind::issue) {
-        // Segment of the action at position k: the resume after the last wait before k.
-        const TaskInfo& t = g().tasks_[g().payload_[e.from]];
-        const std::uint32_t k = g().position_[e.to];
-        VertexId segment = e.from;
-        for (std::uint32_t i = t.first_wait; i < t.first_wait + t.wait_count && g().waits_[i].position < k; ++i)
-          segment = g().waits_[i].resume;
-        e.from = segment;
-      } else if (e.kind != EdgeKind::continuation) {
-        e.from = last_segment[e.from];  // the finish event fires when the last segment ends
+    auto move_source = [&](auto& edges) {
+      for (RawEdge& e : edges) {
+        if (e.from >= first_resume || g().kind_[e.from] != OpKind::task || last_segment[e.from] == kNoVertex) continue;
+        if (e.kind == EdgeKind::issue) {
+          // Segment of the action at position k: the resume after the last wait before k.
+          const TaskInfo& t = g().tasks_[g().payload_[e.from]];
+          const std::uint32_t k = g().position_[e.to];
+          VertexId segment = e.from;
+          for (std::uint32_t i = t.first_wait; i < t.first_wait + t.wait_count && g().waits_[i].position < k; ++i)
+            segment = g().waits_[i].resume;
+          e.from = segment;
+        } else if (e.kind != EdgeKind::continuation) {
+          e.from = last_segment[e.from];  // the finish event fires when the last segment ends
+        }
       }
-    }
+    };
+    move_source(barrier_edges_);
+    tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { move_source(work_[i].edges); });
   }
 
   void check_timing_joins() {
-    for (VertexId v = 0; v < g().vertex_count(); ++v) {
-      if (g().kind_[v] == OpKind::task && g().tasks_[g().payload_[v]].time_us == kNoValue)
-        note(FindingKind::task_without_time, g().event_[v]);
-      else if (g().kind_[v] == OpKind::copy && g().copies_[g().payload_[v]].bytes == kNoValue)
-        note(FindingKind::copy_without_size, g().event_[v]);
+    const EventGraph& graph = g();
+    for (VertexId v = 0; v < graph.vertex_count(); ++v) {
+      if (graph.kind_[v] == OpKind::task && graph.tasks_[graph.payload_[v]].time_us == kNoValue)
+        log_.note(FindingKind::task_without_time, graph.event_[v]);
+      else if (graph.kind_[v] == OpKind::copy && graph.copies_[graph.payload_[v]].bytes == kNoValue)
+        log_.note(FindingKind::copy_without_size, graph.event_[v]);
     }
   }
 
-  // Counting sort of the edge list into forward (by source) and reverse (by target) CSR.
+  // Every edge in input order: barrier arrivals and phase order, each batch's, then the waits'.
+  template <class Visit>
+  void for_each_edge(Visit&& visit) const {
+    for (const RawEdge& e : barrier_edges_) visit(e);
+    for (const BatchWork& w : work_)
+      for (const RawEdge& e : w.edges) visit(e);
+    for (const RawEdge& e : tail_edges_) visit(e);
+  }
+
+  // Counting sort of the edges into forward (by source) and reverse (by target) CSR, one per thread.
   // Within a vertex, edges keep the order they were found in, which is deterministic.
   void freeze() {
     const std::size_t n = g().vertex_count();
+    std::uint64_t m = barrier_edges_.size() + tail_edges_.size();
+    for (const BatchWork& w : work_) m += w.edges.size;
     auto build = [&](bool forward, std::vector<std::uint64_t>& offset, std::vector<VertexId>& ends,
                      std::vector<EdgeKind>& kinds) {
+      reserve_on_huge_pages(offset, n + 1);
+      reserve_on_huge_pages(ends, m);
+      reserve_on_huge_pages(kinds, m);
       offset.assign(n + 1, 0);
-      for (const auto& e : edges_) ++offset[(forward ? e.from : e.to) + 1];
+      for_each_edge([&](const RawEdge& e) { ++offset[(forward ? e.from : e.to) + 1]; });
       std::partial_sum(offset.begin(), offset.end(), offset.begin());
-      ends.resize(edges_.size());
-      kinds.resize(edges_.size());
-      std::vector<std::uint64_t> cursor(offset.begin(), offset.end() - 1);
-      for (const auto& e : edges_) {
-        auto at = cursor[forward ? e.from : e.to]++;
+      ends.resize(m);
+      kinds.resize(m);
+      // offset[v] serves as v's cursor while placing, and ends up as offset[v + 1]: shifted back after.
+      for_each_edge([&](const RawEdge& e) {
+        auto at = offset[forward ? e.from : e.to]++;
         ends[at] = forward ? e.to : e.from;
         kinds[at] = e.kind;
-      }
+      });
+      std::copy_backward(offset.begin(), offset.end() - 1, offset.end());
+      offset[0] = 0;
     };
-    build(true, g().succ_offset_, g().succ_, g().succ_kind_);
-    build(false, g().pred_offset_, g().pred_, g().pred_kind_);
-    edges_.clear();
-    edges_.shrink_to_fit();
+    tbb::parallel_invoke([&] { build(true, g().succ_offset_, g().succ_, g().succ_kind_); },
+                         [&] { build(false, g().pred_offset_, g().pred_, g().pred_kind_); });
+    barrier_edges_ = {};
+    tail_edges_ = {};
+    work_ = {};
+    edge_slab_.reset();
   }
 
-  // Kahn's algorithm settles the usual case (no cycle) in one pass over the CSR; only a graph that has a
-  // cycle pays for strongly connected components, which name one.
-  bool acyclic() const {
-    const auto& graph = out_.graph;
+  // Kahn's algorithm settles the usual case (no cycle) in one pass over the CSR. Only a graph with a cycle
+  // pays for strongly connected components, and only on what Kahn's algorithm could not order and that
+  // still leads somewhere: every cycle lies in that part.
+  void detect_cycles() {
+    const EventGraph& graph = out_.graph;
     const VertexId n = graph.vertex_count();
-    std::vector<std::uint32_t> indegree(n);
-    for (VertexId v = 0; v < n; ++v) indegree[v] = static_cast<std::uint32_t>(graph.predecessors(v).size());
+    std::vector<std::uint32_t> pending;
+    reserve_on_huge_pages(pending, n);
+    pending.resize(n);
     std::vector<VertexId> ready;
-    for (VertexId v = 0; v < n; ++v)
-      if (indegree[v] == 0) ready.push_back(v);
-    std::uint64_t seen = 0;
+    reserve_on_huge_pages(ready, n);
+    for (VertexId v = 0; v < n; ++v) {
+      pending[v] = static_cast<std::uint32_t>(graph.predecessors(v).size());
+      if (pending[v] == 0) ready.push_back(v);
+    }
+    std::uint64_t ordered = 0;
+    auto peel = [&](auto next_of) {
+      while (!ready.empty()) {
+        VertexId v = ready.back();
+        ready.pop_back();
+        ++ordered;
+        for (VertexId w : next_of(v))
+          if (--pending[w] == 0) ready.push_back(w);
+      }
+    };
+    peel([&](VertexId v) { return graph.successors(v); });
+    if (ordered == n) return;
+    // Peel the rest from the other end: vertices none of whose successors is left.
+    std::vector<char> left(n, 0);
+    for (VertexId v = 0; v < n; ++v) left[v] = pending[v] != 0;
+    for (VertexId v = 0; v < n; ++v) {
+      if (!left[v]) continue;
+      pending[v] = 0;
+      for (VertexId w : graph.successors(v)) pending[v] += left[w];
+      if (pending[v] == 0) ready.push_back(v);
+    }
+    std::vector<VertexId> removed;
     while (!ready.empty()) {
       VertexId v = ready.back();
       ready.pop_back();
-      ++seen;
-      for (VertexId w : graph.successors(v))
-        if (--indegree[w] == 0) ready.push_back(w);
+      removed.push_back(v);
+      for (VertexId w : graph.predecessors(v))
+        if (left[w] && --pending[w] == 0) ready.push_back(w);
     }
-    return seen == n;
-  }
-
-  void detect_cycles() {
-    if (acyclic()) return;
-    out_.findings.cycle = find_cycle(g());
-    if (!out_.findings.cycle.empty()) {
+    for (VertexId v : removed) left[v] = 0;
+    out_.findings.cycle = find_cycle(graph, left);
+    if (out_.findings.cycle.empty()) return;
+    log_.note(FindingKind::cycle, graph.event_[out_.findings.cycle.front()], [&] {
       std::string detail;
       for (VertexId v : out_.findings.cycle)
-        detail += (detail.empty() ? "" : " -> ") + std::string(op_kind_name(g().kind_[v])) + " " +
-                  ir::to_string(g().event_[v]);
-      note(FindingKind::cycle, g().event_[out_.findings.cycle.front()], detail);
-    }
+        detail += (detail.empty() ? "" : " -> ") + std::string(op_kind_name(graph.kind_[v])) + " " +
+                  ir::to_string(graph.event_[v]);
+      return detail;
+    });
   }
 
   const ir::TraceRecords& trace_;
   const BuildOptions& options_;
   ir::IdLayout layout_;
   BuildResult out_;
-  EventTable producers_;
+  FindingLog log_{options_.examples_per_finding};  // findings of the serial steps
+  std::vector<BatchWork> work_;
+  PartitionedEventTable producers_;
   EventTable phases_;
-  EventTable externals_;
-  std::unordered_map<std::uint64_t, std::uint32_t> barriers_;  // barrier id -> expected arrivals
+  std::vector<std::uint32_t> found_inputs_;  // Event Preconditions found per merge vertex
+  std::unordered_map<std::uint64_t, std::uint32_t> barriers_;     // barrier id -> expected arrivals
   std::unordered_map<std::uint64_t, std::uint32_t> first_phase_;  // barrier id -> first phase gen
   std::vector<VertexId> phase_list_;
-  std::vector<RawEdge> edges_;
-  std::vector<Action> actions_;
+  std::vector<RawEdge> barrier_edges_;
+  std::vector<RawEdge> tail_edges_;
+  Slice<Action> actions_;  // every batch's, joined in the action slab
+  std::unique_ptr<RawEdge[]> edge_slab_;
+  std::unique_ptr<Action[]> action_slab_;
 };
 
 BuildResult build_event_graph(const ir::TraceRecords& trace, const BuildOptions& options) {
-  return GraphBuilder(trace, options).build();
+  if (options.threads == 0) return GraphBuilder(trace, options).build();
+  tbb::task_arena arena(static_cast<int>(options.threads));
+  return arena.execute([&] { return GraphBuilder(trace, options).build(); });
 }
 
 }  // namespace rr::graph

@@ -49,7 +49,9 @@ int main(int argc, char** argv) {
     for (const auto& f : trace->files) text += f.stats.text_bytes;
     if (graph) {
       auto g0 = std::chrono::steady_clock::now();
-      auto built = rr::graph::build_event_graph(*trace);
+      rr::graph::BuildOptions build;
+      build.threads = threads;
+      auto built = rr::graph::build_event_graph(*trace, build);
       graph_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count());
       peak_kib = std::max(peak_kib, rr::bench::status_kib("VmHWM:"));
       std::printf("graph: %u operations, %llu edges\n", built.graph.vertex_count(),

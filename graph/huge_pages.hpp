@@ -1,0 +1,32 @@
+// Reserving large flat arrays on transparent huge pages. Filling hundreds of megabytes page by page costs
+// one page fault per 4 KiB, which on virtual machines can take longer than the work done on the data;
+// with 2 MiB pages it is 512 times fewer faults.
+#pragma once
+
+#include <sys/mman.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace rr::graph {
+
+// Asks the kernel to back [data, data + bytes) with huge pages where it can. Only a hint: harmless
+// when transparent huge pages are off, and a no-op for small ranges.
+inline void advise_huge_pages(const void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  if (bytes < kHuge) return;
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t last = (begin + bytes) & ~(kHuge - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
+
+// Reserves room for `n` elements and advises huge pages before any of them is touched.
+template <class T, class A>
+void reserve_on_huge_pages(std::vector<T, A>& v, std::size_t n) {
+  v.reserve(n);
+  advise_huge_pages(v.data(), v.capacity() * sizeof(T));
+}
+
+}  // namespace rr::graph
