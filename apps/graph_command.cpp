@@ -58,7 +58,9 @@ std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& commo
       std::cerr << "realm-replay graph: error: " << trace.error().to_string() << "\n";
       return kExitBadInput;
     }
-    auto result = graph::build_event_graph(*trace);
+    graph::BuildOptions build;
+    build.threads = common.threads;
+    auto result = graph::build_event_graph(*trace, build);
     auto vertices = graph::select_vertices(result.graph, selection);
     if (vertices.size() > opts->limit && !opts->force) {
       std::cerr << "realm-replay graph: " << vertices.size() << " operations selected, more than --limit "

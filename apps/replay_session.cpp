@@ -31,7 +31,9 @@ std::unique_ptr<ReplaySession> open_replay(const char* command, const ReplayInpu
   auto trace = read_trace_with_progress(in.trace, read);
   if (!trace) return fail(trace.error());
   session->trace = std::move(*trace);
-  session->built = graph::build_event_graph(session->trace);
+  graph::BuildOptions build;
+  build.threads = common.threads;
+  session->built = graph::build_event_graph(session->trace, build);
   auto map = replay::MachineMap::build(session->trace, session->model, in.fold);
   if (!map) return fail(map.error());
   session->map = std::move(*map);

@@ -73,7 +73,9 @@ ir::Expected<std::unique_ptr<LoadedTrace>> load_trace(const std::string& path, u
   t->label = label_of(path);
   t->family = trace_family(path, t->label);
   t->records = std::move(*records);
-  t->built = graph::build_event_graph(t->records);
+  graph::BuildOptions build;
+  build.threads = threads;
+  t->built = graph::build_event_graph(t->records, build);
   return t;
 }
 

@@ -48,7 +48,9 @@ std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& commo
       return kExitBadInput;
     }
     parser::TraceSummary summary = parser::summarise(*trace);
-    graph::BuildResult graph = graph::build_event_graph(*trace);
+    graph::BuildOptions build;
+    build.threads = common.threads;
+    graph::BuildResult graph = graph::build_event_graph(*trace, build);
     RunContext ctx{"stats", opts->inputs, common.threads, opts->keep_going, opts->strict,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
     std::string report;

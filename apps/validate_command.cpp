@@ -41,6 +41,7 @@ std::function<int()> add_validate_command(CLI::App& app, const CommonOptions& co
     }
     graph::BuildOptions build;
     build.examples_per_finding = opts->examples;
+    build.threads = common.threads;
     graph::BuildResult result = graph::build_event_graph(*trace, build);
     RunContext ctx{"validate", opts->inputs, common.threads, false, opts->strict,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
