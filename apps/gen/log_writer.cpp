@@ -9,12 +9,18 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <map>
 #include <cstdio>
 #include <string_view>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace rr::gen {
@@ -37,58 +43,138 @@ struct IdMaker {
   std::uint64_t processor(std::uint32_t node, std::uint32_t index) const { return make(8, node, index); }
 };
 
-std::string hex(std::uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-
-std::string compress(const std::string& text, Compression c, const std::string& name) {
-  if (c == Compression::none) return text;
-  std::string out;
-  if (c == Compression::zstd) {
-    out.resize(ZSTD_compressBound(text.size()));
-    std::size_t n = ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3);
-    if (ZSTD_isError(n)) throw std::runtime_error(name + ": zstd: " + ZSTD_getErrorName(n));
-    out.resize(n);
-  } else if (c == Compression::gzip) {
-    z_stream z{};
-    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-      throw std::runtime_error(name + ": cannot initialise zlib");
-    out.resize(deflateBound(&z, text.size()));
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    z.avail_in = static_cast<uInt>(text.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    int rc = deflate(&z, Z_FINISH);
-    deflateEnd(&z);
-    if (rc != Z_STREAM_END) throw std::runtime_error(name + ": gzip compression failed");
-    out.resize(z.total_out);
-  } else {
-    out.resize(lzma_stream_buffer_bound(text.size()));
-    std::size_t pos = 0;
-    if (lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const std::uint8_t*>(text.data()),
-                                text.size(), reinterpret_cast<std::uint8_t*>(out.data()), &pos, out.size()) != LZMA_OK)
-      throw std::runtime_error(name + ": xz compression failed");
-    out.resize(pos);
+// A file written through a streaming compressor into a temporary name, renamed into place by commit();
+// removed if never committed, so a failed run leaves no partial file behind.
+class OutputFile {
+ public:
+  OutputFile(fs::path path, Compression c)
+      : path_(std::move(path)), temp_(path_.string() + ".tmp." + std::to_string(::getpid())), c_(c) {
+    file_ = std::fopen(temp_.c_str(), "wb");
+    if (!file_) throw std::runtime_error(path_.string() + ": cannot write: " + std::strerror(errno));
+    if (c_ == Compression::zstd) {
+      zstd_ = ZSTD_createCCtx();
+      ZSTD_CCtx_setParameter(zstd_, ZSTD_c_compressionLevel, 3);
+    } else if (c_ == Compression::gzip) {
+      if (deflateInit2(&z_, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) fail("cannot initialise zlib");
+    } else if (c_ == Compression::xz) {
+      if (lzma_easy_encoder(&xz_, 6, LZMA_CHECK_CRC64) != LZMA_OK) fail("cannot initialise liblzma");
+    }
   }
-  return out;
-}
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile() {
+    if (zstd_) ZSTD_freeCCtx(zstd_);
+    if (c_ == Compression::gzip) deflateEnd(&z_);
+    if (c_ == Compression::xz) lzma_end(&xz_);
+    if (file_) std::fclose(file_);
+    std::error_code ignored;
+    if (!committed_) fs::remove(temp_, ignored);
+  }
+
+  void write(std::string_view text) { encode(text, false); }
+
+  // Ends the stream and moves the file into place.
+  void commit() {
+    encode({}, true);
+    if (std::fclose(std::exchange(file_, nullptr)) != 0) fail("cannot write");
+    std::error_code ec;
+    fs::rename(temp_, path_, ec);
+    if (ec) fail("cannot rename into place: " + ec.message());
+    committed_ = true;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const { throw std::runtime_error(path_.string() + ": " + why); }
+
+  void put(const void* data, std::size_t n) {
+    if (n && std::fwrite(data, 1, n, file_) != n) fail(std::string("cannot write: ") + std::strerror(errno));
+  }
+
+  void encode(std::string_view text, bool last) {
+    if (c_ == Compression::none) return put(text.data(), text.size());
+    std::array<char, 1 << 16> out;
+    if (c_ == Compression::zstd) {
+      ZSTD_inBuffer in{text.data(), text.size(), 0};
+      for (;;) {
+        ZSTD_outBuffer o{out.data(), out.size(), 0};
+        const std::size_t left = ZSTD_compressStream2(zstd_, &o, &in, last ? ZSTD_e_end : ZSTD_e_continue);
+        if (ZSTD_isError(left)) fail(std::string("zstd: ") + ZSTD_getErrorName(left));
+        put(out.data(), o.pos);
+        if (last ? left == 0 : in.pos == in.size) break;
+      }
+    } else if (c_ == Compression::gzip) {
+      z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+      z_.avail_in = static_cast<uInt>(text.size());
+      for (;;) {
+        z_.next_out = reinterpret_cast<Bytef*>(out.data());
+        z_.avail_out = static_cast<uInt>(out.size());
+        const int rc = deflate(&z_, last ? Z_FINISH : Z_NO_FLUSH);
+        if (rc == Z_STREAM_ERROR) fail("gzip compression failed");
+        put(out.data(), out.size() - z_.avail_out);
+        if (last ? rc == Z_STREAM_END : z_.avail_in == 0 && z_.avail_out != 0) break;
+      }
+    } else {
+      xz_.next_in = reinterpret_cast<const std::uint8_t*>(text.data());
+      xz_.avail_in = text.size();
+      for (;;) {
+        xz_.next_out = reinterpret_cast<std::uint8_t*>(out.data());
+        xz_.avail_out = out.size();
+        const lzma_ret rc = lzma_code(&xz_, last ? LZMA_FINISH : LZMA_RUN);
+        if (rc != LZMA_OK && rc != LZMA_STREAM_END) fail("xz compression failed");
+        put(out.data(), out.size() - xz_.avail_out);
+        if (last ? rc == LZMA_STREAM_END : xz_.avail_in == 0 && xz_.avail_out != 0) break;
+      }
+    }
+  }
+
+  fs::path path_;
+  std::string temp_;
+  Compression c_;
+  std::FILE* file_ = nullptr;
+  ZSTD_CCtx* zstd_ = nullptr;
+  z_stream z_{};
+  lzma_stream xz_ = LZMA_STREAM_INIT;
+  bool committed_ = false;
+};
 
 void write_whole(const fs::path& path, const std::string& data) {
-  const fs::path temp = path.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out.write(data.data(), static_cast<std::streamsize>(data.size()));
-    if (!out) throw std::runtime_error(path.string() + ": cannot write");
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) {
-    fs::remove(temp);
-    throw std::runtime_error(path.string() + ": cannot rename into place: " + ec.message());
-  }
+  OutputFile out(path, Compression::none);
+  out.write(data);
+  out.commit();
 }
+
+// Appends numbers and events to a line without temporary strings.
+struct Text {
+  std::string& s;
+  Text& hex(std::uint64_t v) {
+    char b[20];
+    s.append(b, std::to_chars(b, b + sizeof b, v, 16).ptr);
+    return *this;
+  }
+  template <class Int>
+  Text& dec(Int v) {
+    char b[24];
+    s.append(b, std::to_chars(b, b + sizeof b, v).ptr);
+    return *this;
+  }
+  Text& event(std::uint64_t id, std::uint32_t gen) {
+    if (id == 0 && gen == 0) return lit("(0,0)");
+    s.push_back('(');
+    hex(id);
+    s.push_back(',');
+    dec(gen);
+    s.push_back(')');
+    return *this;
+  }
+  Text& lit(std::string_view v) {
+    s.append(v);
+    return *this;
+  }
+  Text& sp() {
+    s.push_back(' ');
+    return *this;
+  }
+};
 
 const char* extension(Compression c) {
   switch (c) {
@@ -106,146 +192,233 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
                         Compression compression, const Quirks& q) {
   fs::create_directories(dir);
   const IdMaker ids{p.nodes > 32};
-  // Every op's event: created on its node, one table index per op there, generation 1.
+  const std::size_t n = p.ops.size();
+  // Every op's event: created on its node, one table index per op there, generation 1. Barriers take
+  // event slots of their owner after those (E2: barriers are events); a phase's event is (barrier, gen).
   std::vector<std::uint32_t> next_index(p.nodes, 1);
-  std::vector<std::string> event(p.ops.size());
-  for (std::size_t i = 0; i < p.ops.size(); ++i)
-    event[i] = "(" + hex(ids.make(2, p.ops[i].node, next_index[p.ops[i].node]++)) + ",1)";
+  std::vector<std::uint64_t> event_id(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (p.ops[i].kind != GenKind::phase) event_id[i] = ids.make(2, p.ops[i].node, next_index[p.ops[i].node]++);
+  std::vector<std::uint64_t> barrier_id(p.barriers.size());
+  for (std::size_t b = 0; b < p.barriers.size(); ++b) barrier_id[b] = ids.make(2, p.barriers[b].node, next_index[p.barriers[b].node]++);
+  for (std::size_t i = 0; i < n; ++i)
+    if (p.ops[i].kind == GenKind::phase) event_id[i] = barrier_id[p.ops[i].barrier];
+  auto gen_of = [&](std::size_t i) { return p.ops[i].kind == GenKind::phase ? p.ops[i].generation : 1u; };
+
+  // Task Time = busy time + the waits (DESIGN §3: busy = Task Time − Σ Task Wait).
+  std::vector<std::int64_t> waited_us(n, 0);
+  std::vector<char> waits_task(n, 0);
+  for (std::size_t w = 0; w < p.waits.size(); ++w) {
+    waited_us[p.waits[w].task] += truth.wait_us[w];
+    waits_task[p.waits[w].task] = 1;
+  }
+
+  // Ops and waits by the node whose file logs them: an op on its own node (the issuer's), a wait on its task's.
+  std::vector<std::vector<std::uint32_t>> ops_of(p.nodes), waits_of(p.nodes);
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (p.ops[i].kind != GenKind::phase) ops_of[p.ops[i].node].push_back(i);
+  for (std::uint32_t w = 0; w < p.waits.size(); ++w) waits_of[p.ops[p.waits[w].task].node].push_back(w);
 
   WriteResult result;
-  std::vector<std::string> files(p.nodes);
   const char* threads[] = {"7fffe221a6c0", "7fffe20196c0", "7fffe241b6c0", "7fffc24196c0"};
   SplitMix quirk_rng{p.seed ^ 0x5bd1e995u};  // its own stream: quirks never change the program
   auto chance = [&](double rate) { return rate > 0 && quirk_rng.uniform() < rate; };
-  // "[<node> - <thread>] {" for every node and thread, built once; each file's text reserved up front
-  // (about 100 bytes a line) so it grows without copying.
-  std::vector<std::array<std::string, 4>> prefixes(p.nodes);
-  std::vector<std::uint64_t> lines_of(p.nodes, 0);
-  for (const auto& op : p.ops) lines_of[op.node] += 2 + op.inputs.size();
-  for (std::uint32_t node = 0; node < p.nodes; ++node) {
-    for (int t = 0; t < 4; ++t) prefixes[node][t] = "[" + std::to_string(node) + " - " + threads[t] + "] {";
-    files[node].reserve((lines_of[node] + p.processors.size() + 3 * p.nodes) * 100);
-  }
   std::map<std::string_view, std::uint64_t> counts;  // record kind -> lines written
-  auto line = [&](std::uint32_t node, std::size_t op, int level, std::string_view kind, const std::string& rest) {
-    const std::string& prefix = prefixes[node][op % 4];
-    std::string& f = files[node];
-    if (chance(q.other_categories)) {
-      f.append(prefix).append("2}{task}: task ").append(std::to_string(op)).append(" mapped\n");
-      ++result.injected["other_categories"];
-    }
-    f.append(prefix).push_back(static_cast<char>('0' + level));
-    f.append("}{graph}: ").append(kind).append(": ").append(rest).push_back('\n');
-    ++counts[kind];
-  };
-  // Every node logs every processor and memory at start-up (spec §6). Memory::Kind 1 system,
-  // 5 GPU framebuffer, 4 zero-copy; Processor::Kind 0 GPU, 1 CPU.
   auto ordinal = [](std::uint8_t kind) { return kind == 5 ? 1u : kind == 4 ? 2u : 0u; };
+  constexpr std::size_t kFlushBytes = 1 << 20;
+
   for (std::uint32_t node = 0; node < p.nodes; ++node) {
+    const fs::path path = fs::path(dir) / ("node_" + std::to_string(node) + ".log" + extension(compression));
+    OutputFile out(path, compression);
+    std::string buffer;
+    buffer.reserve(kFlushBytes + 4096);
+    // "[<node> - <thread>] {" for each of four threads; an op's lines (and those of what it issues) use
+    // one thread, as one thread runs a task and logs its actions.
+    std::array<std::string, 4> prefixes;
+    for (int t = 0; t < 4; ++t) prefixes[t] = "[" + std::to_string(node) + " - " + threads[t] + "] {";
+    Text text{buffer};
+    // Starts a line of `kind` at `level`; flushing happens before a line, so the last line stays in the buffer.
+    auto line = [&](std::size_t thread_of, int level, std::string_view kind) -> Text& {
+      if (buffer.size() >= kFlushBytes) {
+        out.write(buffer);
+        result.text_bytes += buffer.size();
+        buffer.clear();
+      }
+      const std::string& prefix = prefixes[thread_of % 4];
+      if (chance(q.other_categories)) {
+        text.lit(prefix).lit("2}{task}: task ").dec(thread_of).lit(" mapped\n");
+        ++result.injected["other_categories"];
+      }
+      buffer.append(prefix).push_back(static_cast<char>('0' + level));
+      text.lit("}{graph}: ").lit(kind).lit(": ");
+      ++counts[kind];
+      return text;
+    };
+    auto event = [&](std::uint32_t op) -> Text& { return text.event(event_id[op], gen_of(op)); };
+    auto enclosing = [&](std::uint32_t op) -> Text& {
+      return p.ops[op].issuer == kNoOp ? text.lit("(0,0)") : event(p.ops[op].issuer);
+    };
+    auto thread = [&](std::uint32_t op) { return p.ops[op].issuer == kNoOp ? op : p.ops[op].issuer; };
+    // The precondition: the op's single input, or the later op of an injected cycle.
+    auto precondition = [&](std::uint32_t op) -> Text& {
+      if (op == p.cycle_from) return event(p.cycle_to);
+      return p.ops[op].inputs.empty() ? text.lit("(0,0)") : event(p.ops[op].inputs.front());
+    };
+    auto fresh_event = [&](std::uint32_t on) -> Text& { return text.event(ids.make(2, on, next_index[on]++), 1); };
+
+    // Every node logs every processor and memory at start-up (spec §6). Memory::Kind 1 system,
+    // 5 GPU framebuffer, 4 zero-copy; Processor::Kind 0 GPU, 1 CPU, 2 utility.
     for (const auto& proc : p.processors)
-      line(node, 0, 2, "Processor", hex(ids.processor(proc.node, proc.index)) + (proc.gpu ? " 0" : " 1"));
-    for (std::uint32_t n = 0; n < p.nodes; ++n) {
-      line(node, 0, 2, "Memory", hex(ids.memory(n, 0)) + " 1");
+      line(0, 2, "Processor").hex(ids.processor(proc.node, proc.index)).sp().dec(static_cast<int>(proc.kind)).lit("\n");
+    for (std::uint32_t other = 0; other < p.nodes; ++other) {
+      line(0, 2, "Memory").hex(ids.memory(other, 0)).lit(" 1\n");
       if (p.gpus_per_node > 0) {
-        line(node, 0, 2, "Memory", hex(ids.memory(n, 1)) + " 5");
-        line(node, 0, 2, "Memory", hex(ids.memory(n, 2)) + " 4");
+        line(0, 2, "Memory").hex(ids.memory(other, 1)).lit(" 5\n");
+        line(0, 2, "Memory").hex(ids.memory(other, 2)).lit(" 4\n");
       }
     }
-  }
-  // An event no operation produces (for externals and orphan sizes): a fresh index on the node.
-  auto fresh_event = [&](std::uint32_t node) { return "(" + hex(ids.make(2, node, next_index[node]++)) + ",1)"; };
-  for (std::size_t i = 0; i < p.ops.size(); ++i) {
-    const GenOp& op = p.ops[i];
-    std::string pre = op.inputs.empty() ? "(0,0)" : event[op.inputs.front()];
-    switch (op.kind) {
-      case GenKind::task: {
-        if (op.inputs.empty() && chance(q.external_preconditions)) {
-          pre = fresh_event(op.node);
-          ++result.injected["external_preconditions"];
-        }
-        std::string args;
-        if (chance(q.nil_args)) {
-          args = "(nil)";
-          ++result.injected["nil_args"];
-        } else {
-          args = "0x7fffe" + hex(0x2000000 + (i * 0x38) % 0xffffff);
-        }
-        const GenProcessor& proc = p.processors[op.processor];
-        line(op.node, i, 2, "Task Request",
-             std::to_string(op.func) + " " + hex(ids.processor(proc.node, proc.index)) + " " + event[i] + " " + pre +
-                 " (0,0) " + std::to_string(op.priority) + " " + args + " 24");
-        line(op.node, i, 1, "Task Time", event[i] + " " + std::to_string(op.busy_us));
-        break;
-      }
-      case GenKind::copy:
-        line(op.node, i, 2, "Copy Request",
-             event[i] + " " + pre + " (0,0) " + hex(ids.memory(op.node, ordinal(op.src_memory))) + " " +
-                 hex(ids.memory(op.dst_node, ordinal(op.dst_memory))));
-        line(op.node, i, 1, "Copy Size", event[i] + " " + std::to_string(op.bytes));
-        if (chance(q.orphan_copy_sizes)) {
-          line(op.node, i, 1, "Copy Size", fresh_event(op.node) + " 0");
-          ++result.injected["orphan_copy_sizes"];
-        }
-        break;
-      case GenKind::merge:
-        line(op.node, i, 2, "Event Merge", event[i] + " " + std::to_string(op.inputs.size()));
-        for (auto in : op.inputs) {
-          std::string input = event[in];
-          if (chance(q.spaced_preconditions)) {
-            input.insert(input.find(',') + 1, " ");
-            ++result.injected["spaced_preconditions"];
+    for (std::size_t b = 0; b < p.barriers.size(); ++b)
+      if (p.barriers[b].node == node) line(0, 2, "Barrier Creation").hex(barrier_id[b]).sp().dec(p.barriers[b].arrivals).lit("\n");
+
+    std::size_t next_wait = 0;
+    auto task_wait = [&](std::uint32_t w) {
+      const GenWait& gw = p.waits[w];
+      line(gw.task, 1, "Task Wait");
+      event(gw.task).sp();
+      event(gw.awaited).sp().dec(truth.wait_us[w]).lit("\n");
+    };
+    std::vector<std::uint32_t> deferred_times;  // tasks that wait log their Task Time at their end
+    for (std::uint32_t i : ops_of[node]) {
+      while (next_wait < waits_of[node].size() && p.waits[waits_of[node][next_wait]].before_op <= i)
+        task_wait(waits_of[node][next_wait++]);
+      const GenOp& op = p.ops[i];
+      switch (op.kind) {
+        case GenKind::task: {
+          const GenProcessor& proc = p.processors[op.processor];
+          Text& t = line(thread(i), 2, "Task Request").dec(op.func).sp().hex(ids.processor(proc.node, proc.index)).sp();
+          event(i).sp();
+          if (op.inputs.empty() && i != p.cycle_from && chance(q.external_preconditions)) {
+            fresh_event(op.node);
+            ++result.injected["external_preconditions"];
+          } else {
+            precondition(i);
           }
-          line(op.node, i, 2, "Event Precondition", event[i] + " " + input);
+          t.sp();
+          enclosing(i).sp().dec(op.priority).sp();
+          if (chance(q.nil_args)) {
+            t.lit("(nil)");
+            ++result.injected["nil_args"];
+          } else {
+            t.lit("0x7fffe").hex(0x2000000 + (i * 0x38) % 0xffffff);
+          }
+          t.lit(" 24\n");
+          if (waits_task[i]) {
+            deferred_times.push_back(i);
+          } else {
+            line(i, 1, "Task Time");
+            event(i).sp().dec(op.busy_us).lit("\n");
+          }
+          break;
         }
-        break;
+        case GenKind::copy:
+          line(thread(i), 2, "Copy Request");
+          event(i).sp();
+          precondition(i).sp();
+          enclosing(i).sp().hex(ids.memory(op.node, ordinal(op.src_memory))).sp();
+          text.hex(ids.memory(op.dst_node, ordinal(op.dst_memory))).lit("\n");
+          line(i, 1, "Copy Size");
+          event(i).sp().dec(op.bytes).lit("\n");
+          if (chance(q.orphan_copy_sizes)) {
+            line(i, 1, "Copy Size");
+            fresh_event(op.node).lit(" 0\n");
+            ++result.injected["orphan_copy_sizes"];
+          }
+          break;
+        case GenKind::merge:
+          line(i, 2, "Event Merge");
+          event(i).sp().dec(op.inputs.size()).lit("\n");
+          for (auto in : op.inputs) {
+            line(i, 2, "Event Precondition");
+            event(i).sp();
+            if (chance(q.spaced_preconditions)) {
+              text.lit("(").hex(event_id[in]).lit(", ").dec(gen_of(in)).lit(")");
+              ++result.injected["spaced_preconditions"];
+            } else {
+              event(in);
+            }
+            text.lit("\n");
+          }
+          break;
+        case GenKind::trigger:
+          line(thread(i), 2, "Event Trigger");
+          event(i).sp();
+          precondition(i).sp();
+          enclosing(i).lit("\n");
+          break;
+        case GenKind::arrive: {
+          line(thread(i), 2, "Barrier Arrive").event(barrier_id[op.barrier], op.generation).sp();
+          precondition(i).sp();
+          enclosing(i).sp().dec(op.amount).lit("\n");
+          break;
+        }
+        case GenKind::alter:
+          line(thread(i), 2, "Barrier Alter").event(barrier_id[op.barrier], op.generation).sp();
+          enclosing(i).sp().dec(op.amount).lit("\n");
+          break;
+        case GenKind::phase: break;
+      }
     }
-  }
-  for (const auto& [kind, n] : counts) result.records[std::string(kind)] = n;
-  if (q.pending_dump) {
-    for (std::uint32_t node = 0; node < p.nodes; ++node) {
-      files[node] += "PRINTING ALL PENDING EVENTS:\nEvent " + hex(ids.make(2, node, 1)) +
-                     ": gen=1 subscr=0 local=0 remote=1\n  [2] R: 1\nDONE\n";
+    while (next_wait < waits_of[node].size()) task_wait(waits_of[node][next_wait++]);
+    for (std::uint32_t i : deferred_times) {
+      line(i, 1, "Task Time");
+      event(i).sp().dec(p.ops[i].busy_us + waited_us[i]).lit("\n");
+    }
+    if (q.pending_dump) {
+      text.lit("PRINTING ALL PENDING EVENTS:\nEvent ").hex(ids.make(2, node, 1)).lit(": gen=1 subscr=0 local=0 remote=1\n  [2] R: 1\nDONE\n");
       result.injected["pending_dump_lines"] += 4;
     }
-  }
-  if (q.truncate_last_line && !files[0].empty()) {
-    // Cut the last line in half: the run died while writing it.
-    std::string& f = files[0];
-    const std::size_t start = f.rfind('\n', f.size() - 2) + 1;
-    // The record on that line no longer counts as one.
-    const std::size_t tag = f.find("{graph}: ", start);
-    if (tag != std::string::npos) {
-      const std::size_t name = tag + 9;
-      --result.records[f.substr(name, f.find(':', name) - name)];
+    if (q.truncate_last_line && node == 0 && !buffer.empty()) {
+      // Cut the last line in half: the run died while writing it.
+      const std::size_t start = buffer.size() >= 2 ? buffer.rfind('\n', buffer.size() - 2) + 1 : 0;
+      const std::size_t tag = buffer.find("{graph}: ", start);
+      if (tag != std::string::npos) {  // the record on that line no longer counts as one
+        const std::size_t name = tag + 9;
+        --counts[std::string_view(buffer).substr(name, buffer.find(':', name) - name)];
+      }
+      buffer.resize(start + (buffer.size() - start) / 2);
+      result.injected["truncated_lines"] = 1;
     }
-    f.resize(start + (f.size() - start) / 2);
-    result.injected["truncated_lines"] = 1;
+    out.write(buffer);
+    result.text_bytes += buffer.size();
+    out.commit();
   }
-  for (std::uint32_t node = 0; node < p.nodes; ++node) {
-    result.text_bytes += files[node].size();
-    const fs::path path = fs::path(dir) / ("node_" + std::to_string(node) + ".log" + extension(compression));
-    write_whole(path, compress(files[node], compression, path.string()));
-  }
+  for (const auto& [kind, count] : counts)
+    if (count) result.records[std::string(kind)] = count;
 
   auto injected_json = [&] {
     std::string out;
-    for (const auto& [quirk, n] : result.injected)
-      out += (out.empty() ? "\"" : ", \"") + quirk + "\": " + std::to_string(n);
+    for (const auto& [quirk, count] : result.injected)
+      out += (out.empty() ? "\"" : ", \"") + quirk + "\": " + std::to_string(count);
     return out;
   };
   // truth.json: the parameters, the machine, the makespan and every operation's start and end.
   std::string truth_json = "{\n  \"schema\": \"realm-replay/truth\",\n  \"schema_version\": 1,\n  \"parameters\": {\"generator\": \"" +
                            p.generator + "\", \"seed\": " + std::to_string(p.seed) + ", \"nodes\": " +
                            std::to_string(p.nodes) + ", \"cpus_per_node\": " + std::to_string(p.cpus_per_node) +
-                           ", \"gpus_per_node\": " + std::to_string(p.gpus_per_node) + ", \"operations\": " + std::to_string(p.ops.size()) +
+                           ", \"gpus_per_node\": " + std::to_string(p.gpus_per_node) +
+                           ", \"utility_per_node\": " + std::to_string(p.utility_per_node) +
+                           ", \"drivers_per_node\": " + std::to_string(p.drivers_per_node) +
+                           ", \"operations\": " + std::to_string(n) +
                            (p.description.empty() ? "" : ", " + p.description) + "},\n  \"injected\": {" + injected_json() +
                            "},\n  \"machine\": \"machine.toml\",\n" +
-                           "  \"makespan_ns\": " + std::to_string(truth.makespan_ns) + ",\n  \"operations\": [";
-  for (std::size_t i = 0; i < p.ops.size(); ++i) {
-    static const char* kinds[] = {"task", "copy", "merge"};
-    truth_json += std::string(i ? ",\n" : "\n") + "    {\"event\": \"" + event[i] + "\", \"kind\": \"" +
-                  kinds[static_cast<int>(p.ops[i].kind)] + "\", \"node\": " + std::to_string(p.ops[i].node) +
-                  ", \"start_ns\": " + std::to_string(truth.start[i]) + ", \"end_ns\": " + std::to_string(truth.end[i]) + "}";
+                           "  \"makespan_ns\": " + std::to_string(truth.makespan_ns) +
+                           ",\n  \"never_ran\": " + std::to_string(truth.never_ran) + ",\n  \"operations\": [";
+  truth_json.reserve(truth_json.size() + n * 110);
+  Text t{truth_json};
+  for (std::size_t i = 0; i < n; ++i) {
+    t.lit(i ? ",\n" : "\n").lit("    {\"event\": \"").event(event_id[i], gen_of(i)).lit("\", \"kind\": \"");
+    t.lit(kGenKindNames[static_cast<int>(p.ops[i].kind)]).lit("\", \"node\": ").dec(p.ops[i].node);
+    t.lit(", \"start_ns\": ").dec(truth.start[i]).lit(", \"end_ns\": ").dec(truth.end[i]).lit("}");
   }
   truth_json += "\n  ]\n}\n";
   write_whole(fs::path(dir) / "truth.json", truth_json);
@@ -254,8 +427,8 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
   std::string toml = "# The machine realm-replay gen scheduled this trace's ground truth on (see truth.json).\n"
                      "[machine]\nname = \"gen-truth\"\ndescription = \"the generator's truth machine\"\n"
                      "[processors.gpu]\ncount = " + std::to_string(p.gpus_per_node) +
-                     "\n[processors.cpu]\ncount = " + std::to_string(p.cpus_per_node) +
-                     "\n[processors.utility]\ncount = 0\n"
+                     "\n[processors.cpu]\ncount = " + std::to_string(p.cpus_per_node + p.drivers_per_node) +
+                     "\n[processors.utility]\ncount = " + std::to_string(p.utility_per_node) + "\n"
                      "[channels.memcpy]\nlatency_ns = " + std::to_string(m.memcpy_latency_ns) +
                      "\nbandwidth_gbs = 1.0\nlanes = " + std::to_string(m.lanes) +
                      "\n[channels.nic]\nlatency_ns = " + std::to_string(m.nic_latency_ns) +
@@ -265,7 +438,8 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
                      "[network]\nlatency_ns = " + std::to_string(m.network_latency_ns) +
                      "\n[runtime]\ntask_launch_ns = 0\ntrigger_local_ns = " + std::to_string(m.trigger_local_ns) +
                      "\ntrigger_remote_ns = " + std::to_string(m.trigger_remote_ns) +
-                     "\nmerge_ns = " + std::to_string(m.merge_ns) + "\nbarrier_arrival_ns = 0\n";
+                     "\nmerge_ns = " + std::to_string(m.merge_ns) + "\nbarrier_arrival_ns = 0\n"
+                     "wait_frees_processor = true\nissue_point = \"interpolate\"\n";
   write_whole(fs::path(dir) / "machine.toml", toml);
   return result;
 }

@@ -1,8 +1,16 @@
 // S3D per RK stage and node (spec §2 dependence order, §11a counts and durations, B = 4 fields per stencil
 // batch, duration scale k_t = 1.5): primitives -> temperature -> thermo -> {viscosity, conductivity,
 // diffusion, chemistry} and ghost exchange A -> gradients -> fluxes -> ghost exchange B -> divergence ->
-// rhs_sum x2 -> rk_update. Everything is issued at t = 0 (no meta-tasks yet), so the ground truth needs no
-// issue-point model. Durations are lognormal around the table's means with its spread.
+// rhs_sum x2 -> rk_update. Durations are lognormal around the table's means with its spread.
+//
+// The runtime layer of §7–§8: a long-lived driver task per node (function 3, on a CPU of its own) issues,
+// step by step, the first meta-task (function 4, utility processors) of every operation and, after issuing
+// step s, waits (Task Wait) for step s−2 to end: a run-ahead window of two steps. An application task's
+// chain is dependence analysis -> mapping (which triggers a user event the task also waits for) -> launch
+// (issues the task) -> completion (after the task) -> commit; a copy's is one meta-task that issues it and,
+// for every other copy, a completion meta-task. Ghost exchanges go through phase barriers, one per
+// (exchange, neighbour, direction): the producer's node arrives when the data is ready, the consumer's node
+// when it has finished with the previous stage's ghosts (in the first stage an Alter lowers the count).
 #include "s3d.hpp"
 
 #include "random.hpp"
@@ -10,6 +18,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <stdexcept>
 
 namespace rr::gen {
@@ -31,11 +41,56 @@ constexpr Duration kCpuGradSpecies{3.4, 0.7, 3.4, 0.7};
 constexpr Duration kCpuFluxSpecies{7.2, 1.5, 7.2, 1.5};
 constexpr double kScale = 1.5;  // k_t of §11a
 
+// Meta-task mean durations in µs (§7): dependence analysis, mapping, launch, completion, commit; copies.
+constexpr std::array<double, 5> kTaskMeta = {30, 120, 20, 15, 15};
+constexpr double kCopyMeta = 40, kCopyCompletion = 25;
+constexpr double kMetaCv = 0.8;
+
 class Builder {
  public:
   Builder(const S3dOptions& o, Program& p) : o_(o), p_(p), rng_{o.seed * 0x2545f4914f6cdd1dull + 1} {}
 
+  std::vector<std::uint32_t> driver_;  // per node: its long-lived top-level task
+
+  // A meta-task on one of the node's utility processors, issued by `issuer`, after `input` if any.
+  std::uint32_t meta(std::uint32_t node, std::uint32_t issuer, double mean_us, std::uint32_t input = kNoOp) {
+    const double sigma = std::sqrt(std::log(1.0 + kMetaCv * kMetaCv));
+    GenOp op;
+    op.kind = GenKind::task;
+    op.node = node;
+    op.processor = utility_of(node, next_utility_[node]++);
+    op.func = 4;
+    op.busy_us = std::max<std::int64_t>(1, std::llround(mean_us * std::exp(sigma * rng_.normal() - sigma * sigma / 2)));
+    op.issuer = issuer;
+    if (input != kNoOp) op.inputs = {input};
+    return add(std::move(op));
+  }
+
+  std::uint32_t add(GenOp op) {
+    p_.ops.push_back(std::move(op));
+    return static_cast<std::uint32_t>(p_.ops.size() - 1);
+  }
+
+  // The meta-task that launched an application task (it also issues that task's barrier arrivals).
+  std::uint32_t launcher(std::uint32_t task) const { return launcher_.at(task); }
+
   std::uint32_t task(std::uint32_t node, Kind kind, bool on_cpu, std::vector<std::uint32_t> inputs) {
+    const std::uint32_t analysis = meta(node, driver_[node], kTaskMeta[0]);
+    const std::uint32_t mapping = meta(node, analysis, kTaskMeta[1]);
+    GenOp mapped;  // Legion's deferred trigger: a user event the mapping stage triggers
+    mapped.kind = GenKind::trigger;
+    mapped.node = node;
+    mapped.issuer = mapping;
+    inputs.push_back(add(std::move(mapped)));
+    const std::uint32_t launch = meta(node, mapping, kTaskMeta[2]);
+    const std::uint32_t x = app_task(node, kind, on_cpu, std::move(inputs), launch);
+    launcher_[x] = launch;
+    const std::uint32_t completion = meta(node, launch, kTaskMeta[3], x);
+    meta(node, completion, kTaskMeta[4]);
+    return x;
+  }
+
+  std::uint32_t app_task(std::uint32_t node, Kind kind, bool on_cpu, std::vector<std::uint32_t> inputs, std::uint32_t issuer) {
     const bool heptane = o_.mechanism == "heptane";
     const Duration d = on_cpu ? (kind == grad_species ? kCpuGradSpecies : kCpuFluxSpecies) : kGpu[kind];
     const double mean = heptane ? d.heptane : d.dme;
@@ -50,14 +105,16 @@ class Builder {
     op.busy_us = std::max<std::int64_t>(1, std::llround(ms * 1000.0));
     op.func = 10 + static_cast<std::uint32_t>(kind);
     op.inputs = join(node, std::move(inputs));
-    p_.ops.push_back(std::move(op));
-    return static_cast<std::uint32_t>(p_.ops.size() - 1);
+    op.issuer = issuer;
+    return add(std::move(op));
   }
 
-  // A copy requested by the source node, after `input`.
+  // A copy requested by the source node, after `input`, issued by its meta-task.
   std::uint32_t copy(std::uint32_t src, std::uint32_t dst, std::uint8_t src_mem, std::uint8_t dst_mem,
                      std::uint64_t bytes, std::uint32_t input) {
+    const std::uint32_t issue = meta(src, driver_[src], kCopyMeta);
     GenOp op;
+    op.issuer = issue;
     op.kind = GenKind::copy;
     op.node = src;
     op.dst_node = dst;
@@ -65,11 +122,17 @@ class Builder {
     op.dst_memory = dst_mem;
     op.bytes = bytes;
     op.inputs = {input};
-    p_.ops.push_back(std::move(op));
-    return static_cast<std::uint32_t>(p_.ops.size() - 1);
+    const std::uint32_t c = add(std::move(op));
+    if (copies_++ % 2 == 0) meta(src, issue, kCopyCompletion, c);  // 1.5 meta-tasks per copy
+    return c;
   }
 
   std::vector<std::uint32_t> next_cpu_;
+  std::vector<std::uint32_t> next_utility_;
+
+  // Each node's processors: its CPUs, the driver's CPU, the GPU, the utility processors.
+  std::uint32_t per_node() const { return p_.cpus_per_node + p_.drivers_per_node + p_.gpus_per_node + p_.utility_per_node; }
+  std::uint32_t cpu_of(std::uint32_t node, std::uint32_t k) const { return node * per_node() + k % p_.cpus_per_node; }
 
  private:
   // More than one input: merged on the waiting node, in a tree of fan-in at most 8 (§11a).
@@ -95,14 +158,16 @@ class Builder {
     }
     return inputs;
   }
-  std::uint32_t cpu_of(std::uint32_t node, std::uint32_t k) const {
-    return node * (p_.cpus_per_node + p_.gpus_per_node) + k % p_.cpus_per_node;
+  std::uint32_t gpu_of(std::uint32_t node) const { return node * per_node() + p_.cpus_per_node + p_.drivers_per_node; }
+  std::uint32_t utility_of(std::uint32_t node, std::uint32_t k) const {
+    return node * per_node() + p_.cpus_per_node + p_.drivers_per_node + p_.gpus_per_node + k % p_.utility_per_node;
   }
-  std::uint32_t gpu_of(std::uint32_t node) const { return node * (p_.cpus_per_node + p_.gpus_per_node) + p_.cpus_per_node; }
 
   const S3dOptions& o_;
   Program& p_;
   SplitMix rng_;
+  std::map<std::uint32_t, std::uint32_t> launcher_;
+  std::uint64_t copies_ = 0;
 };
 
 // The most cubic px*py*pz = n.
@@ -136,12 +201,16 @@ Program make_s3d(const S3dOptions& o) {
   p.nodes = std::max(1u, o.nodes);
   const bool mixed = o.mapping == "mixed";
   p.cpus_per_node = mixed ? 12 : 2;  // §11b: 12 CPU processors for mixed, 1-2 for all
+  p.drivers_per_node = 1;
   p.gpus_per_node = 1;
+  p.utility_per_node = 2;
   p.description = "\"mechanism\": \"" + o.mechanism + "\", \"mapping\": \"" + o.mapping + "\", \"steps\": " +
                   std::to_string(o.steps) + ", \"points\": " + std::to_string(o.points);
   for (std::uint32_t n = 0; n < p.nodes; ++n) {
-    for (std::uint32_t c = 0; c < p.cpus_per_node; ++c) p.processors.push_back({n, c, false});
-    p.processors.push_back({n, p.cpus_per_node, true});
+    std::uint32_t index = 0;
+    for (std::uint32_t c = 0; c < p.cpus_per_node + p.drivers_per_node; ++c) p.processors.push_back({n, index++, GenProcKind::cpu});
+    p.processors.push_back({n, index++, GenProcKind::gpu});
+    for (std::uint32_t u = 0; u < p.utility_per_node; ++u) p.processors.push_back({n, index++, GenProcKind::utility});
   }
   const std::uint32_t species = o.mechanism == "heptane" ? 52 : 30;
   const std::uint32_t fields = species + 4;
@@ -167,8 +236,74 @@ Program make_s3d(const S3dOptions& o) {
   const std::uint8_t fb = 5, sys = 1;
   Builder b(o, p);
   b.next_cpu_.assign(p.nodes, 0);
+  b.next_utility_.assign(p.nodes, 0);
+  for (std::uint32_t n = 0; n < p.nodes; ++n) {
+    GenOp driver;
+    driver.kind = GenKind::task;
+    driver.node = n;
+    driver.processor = b.cpu_of(n, 0) + p.cpus_per_node;  // the CPU after the application's
+    driver.func = 3;
+    b.driver_.push_back(b.add(std::move(driver)));
+  }
+  // Phase barriers of the ghost exchanges: (exchange, from, to) -> barrier, and its phase per stage.
+  std::map<std::tuple<int, std::uint32_t, std::uint32_t>, std::uint32_t> barrier_of;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> phase_op;  // (barrier, stage) -> op
+  auto barrier = [&](int exchange, std::uint32_t from, std::uint32_t to) {
+    auto [it, fresh] = barrier_of.try_emplace({exchange, from, to}, static_cast<std::uint32_t>(p.barriers.size()));
+    if (fresh) p.barriers.push_back({to, 2});  // owned by the consumer; the producer and the consumer arrive
+    return it->second;
+  };
+  auto phase = [&](std::uint32_t bar, std::uint32_t stage) {
+    auto it = phase_op.find({bar, stage});
+    if (it != phase_op.end()) return it->second;
+    GenOp ph;
+    ph.kind = GenKind::phase;
+    ph.node = p.barriers[bar].node;
+    ph.barrier = bar;
+    ph.generation = stage + 1;
+    if (stage > 0) ph.inputs = {phase_op.at({bar, stage - 1})};
+    const std::uint32_t op = b.add(std::move(ph));
+    phase_op[{bar, stage}] = op;
+    return op;
+  };
+  auto barrier_record = [&](GenKind kind, std::uint32_t node, std::uint32_t issuer, std::uint32_t bar, std::uint32_t stage,
+                            std::int32_t amount, std::uint32_t input) {
+    GenOp r;
+    r.kind = kind;
+    r.node = node;
+    r.issuer = issuer;
+    r.barrier = bar;
+    r.generation = stage + 1;
+    r.amount = amount;
+    if (input != kNoOp) r.inputs = {input};
+    b.add(std::move(r));
+  };
+  // Every neighbour pair, both ways, for both exchanges.
+  auto each_link = [&](auto&& visit) {
+    for (std::uint32_t n = 0; n < p.nodes; ++n)
+      for (int dir = 0; dir < 3; ++dir)
+        for (auto m : neighbours(n, dir)) visit(m, n, dir);
+  };
   std::vector<std::int64_t> last(p.nodes, -1);  // each node's rk_update of the previous stage
+  std::vector<std::vector<std::uint32_t>> step_end(o.steps);  // per step, each node's last rk_update
   for (std::uint32_t stage = 0; stage < o.steps * 6; ++stage) {
+    const std::uint32_t step = stage / 6;
+    if (stage % 6 == 0 && step >= 2)  // the run-ahead window: step s is issued once step s-2 is over
+      for (std::uint32_t n = 0; n < p.nodes; ++n)
+        p.waits.push_back({b.driver_[n], step_end[step - 2][n], static_cast<std::uint32_t>(p.ops.size())});
+    // The consumer frees the previous stage's ghosts: it arrives after its last rk_update, or, in the
+    // first stage, lowers the count by one.
+    each_link([&](std::uint32_t m, std::uint32_t n, int) {
+      for (int x = 0; x < 2; ++x) {
+        const std::uint32_t bar = barrier(x, m, n);
+        if (stage == 0)
+          barrier_record(GenKind::alter, n, b.driver_[n], bar, stage, -1, kNoOp);
+        else
+          barrier_record(GenKind::arrive, n, b.launcher(static_cast<std::uint32_t>(last[n])), bar, stage, 1,
+                         static_cast<std::uint32_t>(last[n]));
+        phase(bar, stage);
+      }
+    });
     std::vector<std::uint32_t> thermo_of(p.nodes);
     std::vector<std::array<std::uint32_t, 4>> transport(p.nodes);
     for (std::uint32_t n = 0; n < p.nodes; ++n) {
@@ -179,6 +314,10 @@ Program make_s3d(const S3dOptions& o) {
       thermo_of[n] = b.task(n, thermo, false, {te});
       for (int k = 0; k < 4; ++k) transport[n][k] = b.task(n, static_cast<Kind>(visc + k), false, {thermo_of[n]});
     }
+    // Exchange A's data is ready on the producer once its thermo task is done.
+    each_link([&](std::uint32_t m, std::uint32_t n, int) {
+      barrier_record(GenKind::arrive, m, b.launcher(thermo_of[m]), barrier(0, m, n), stage, 1, thermo_of[m]);
+    });
     // Gradients: per direction, u/v/w/T batches and species batches, each after two ghost copies (exchange A).
     std::vector<std::array<std::vector<std::uint32_t>, 3>> flux_of(p.nodes);
     for (std::uint32_t n = 0; n < p.nodes; ++n) {
@@ -195,7 +334,7 @@ Program make_s3d(const S3dOptions& o) {
           const bool is_species = i >= uvwt_batches;
           const bool cpu = mixed && is_species;
           std::vector<std::uint32_t> in{cpu ? y_down[i - uvwt_batches] : thermo_of[n]};
-          for (auto m : nb) in.push_back(b.copy(m, n, cpu ? sys : fb, cpu ? sys : fb, ghost_bytes, thermo_of[m]));
+          for (auto m : nb) in.push_back(b.copy(m, n, cpu ? sys : fb, cpu ? sys : fb, ghost_bytes, phase(barrier(0, m, n), stage)));
           (is_species ? species_grad : uvwt).push_back(b.task(n, is_species ? grad_species : grad_uvwt, cpu, in));
         }
         std::vector<std::uint32_t> me_in = uvwt;
@@ -209,6 +348,11 @@ Program make_s3d(const S3dOptions& o) {
         }
       }
     }
+    // Exchange B's data is ready once the producer's momentum/energy flux of that direction is done.
+    each_link([&](std::uint32_t m, std::uint32_t n, int dir) {
+      const std::uint32_t flux = flux_of[m][dir][0];
+      barrier_record(GenKind::arrive, m, b.launcher(flux), barrier(1, m, n), stage, 1, flux);
+    });
     // Divergence: per direction and batch, after the fluxes and two ghost copies of them (exchange B).
     for (std::uint32_t n = 0; n < p.nodes; ++n) {
       std::vector<std::uint32_t> div;
@@ -217,7 +361,7 @@ Program make_s3d(const S3dOptions& o) {
         for (std::uint32_t i = 0; i < field_batches; ++i) {
           std::vector<std::uint32_t> in{flux_of[n][dir][std::min<std::size_t>(i < uvwt_batches ? 0 : i - uvwt_batches + 1,
                                                                                flux_of[n][dir].size() - 1)]};
-          for (auto m : nb) in.push_back(b.copy(m, n, fb, fb, ghost_bytes, flux_of[m][dir][0]));
+          for (auto m : nb) in.push_back(b.copy(m, n, fb, fb, ghost_bytes, phase(barrier(1, m, n), stage)));
           div.push_back(b.task(n, divergence, false, in));
         }
       }
@@ -226,7 +370,17 @@ Program make_s3d(const S3dOptions& o) {
       auto s2 = b.task(n, rhs_sum, false, {s1});
       last[n] = b.task(n, rk_update, false, {s2});
     }
+    if (stage % 6 == 5) step_end[step].assign(last.begin(), last.end());
   }
+  // The drivers wait for the last steps, and are busy a few microseconds per operation they issue.
+  for (std::uint32_t step = o.steps >= 2 ? o.steps - 2 : 0; step < o.steps; ++step)
+    for (std::uint32_t n = 0; n < p.nodes; ++n)
+      p.waits.push_back({b.driver_[n], step_end[step][n], static_cast<std::uint32_t>(p.ops.size())});
+  std::stable_sort(p.waits.begin(), p.waits.end(), [](const GenWait& a, const GenWait& w) { return a.task < w.task; });
+  std::vector<std::int64_t> issued(p.nodes, 0);
+  for (const GenOp& op : p.ops)
+    if (op.issuer != kNoOp && op.issuer < p.nodes) ++issued[op.issuer];
+  for (std::uint32_t n = 0; n < p.nodes; ++n) p.ops[b.driver_[n]].busy_us = 10 + 2 * issued[n];
   return p;
 }
 

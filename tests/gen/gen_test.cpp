@@ -200,11 +200,24 @@ TEST(S3dGenerator, TaskCountsPerNodeAndStepFollowTheSpecTables) {
     for (const char* mapping : {"all", "mixed"}) {
       Program p = make_s3d({mechanism, mapping, 3, 2, 48, 1});
       std::vector<std::uint64_t> tasks(p.nodes, 0), cpu_tasks(p.nodes, 0);
-      for (const auto& op : p.ops)
-        if (op.kind == GenKind::task) {
-          ++tasks[op.node];
-          cpu_tasks[op.node] += p.processors[op.processor].gpu ? 0 : 1;
+      std::uint64_t meta = 0, copies = 0, drivers = 0, app = 0, utility = 0;
+      for (const auto& op : p.ops) {
+        if (op.kind == GenKind::copy) ++copies;
+        if (op.kind != GenKind::task) continue;
+        if (op.func == 3) ++drivers;
+        if (op.func == 4) {
+          ++meta;
+          utility += p.processors[op.processor].kind == GenProcKind::utility;
         }
+        if (op.func < 10) continue;
+        ++app;
+        ++tasks[op.node];
+        cpu_tasks[op.node] += p.processors[op.processor].kind == GenProcKind::cpu ? 1 : 0;
+      }
+      // §7: five meta-tasks per application task, 1.5 per copy, all on utility processors; one driver a node.
+      EXPECT_EQ(meta, 5 * app + copies + (copies + 1) / 2);
+      EXPECT_EQ(utility, meta);
+      EXPECT_EQ(drivers, p.nodes);
       for (std::uint32_t n = 0; n < p.nodes; ++n) {
         EXPECT_EQ(tasks[n], 2 * per_step) << mechanism << " " << mapping;
         // mixed: the species gradient and flux batches run on CPUs (§11a: 288 DME / 468 heptane per step).

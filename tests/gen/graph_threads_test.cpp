@@ -98,8 +98,9 @@ TEST(GraphBuilderThreads, SameGraphAndFindingsWhateverTheThreadsAndChunks) {
         // The first Task Time in input order counts (random-dag tasks take at most 500 us), not node 2's
         // repeat, which is ten times longer.
         for (graph::VertexId v = 0; v < r.graph.vertex_count(); ++v)
-          if (r.graph.kind(v) == graph::OpKind::task && r.graph.task(v).time_us != graph::kNoValue)
+          if (r.graph.kind(v) == graph::OpKind::task && r.graph.task(v).time_us != graph::kNoValue) {
             EXPECT_LE(r.graph.task(v).time_us, 500u);
+          }
       } else {
         EXPECT_EQ(first_difference(got, reference), "") << "chunk " << chunk << ", threads " << threads;
       }
