@@ -1,4 +1,4 @@
-// `realm-replay gen chain|fork-join|random-dag`: synthetic traces with their ground truth.
+// `realm-replay gen s3d|chain|fork-join|stencil|random-dag`: synthetic traces with their ground truth.
 #include <iostream>
 
 #include "apps/gen/generators.hpp"
@@ -24,15 +24,17 @@ std::function<int()> add_gen_command(CLI::App& app, const CommonOptions&) {
     std::string mapping = "all";
     std::uint32_t steps = 1;
     std::uint32_t points = 48;
+    std::uint32_t dims = 1;
+    bool inject_cycle = false;
     gen::Quirks quirks;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "gen", "Generate a synthetic trace (node_N.log per node) with its ground truth (truth.json) and the machine the "
              "truth was scheduled on (machine.toml).");
-  cmd->add_option("generator", opts->kind, "s3d, chain, fork-join or random-dag")
+  cmd->add_option("generator", opts->kind, "s3d, chain, fork-join, stencil or random-dag")
       ->required()
-      ->check(CLI::IsMember({"s3d", "chain", "fork-join", "random-dag"}));
+      ->check(CLI::IsMember({"s3d", "chain", "fork-join", "stencil", "random-dag"}));
   cmd->add_option("-o,--out", opts->out, "output folder")->required();
   cmd->add_option("--nodes", opts->nodes, "nodes (more than 32 gives 64-bit ids)")->capture_default_str()->check(CLI::Range(1u, 65536u));
   cmd->add_option("--cpus", opts->cpus, "CPU processors per node (small generators)")->capture_default_str()->check(CLI::Range(1u, 4096u));
@@ -45,7 +47,13 @@ std::function<int()> add_gen_command(CLI::App& app, const CommonOptions&) {
   cmd->add_option("--mapping", opts->mapping, "s3d: all (GPU) or mixed (species work on CPUs)")
       ->capture_default_str()
       ->check(CLI::IsMember({"all", "mixed"}));
-  cmd->add_option("--steps", opts->steps, "s3d: time steps (6 RK stages each)")->capture_default_str();
+  cmd->add_option("--steps", opts->steps, "s3d: time steps (6 RK stages each); stencil: iterations")->capture_default_str();
+  cmd->add_option("--dims", opts->dims, "stencil: nodes on a line (1) or a 3-D grid (3)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({1u, 3u}));
+  cmd->add_flag("--inject-cycle", opts->inject_cycle,
+                "chain, random-dag, stencil: a task without inputs also waits on a later op that depends on it (for "
+                "validation; the truth then lists what never runs)");
   cmd->add_option("--points", opts->points, "s3d: grid points per side per node, 48 or 64")
       ->capture_default_str()
       ->check(CLI::IsMember({48u, 64u}));
@@ -70,7 +78,13 @@ std::function<int()> add_gen_command(CLI::App& app, const CommonOptions&) {
         opts->kind == "s3d"         ? gen::make_s3d({opts->mechanism, opts->mapping, opts->nodes, opts->steps, opts->points, opts->seed})
         : opts->kind == "chain"     ? gen::make_chain(opts->length, o)
         : opts->kind == "fork-join" ? gen::make_fork_join(opts->width, opts->stages, o)
+        : opts->kind == "stencil"   ? gen::make_stencil(opts->dims, opts->steps, o)
                                     : gen::make_random_dag(opts->ops, o);
+    if (opts->inject_cycle && (opts->kind == "s3d" || !gen::inject_cycle(program))) {
+      std::cerr << "realm-replay gen: error: --inject-cycle needs a chain, random-dag or stencil program with a task "
+                   "that has no inputs\n";
+      return kExitUsage;
+    }
     gen::TruthMachine machine;
     gen::Truth truth = gen::schedule(program, machine);
     const gen::Compression c = opts->compress == "gzip" ? gen::Compression::gzip
@@ -81,6 +95,7 @@ std::function<int()> add_gen_command(CLI::App& app, const CommonOptions&) {
       auto written = gen::write_trace(program, truth, machine, opts->out, c, opts->quirks);
       std::cout << "wrote " << program.nodes << " node log(s), " << written.text_bytes << " bytes of text, to "
                 << opts->out << "; truth makespan " << truth.makespan_ns << " ns\n";
+      if (truth.never_ran) std::cout << "  operations that never run (injected cycle): " << truth.never_ran << "\n";
       for (const auto& [kind, n] : written.records) std::cout << "  " << kind << ": " << n << "\n";
       for (const auto& [quirk, n] : written.injected) std::cout << "  injected " << quirk << ": " << n << "\n";
     } catch (const std::exception& e) {

@@ -3,6 +3,10 @@
 
 #include "random.hpp"
 
+#include <algorithm>
+#include <array>
+#include <map>
+
 namespace rr::gen {
 
 namespace {
@@ -99,6 +103,107 @@ Program make_random_dag(std::uint32_t count, const SmallOptions& o) {
     }
   }
   return p;
+}
+
+Program make_stencil(std::uint32_t dims, std::uint32_t steps, const SmallOptions& o) {
+  Program p = base("stencil", o);
+  p.description = "\"dims\": " + std::to_string(dims) + ", \"steps\": " + std::to_string(steps);
+  SplitMix rng{o.seed};
+  // Nodes on a line (1-D) or on the most cubic grid (3-D); neighbours differ by one in one coordinate.
+  std::array<std::uint32_t, 3> grid{p.nodes, 1, 1};
+  if (dims == 3) {
+    std::uint32_t best = p.nodes;
+    for (std::uint32_t x = 1; x <= p.nodes; ++x)
+      for (std::uint32_t y = 1; x * y <= p.nodes; ++y)
+        if (p.nodes % (x * y) == 0) {
+          const std::uint32_t z = p.nodes / (x * y);
+          const std::uint32_t spread = std::max({x, y, z}) - std::min({x, y, z});
+          if (spread < best) best = spread, grid = {x, y, z};
+        }
+  }
+  auto neighbours = [&](std::uint32_t n) {
+    std::vector<std::uint32_t> out;
+    const std::array<std::uint32_t, 3> c{n % grid[0], (n / grid[0]) % grid[1], n / grid[0] / grid[1]};
+    for (int d = 0; d < 3; ++d)
+      for (int side : {-1, 1}) {
+        auto e = c;
+        const int v = static_cast<int>(e[d]) + side;
+        if (v < 0 || v >= static_cast<int>(grid[d])) continue;
+        e[d] = static_cast<std::uint32_t>(v);
+        out.push_back(e[0] + grid[0] * (e[1] + grid[1] * e[2]));
+      }
+    return out;
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> barrier_of;  // (from, to) -> barrier
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> phase_of;    // (barrier, step) -> op
+  auto add = [&](GenOp op) {
+    p.ops.push_back(std::move(op));
+    return static_cast<std::uint32_t>(p.ops.size() - 1);
+  };
+  std::vector<std::uint32_t> compute(p.nodes, kNoOp);
+  std::vector<std::vector<std::uint32_t>> received(p.nodes);
+  for (std::uint32_t step = 0; step < steps; ++step) {
+    std::vector<std::uint32_t> previous = compute;
+    for (std::uint32_t n = 0; n < p.nodes; ++n) {
+      std::vector<std::uint32_t> inputs = received[n];
+      if (previous[n] != kNoOp) inputs.push_back(previous[n]);
+      if (inputs.size() > 1) inputs = {add_merge(p, n, inputs)};
+      compute[n] = add_task(p, n * p.cpus_per_node + step % p.cpus_per_node, 50 + static_cast<std::int64_t>(rng.below(50)),
+                            inputs, 7);
+      received[n].clear();
+    }
+    for (std::uint32_t n = 0; n < p.nodes; ++n)
+      for (std::uint32_t m : neighbours(n)) {  // n sends its halo to m
+        auto [it, fresh] = barrier_of.try_emplace({n, m}, static_cast<std::uint32_t>(p.barriers.size()));
+        if (fresh) p.barriers.push_back({m, 2});
+        const std::uint32_t bar = it->second;
+        GenOp phase;
+        phase.kind = GenKind::phase;
+        phase.node = m;
+        phase.barrier = bar;
+        phase.generation = step + 1;
+        if (step > 0) phase.inputs = {phase_of.at({bar, step - 1})};
+        const std::uint32_t ph = add(phase);
+        phase_of[{bar, step}] = ph;
+        GenOp ready;  // the sender's data is ready
+        ready.kind = GenKind::arrive;
+        ready.node = n;
+        ready.barrier = bar;
+        ready.generation = step + 1;
+        ready.inputs = {compute[n]};
+        add(ready);
+        GenOp freed;  // the receiver is done with the previous halo (or, at first, needs one arrival fewer)
+        freed.kind = step == 0 ? GenKind::alter : GenKind::arrive;
+        freed.node = m;
+        freed.barrier = bar;
+        freed.generation = step + 1;
+        freed.amount = step == 0 ? -1 : 1;
+        if (step > 0) freed.inputs = {previous[m]};
+        add(freed);
+        GenOp halo;
+        halo.kind = GenKind::copy;
+        halo.node = n;
+        halo.dst_node = m;
+        halo.bytes = 4096 + rng.below(4096);
+        halo.inputs = {ph};
+        received[m].push_back(add(halo));
+      }
+  }
+  return p;
+}
+
+bool inject_cycle(Program& p) {
+  // The latest op whose chain of first inputs goes back to a task with no inputs and no issuer.
+  for (std::uint32_t b = static_cast<std::uint32_t>(p.ops.size()); b-- > 0;) {
+    std::uint32_t a = b;
+    while (!p.ops[a].inputs.empty()) a = p.ops[a].inputs.front();
+    if (a != b && p.ops[a].kind == GenKind::task && p.ops[a].issuer == kNoOp) {
+      p.cycle_from = a;
+      p.cycle_to = b;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace rr::gen
