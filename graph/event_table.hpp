@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "graph/huge_pages.hpp"
+#include "graph/ir/huge_pages.hpp"
 #include "graph/ir/ids.hpp"
 
 namespace rr::graph {
@@ -78,7 +78,7 @@ class EventTable {
   void rehash(std::size_t capacity) {
     std::vector<Slot> old;
     old.swap(slots_);
-    reserve_on_huge_pages(slots_, capacity);
+    ir::reserve_on_huge_pages(slots_, capacity);
     slots_.assign(capacity, Slot{});
     size_ = 0;
     for (const Slot& s : old)

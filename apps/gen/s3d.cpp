@@ -14,6 +14,7 @@
 #include "s3d.hpp"
 
 #include "random.hpp"
+#include "graph/ir/huge_pages.hpp"
 
 #include <algorithm>
 #include <array>
@@ -234,6 +235,9 @@ Program make_s3d(const S3dOptions& o) {
     return out;
   };
   const std::uint8_t fb = 5, sys = 1;
+  // About 1,600 ops per node and stage for heptane mixed (fewer for DME or all): reserved so the ops
+  // are not moved as the program grows.
+  ir::reserve_on_huge_pages(p.ops, std::size_t{p.nodes} * o.steps * 6 * (mixed ? 1700 : 1300) + p.nodes);
   Builder b(o, p);
   b.next_cpu_.assign(p.nodes, 0);
   b.next_utility_.assign(p.nodes, 0);

@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "graph/ir/huge_pages.hpp"
 #include "program.hpp"
 
 namespace rr::gen {
@@ -67,12 +68,14 @@ class Scheduler {
   // ---- the program's shape -----------------------------------------------------------------
 
   void prepare() {
-    t_.start.assign(n_, -1);
-    t_.end.assign(n_, -1);
+    // Large flat arrays go on huge pages: filling them page by page costs more than the simulation.
+    using ir::assign_on_huge_pages;
+    assign_on_huge_pages(t_.start, n_, std::int64_t{-1});
+    assign_on_huge_pages(t_.end, n_, std::int64_t{-1});
     t_.wait_us.assign(p_.waits.size(), 0);
-    ready_.assign(n_ + p_.waits.size(), 0);
-    missing_.assign(n_ + p_.waits.size(), 0);
-    consumer_begin_.assign(n_ + 1, 0);
+    assign_on_huge_pages(ready_, n_ + p_.waits.size(), std::int64_t{0});
+    assign_on_huge_pages(missing_, n_ + p_.waits.size(), 0u);
+    assign_on_huge_pages(consumer_begin_, n_ + 1, 0u);
     for (std::uint32_t i = 0; i < n_; ++i) {
       for (auto in : p_.ops[i].inputs) ++consumer_begin_[in + 1];
       missing_[i] = static_cast<std::uint32_t>(p_.ops[i].inputs.size()) + (p_.ops[i].issuer != kNoOp);
@@ -89,11 +92,11 @@ class Scheduler {
     if (p_.cycle_from != kNoOp) consumers_[fill[p_.cycle_to]++] = p_.cycle_from;
 
     // Program order of every task's actions: the ops it issues, in op order, with its waits in between.
-    position_.assign(n_, 0);
-    action_count_.assign(n_, 0);
-    segment_of_.assign(n_, 0);
-    first_wait_.assign(n_, kNoOp);
-    wait_count_.assign(n_, 0);
+    assign_on_huge_pages(position_, n_, 0u);
+    assign_on_huge_pages(action_count_, n_, 0u);
+    assign_on_huge_pages(segment_of_, n_, 0u);
+    assign_on_huge_pages(first_wait_, n_, kNoOp);
+    assign_on_huge_pages(wait_count_, n_, 0u);
     wait_position_.assign(p_.waits.size(), 0);
     for (std::uint32_t w = 0; w < p_.waits.size(); ++w) {
       const GenWait& gw = p_.waits[w];
@@ -114,7 +117,7 @@ class Scheduler {
     for (std::uint32_t t = 0; t < n_; ++t)
       for (; next_wait[t] < wait_count_[t]; ++next_wait[t]) wait_position_[first_wait_[t] + next_wait[t]] = action_count_[t]++;
 
-    issued_begin_.assign(n_ + 1, 0);
+    assign_on_huge_pages(issued_begin_, n_ + 1, 0u);
     for (std::uint32_t i = 0; i < n_; ++i)
       if (p_.ops[i].issuer != kNoOp) ++issued_begin_[p_.ops[i].issuer + 1];
     for (std::uint32_t i = 0; i < n_; ++i) issued_begin_[i + 1] += issued_begin_[i];
@@ -127,8 +130,8 @@ class Scheduler {
     // Barrier phases by (barrier, generation); required arrivals are the expected ones plus the alters.
     for (std::uint32_t i = 0; i < n_; ++i)
       if (p_.ops[i].kind == GenKind::phase) phase_of_[{p_.ops[i].barrier, p_.ops[i].generation}] = i;
-    required_.assign(n_, 0);
-    arrived_.assign(n_, 0);
+    assign_on_huge_pages(required_, n_, std::int64_t{0});
+    assign_on_huge_pages(arrived_, n_, std::int64_t{0});
     previous_done_.assign(n_, false);
     for (std::uint32_t i = 0; i < n_; ++i) {
       const GenOp& op = p_.ops[i];

@@ -25,7 +25,7 @@
 
 #include "graph/event_table.hpp"
 #include "graph/graph_algorithms.hpp"
-#include "graph/huge_pages.hpp"
+#include "graph/ir/huge_pages.hpp"
 #include "graph/src/finding_log.hpp"
 
 namespace rr::graph {
@@ -101,7 +101,7 @@ class GraphBuilder {
     collect_barriers();
     complete_barriers();
     register_producers();
-    reserve_on_huge_pages(found_inputs_, g().vertex_count());
+    ir::reserve_on_huge_pages(found_inputs_, g().vertex_count());
     found_inputs_.assign(g().vertex_count(), 0);
     tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { resolve(work_[i]); });
     join_batches();
@@ -170,8 +170,8 @@ class GraphBuilder {
     }
     edge_slab_.reset(new RawEdge[edge_room]);  // not value-initialised: pages are touched when written
     action_slab_.reset(new Action[action_room]);
-    advise_huge_pages(edge_slab_.get(), edge_room * sizeof(RawEdge));
-    advise_huge_pages(action_slab_.get(), action_room * sizeof(Action));
+    ir::advise_huge_pages(edge_slab_.get(), edge_room * sizeof(RawEdge));
+    ir::advise_huge_pages(action_slab_.get(), action_room * sizeof(Action));
     edge_room = action_room = 0;
     for (BatchWork& w : work_) {
       w.edges.data = edge_slab_.get() + edge_room;
@@ -182,14 +182,14 @@ class GraphBuilder {
     // Barrier phases (at most one per Alter/Arrive, but for gaps) and task_resume vertices come last.
     EventGraph& graph = g();
     const std::size_t room = std::size_t{v} + values + waits;
-    reserve_on_huge_pages(graph.kind_, room);
-    reserve_on_huge_pages(graph.node_, room);
-    reserve_on_huge_pages(graph.event_, room);
-    reserve_on_huge_pages(graph.issuer_, room);
-    reserve_on_huge_pages(graph.position_, room);
-    reserve_on_huge_pages(graph.payload_, room);
-    reserve_on_huge_pages(graph.tasks_, tasks);
-    reserve_on_huge_pages(graph.copies_, copies);
+    ir::reserve_on_huge_pages(graph.kind_, room);
+    ir::reserve_on_huge_pages(graph.node_, room);
+    ir::reserve_on_huge_pages(graph.event_, room);
+    ir::reserve_on_huge_pages(graph.issuer_, room);
+    ir::reserve_on_huge_pages(graph.position_, room);
+    ir::reserve_on_huge_pages(graph.payload_, room);
+    ir::reserve_on_huge_pages(graph.tasks_, tasks);
+    ir::reserve_on_huge_pages(graph.copies_, copies);
     graph.kind_.resize(v);
     graph.node_.resize(v);
     graph.event_.resize(v);
@@ -664,9 +664,9 @@ class GraphBuilder {
     for (const BatchWork& w : work_) m += w.edges.size;
     auto build = [&](bool forward, std::vector<std::uint64_t>& offset, std::vector<VertexId>& ends,
                      std::vector<EdgeKind>& kinds) {
-      reserve_on_huge_pages(offset, n + 1);
-      reserve_on_huge_pages(ends, m);
-      reserve_on_huge_pages(kinds, m);
+      ir::reserve_on_huge_pages(offset, n + 1);
+      ir::reserve_on_huge_pages(ends, m);
+      ir::reserve_on_huge_pages(kinds, m);
       offset.assign(n + 1, 0);
       for_each_edge([&](const RawEdge& e) { ++offset[(forward ? e.from : e.to) + 1]; });
       std::partial_sum(offset.begin(), offset.end(), offset.begin());
@@ -696,10 +696,10 @@ class GraphBuilder {
     const EventGraph& graph = out_.graph;
     const VertexId n = graph.vertex_count();
     std::vector<std::uint32_t> pending;
-    reserve_on_huge_pages(pending, n);
+    ir::reserve_on_huge_pages(pending, n);
     pending.resize(n);
     std::vector<VertexId> ready;
-    reserve_on_huge_pages(ready, n);
+    ir::reserve_on_huge_pages(ready, n);
     for (VertexId v = 0; v < n; ++v) {
       pending[v] = static_cast<std::uint32_t>(graph.predecessors(v).size());
       if (pending[v] == 0) ready.push_back(v);

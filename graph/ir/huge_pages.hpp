@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace rr::graph {
+namespace rr::ir {
 
 // Asks the kernel to back [data, data + bytes) with huge pages where it can. Only a hint: harmless
 // when transparent huge pages are off, and a no-op for small ranges.
@@ -29,4 +29,15 @@ void reserve_on_huge_pages(std::vector<T, A>& v, std::size_t n) {
   advise_huge_pages(v.data(), v.capacity() * sizeof(T));
 }
 
-}  // namespace rr::graph
+// v = n copies of `value`, on huge pages when it is large.
+template <class T, class A>
+void assign_on_huge_pages(std::vector<T, A>& v, std::size_t n, const T& value) {
+  if (v.capacity() < n) {
+    std::vector<T, A> fresh;
+    reserve_on_huge_pages(fresh, n);
+    v.swap(fresh);
+  }
+  v.assign(n, value);
+}
+
+}  // namespace rr::ir
