@@ -18,7 +18,6 @@
 #include <cstdio>
 #include <string_view>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <utility>
 #include <vector>

@@ -258,15 +258,22 @@ class Scheduler {
     return static_cast<std::int64_t>(static_cast<Wide>(busy) * (k + 1) / (count + 1));
   }
 
+  // A segment id (an op for a task's first segment, ops.size() + wait index after a wait) as its task and
+  // its segment number within that task.
+  std::pair<std::uint32_t, std::uint32_t> decode(std::uint32_t segment) const {
+    if (segment < n_) return {segment, 0};
+    const std::uint32_t task = p_.waits[segment - n_].task;
+    return {task, segment - n_ - first_wait_[task] + 1};
+  }
+
   void dispatch(std::uint32_t proc) {
     proc_dirty_flag_[proc] = false;
     if (proc_busy_[proc] || proc_queue_[proc].empty()) return;
     const std::uint32_t segment = proc_queue_[proc].top().id;
     proc_queue_[proc].pop();
     proc_busy_[proc] = true;
-    const bool first = segment < n_;
-    const std::uint32_t task = first ? segment : p_.waits[segment - n_].task;
-    const std::uint32_t index = first ? 0 : segment - n_ - first_wait_[task] + 1;  // segment number
+    const auto [task, index] = decode(segment);
+    const bool first = index == 0;
     const std::int64_t busy = p_.ops[task].busy_us * 1000;
     const std::uint32_t waits = wait_count_[task];
     const std::uint32_t count = action_count_[task];
@@ -291,9 +298,7 @@ class Scheduler {
       proc_dirty_flag_[proc] = true;
       dirty_procs_.push_back(proc);
     }
-    const bool first = segment < n_;
-    const std::uint32_t task = first ? segment : p_.waits[segment - n_].task;
-    const std::uint32_t index = first ? 0 : segment - n_ - first_wait_[task] + 1;
+    const auto [task, index] = decode(segment);
     if (index < wait_count_[task]) {  // blocks in its next wait
       const std::uint32_t w = first_wait_[task] + index;
       blocked_since_[w] = now_;
