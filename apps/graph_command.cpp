@@ -60,7 +60,7 @@ std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& commo
     }
     graph::BuildOptions build;
     build.threads = common.threads;
-    auto result = graph::build_event_graph(*trace, build);
+    auto result = graph::build_event_graph_releasing(*trace, build);
     auto vertices = graph::select_vertices(result.graph, selection);
     if (vertices.size() > opts->limit && !opts->force) {
       std::cerr << "realm-replay graph: " << vertices.size() << " operations selected, more than --limit "

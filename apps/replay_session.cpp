@@ -33,7 +33,7 @@ std::unique_ptr<ReplaySession> open_replay(const char* command, const ReplayInpu
   session->trace = std::move(*trace);
   graph::BuildOptions build;
   build.threads = common.threads;
-  session->built = graph::build_event_graph(session->trace, build);
+  session->built = graph::build_event_graph_releasing(session->trace, build);
   auto map = replay::MachineMap::build(session->trace, session->model, in.fold);
   if (!map) return fail(map.error());
   session->map = std::move(*map);

@@ -75,7 +75,7 @@ ir::Expected<std::unique_ptr<LoadedTrace>> load_trace(const std::string& path, u
   t->records = std::move(*records);
   graph::BuildOptions build;
   build.threads = threads;
-  t->built = graph::build_event_graph(t->records, build);
+  t->built = graph::build_event_graph_releasing(t->records, build);
   return t;
 }
 

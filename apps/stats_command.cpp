@@ -50,7 +50,7 @@ std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& commo
     parser::TraceSummary summary = parser::summarise(*trace);
     graph::BuildOptions build;
     build.threads = common.threads;
-    graph::BuildResult graph = graph::build_event_graph(*trace, build);
+    graph::BuildResult graph = graph::build_event_graph_releasing(*trace, build);
     RunContext ctx{"stats", opts->inputs, common.threads, opts->keep_going, opts->strict,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
     std::string report;

@@ -42,7 +42,7 @@ std::function<int()> add_validate_command(CLI::App& app, const CommonOptions& co
     graph::BuildOptions build;
     build.examples_per_finding = opts->examples;
     build.threads = common.threads;
-    graph::BuildResult result = graph::build_event_graph(*trace, build);
+    graph::BuildResult result = graph::build_event_graph_releasing(*trace, build);
     RunContext ctx{"validate", opts->inputs, common.threads, false, opts->strict,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
     std::string report = opts->json ? render_validate_json(*trace, result, ctx).dump(2) + "\n"

@@ -118,7 +118,7 @@ std::uint64_t RecordBatch::record_count() const {
   return processors.size() + groups.size() + memories.size() + task_requests.size() + task_times.size() +
          task_waits.size() + event_merges.size() + event_preconditions.size() + event_triggers.size() +
          barrier_creations.size() + barrier_alters.size() + barrier_arrives.size() + copy_requests.size() +
-         copy_sizes.size();
+         copy_sizes.size() + released_records;
 }
 
 namespace {
@@ -129,6 +129,32 @@ void for_each_array(RecordBatch& b, F&& f) {
   f(b.barrier_alters); f(b.barrier_arrives); f(b.copy_requests); f(b.copy_sizes);
 }
 }  // namespace
+
+namespace {
+// Frees `records` for good (clear() would keep the capacity) and counts them as released.
+template <class Array>
+void release(Array& records, std::uint64_t& released) {
+  released += records.size();
+  Array().swap(records);
+}
+}  // namespace
+
+void RecordBatch::release_graph_records() {
+  release(task_requests, released_records);
+  release(task_waits, released_records);
+  release(event_merges, released_records);
+  release(event_preconditions, released_records);
+  release(event_triggers, released_records);
+  release(barrier_creations, released_records);
+  release(barrier_alters, released_records);
+  release(barrier_arrives, released_records);
+  release(copy_requests, released_records);
+}
+
+void RecordBatch::release_timing_records() {
+  release(task_times, released_records);
+  release(copy_sizes, released_records);
+}
 
 void RecordBatch::shrink_if_loose() {
   for_each_array(*this, [](auto& v) {

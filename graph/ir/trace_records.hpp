@@ -10,31 +10,42 @@
 #include "diagnostics.hpp"
 #include "ids.hpp"
 #include "kinds.hpp"
+#include "mapped_allocator.hpp"
 #include "records.hpp"
 
 namespace rr::ir {
+
+// One kind of record of one chunk. Large arrays have pages of their own, so releasing them frees memory.
+template <class Record>
+using RecordArray = std::vector<Record, MappedAllocator<Record>>;
 
 // The records of one chunk of one file, in per-kind arrays. A chunk is a run of
 // whole lines; `first_line` is the 1-based file line of the chunk's first line.
 struct RecordBatch {
   std::uint64_t first_line = 1;
-  std::vector<ProcessorRecord> processors;
-  std::vector<GroupRecord> groups;
-  std::vector<std::uint64_t> group_members;
-  std::vector<MemoryRecord> memories;
-  std::vector<TaskRequestRecord> task_requests;
-  std::vector<TaskTimeRecord> task_times;
-  std::vector<TaskWaitRecord> task_waits;
-  std::vector<EventMergeRecord> event_merges;
-  std::vector<EventPreconditionRecord> event_preconditions;
-  std::vector<EventTriggerRecord> event_triggers;
-  std::vector<BarrierCreationRecord> barrier_creations;
-  std::vector<BarrierAlterRecord> barrier_alters;
-  std::vector<BarrierArriveRecord> barrier_arrives;
-  std::vector<CopyRequestRecord> copy_requests;
-  std::vector<CopySizeRecord> copy_sizes;
+  RecordArray<ProcessorRecord> processors;
+  RecordArray<GroupRecord> groups;
+  RecordArray<std::uint64_t> group_members;
+  RecordArray<MemoryRecord> memories;
+  RecordArray<TaskRequestRecord> task_requests;
+  RecordArray<TaskTimeRecord> task_times;
+  RecordArray<TaskWaitRecord> task_waits;
+  RecordArray<EventMergeRecord> event_merges;
+  RecordArray<EventPreconditionRecord> event_preconditions;
+  RecordArray<EventTriggerRecord> event_triggers;
+  RecordArray<BarrierCreationRecord> barrier_creations;
+  RecordArray<BarrierAlterRecord> barrier_alters;
+  RecordArray<BarrierArriveRecord> barrier_arrives;
+  RecordArray<CopyRequestRecord> copy_requests;
+  RecordArray<CopySizeRecord> copy_sizes;
 
+  // Records parsed into this batch, released ones included.
   std::uint64_t record_count() const;
+  // Frees the records the event graph is built from, except Task Time and Copy Size (see below); the
+  // Processor, Group and Memory records stay for the machine mapping, and record_count() is unchanged.
+  void release_graph_records();
+  // Frees the Task Time and Copy Size records, likewise counted.
+  void release_timing_records();
   // Releases spare capacity, copying only arrays with more than 1/8 of it: resident memory stays
   // close to what the records need without re-copying arrays that are nearly full.
   void shrink_if_loose();
@@ -45,6 +56,8 @@ struct RecordBatch {
   // made from `like_bytes` of text, with a little headroom: most chunks then never reallocate.
   void reserve_like(const Sizes& like, std::uint64_t like_bytes, std::uint64_t source_bytes);
   std::uint64_t file_line(std::uint32_t relative_line) const { return first_line + relative_line; }
+
+  std::uint64_t released_records = 0;  // records freed by the release_* calls
 };
 
 // Observations that tell the logging era apart (spec §3.2–3.3).

@@ -69,6 +69,7 @@ constexpr std::size_t kPrefetchDistance = 12;
 // One record batch: where its vertices are, and what resolving it produced.
 struct BatchWork {
   const ir::RecordBatch* batch = nullptr;
+  ir::RecordBatch* releasable = nullptr;  // the same batch, when the build may free its records
   std::uint32_t file = 0;
   std::uint32_t node = kNoNode;  // the logging node
   // Its vertices, kind by kind: tasks, copies, merges, triggers, alters, arrives.
@@ -92,8 +93,9 @@ using namespace build_detail;
 
 class GraphBuilder {
  public:
-  GraphBuilder(const ir::TraceRecords& trace, const BuildOptions& options)
-      : trace_(trace), options_(options), layout_(ir::IdLayout::for_width(trace.width)) {}
+  // `releasable` is the trace itself when its records may be freed as the build goes, else null.
+  GraphBuilder(const ir::TraceRecords& trace, ir::TraceRecords* releasable, const BuildOptions& options)
+      : trace_(trace), releasable_(releasable), options_(options), layout_(ir::IdLayout::for_width(trace.width)) {}
 
   BuildResult build() {
     lay_out_batches();
@@ -132,9 +134,11 @@ class GraphBuilder {
     std::uint32_t tasks = 0, copies = 0, values = 0, waits = 0;
     for (std::uint32_t fi = 0; fi < trace_.files.size(); ++fi) {
       const auto& f = trace_.files[fi];
-      for (const auto& b : f.batches) {
+      for (std::size_t bi = 0; bi < f.batches.size(); ++bi) {
+        const ir::RecordBatch& b = f.batches[bi];
         BatchWork& w = work_.emplace_back();
         w.batch = &b;
+        if (releasable_) w.releasable = &releasable_->files[fi].batches[bi];
         w.file = fi;
         w.node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
         w.findings = FindingLog(options_.examples_per_finding);
@@ -487,6 +491,9 @@ class GraphBuilder {
       w.actions.push_back({t, static_cast<std::uint32_t>(w.waits.size()) | Action::kWaitFlag, Action::at(w.file, b.file_line(r.line))});
       w.waits.push_back({t, kNoVertex, awaited, r.awaited, r.micros, 0});
     }
+    // Everything but the timing records is in the graph now. Freeing them here, batch by batch, gives
+    // back more memory than the edges and actions the remaining batches still add.
+    if (w.releasable) w.releasable->release_graph_records();
   }
 
   // Joins what the batches found, in input order.
@@ -520,6 +527,8 @@ class GraphBuilder {
       w.actions = {};
     }
     if (repeated_times || repeated_sizes) settle_repeated_timings(repeated_times, repeated_sizes);
+    for (BatchWork& w : work_)
+      if (w.releasable) w.releasable->release_timing_records();
   }
 
   // When a task has two Task Times (or a copy two Copy Sizes), the first in input order counts and the
@@ -746,6 +755,7 @@ class GraphBuilder {
   }
 
   const ir::TraceRecords& trace_;
+  ir::TraceRecords* releasable_;
   const BuildOptions& options_;
   ir::IdLayout layout_;
   BuildResult out_;
@@ -764,10 +774,20 @@ class GraphBuilder {
   std::unique_ptr<Action[]> action_slab_;
 };
 
-BuildResult build_event_graph(const ir::TraceRecords& trace, const BuildOptions& options) {
-  if (options.threads == 0) return GraphBuilder(trace, options).build();
+namespace {
+BuildResult build_in_arena(const ir::TraceRecords& trace, ir::TraceRecords* releasable, const BuildOptions& options) {
+  if (options.threads == 0) return GraphBuilder(trace, releasable, options).build();
   tbb::task_arena arena(static_cast<int>(options.threads));
-  return arena.execute([&] { return GraphBuilder(trace, options).build(); });
+  return arena.execute([&] { return GraphBuilder(trace, releasable, options).build(); });
+}
+}  // namespace
+
+BuildResult build_event_graph(const ir::TraceRecords& trace, const BuildOptions& options) {
+  return build_in_arena(trace, nullptr, options);
+}
+
+BuildResult build_event_graph_releasing(ir::TraceRecords& trace, const BuildOptions& options) {
+  return build_in_arena(trace, &trace, options);
 }
 
 }  // namespace rr::graph

@@ -56,8 +56,11 @@ std::string first_difference(const std::string& a, const std::string& b) {
   }
 }
 
-TEST(GraphBuilderThreads, SameGraphAndFindingsWhateverTheThreadsAndChunks) {
-  const fs::path dir = fs::temp_directory_path() / ("rr_graph_threads_" + std::to_string(::getpid()));
+// A random DAG's trace with quirks, damaged across files: node 2 repeats node 0's first task request lines
+// (duplicate producers) and Task Times with other values (repeated Task Times: the first in input order must
+// count).
+fs::path write_damaged_trace(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
   Program p = make_random_dag(40000, {3, 2, 5});
   TruthMachine m;
   Truth truth = schedule(p, m);
@@ -65,18 +68,19 @@ TEST(GraphBuilderThreads, SameGraphAndFindingsWhateverTheThreadsAndChunks) {
   q.orphan_copy_sizes = 0.1;
   q.external_preconditions = 0.1;
   write_trace(p, truth, m, dir.string(), Compression::none, q);
-  {
-    // Damage across files: node 2 repeats node 0's first task request lines (duplicate producers) and
-    // Task Times with other values (repeated Task Times: the first in input order must count).
-    std::ifstream in(dir / "node_0.log");
-    std::ofstream out(dir / "node_2.log", std::ios::app);
-    std::string line;
-    int requests = 0, times = 0;
-    while (std::getline(in, line) && (requests < 30 || times < 30)) {
-      if (line.find("Task Request:") != std::string::npos && requests++ < 30) out << line << '\n';
-      if (line.find("Task Time:") != std::string::npos && times++ < 30) out << line << '7' << '\n';
-    }
+  std::ifstream in(dir / "node_0.log");
+  std::ofstream out(dir / "node_2.log", std::ios::app);
+  std::string line;
+  int requests = 0, times = 0;
+  while (std::getline(in, line) && (requests < 30 || times < 30)) {
+    if (line.find("Task Request:") != std::string::npos && requests++ < 30) out << line << '\n';
+    if (line.find("Task Time:") != std::string::npos && times++ < 30) out << line << '7' << '\n';
   }
+  return dir;
+}
+
+TEST(GraphBuilderThreads, SameGraphAndFindingsWhateverTheThreadsAndChunks) {
+  const fs::path dir = write_damaged_trace("rr_graph_threads");
   // Vertex ids follow the batches, so each cut of the files has its own reference.
   for (std::size_t chunk : {std::size_t{4} << 20, parser::kMaxLineBytes}) {
     parser::ReadOptions read;
@@ -103,6 +107,40 @@ TEST(GraphBuilderThreads, SameGraphAndFindingsWhateverTheThreadsAndChunks) {
           }
       } else {
         EXPECT_EQ(first_difference(got, reference), "") << "chunk " << chunk << ", threads " << threads;
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
+// The CLI's build frees the records as it goes: the same graph and findings, the record counts and the
+// machine records kept, the graph records gone.
+TEST(GraphBuilderThreads, ReleasingBuildGivesTheSameGraphAndKeepsCountsAndMachineRecords) {
+  const fs::path dir = write_damaged_trace("rr_graph_release");
+  parser::ReadOptions read;
+  read.chunk_bytes = parser::kMaxLineBytes;  // many batches, each released on its own
+  auto trace = parser::read_trace({dir.string()}, read);
+  ASSERT_TRUE(trace.ok());
+  ASSERT_GT(trace->files.front().batches.size(), 1u);
+  for (unsigned threads : {1u, 2u}) {
+    graph::BuildOptions build;
+    build.threads = threads;
+    const std::string reference = describe(graph::build_event_graph(*trace, build));
+    ir::TraceRecords consumed = *trace;
+    const std::string got = describe(graph::build_event_graph_releasing(consumed, build));
+    EXPECT_EQ(first_difference(got, reference), "") << "threads " << threads;
+    EXPECT_EQ(consumed.record_count(), trace->record_count());
+    for (std::size_t f = 0; f < trace->files.size(); ++f) {
+      ASSERT_EQ(consumed.files[f].batches.size(), trace->files[f].batches.size());
+      for (std::size_t b = 0; b < trace->files[f].batches.size(); ++b) {
+        const ir::RecordBatch& kept = consumed.files[f].batches[b];
+        const ir::RecordBatch& original = trace->files[f].batches[b];
+        EXPECT_EQ(kept.processors.size(), original.processors.size());
+        EXPECT_EQ(kept.memories.size(), original.memories.size());
+        EXPECT_EQ(kept.groups.size(), original.groups.size());
+        EXPECT_EQ(kept.record_count(), original.record_count());
+        EXPECT_TRUE(kept.task_requests.empty() && kept.task_times.empty() && kept.event_preconditions.empty() &&
+                    kept.copy_requests.empty() && kept.copy_sizes.empty() && kept.event_merges.empty());
       }
     }
   }
