@@ -13,6 +13,7 @@ using VertexId = std::uint32_t;
 inline constexpr VertexId kNoVertex = 0xffffffffu;
 inline constexpr std::uint32_t kNoNode = 0xffffffffu;
 inline constexpr std::uint64_t kNoValue = ~std::uint64_t{0};
+inline constexpr std::uint32_t kNoWait = 0xffffffffu;
 
 // What a vertex is. Every operation except merges and barrier phases is issued by a task.
 enum class OpKind : std::uint8_t {
@@ -41,16 +42,17 @@ enum class EdgeKind : std::uint8_t {
 inline constexpr std::size_t kEdgeKindCount = 7;
 const char* edge_kind_name(EdgeKind kind);
 
+// One per task: 32 bytes, as there is about one task per three records. Few tasks wait (drivers), so the
+// number and total of a task's waits are derived from waits() (EventGraph::waits_of, wait_us), not stored.
 struct TaskInfo {
   std::uint32_t func_id = 0;
   std::int32_t priority = 0;
   ir::Handle processor;            // target processor or group
   std::uint64_t time_us = kNoValue;  // Task Time; kNoValue when the trace has none
-  std::uint64_t wait_us = 0;       // sum of its Task Waits
-  std::uint32_t first_wait = 0;    // its waits: EventGraph::waits()[first_wait, first_wait + wait_count)
-  std::uint32_t wait_count = 0;
   std::uint32_t action_count = 0;  // K: operations it issues plus its waits
+  std::uint32_t first_wait = kNoWait;  // its first wait in EventGraph::waits(); kNoWait when it has none
 };
+static_assert(sizeof(TaskInfo) == 32);
 
 struct CopyInfo {
   ir::Handle src_memory;
@@ -118,10 +120,10 @@ class EventGraph {
   // Arrive count or Alter delta.
   std::int64_t barrier_value(VertexId v) const { return barrier_values_[payload_[v]]; }
   const std::vector<WaitInfo>& waits() const { return waits_; }
-  std::span<const WaitInfo> waits_of(VertexId task_vertex) const {
-    const TaskInfo& t = task(task_vertex);
-    return {waits_.data() + t.first_wait, t.wait_count};
-  }
+  // A task's waits in program order: a contiguous run of waits() from TaskInfo::first_wait.
+  std::span<const WaitInfo> waits_of(VertexId task_vertex) const;
+  // The sum of a task's Task Waits.
+  std::uint64_t wait_us(VertexId task_vertex) const;
 
 
  private:

@@ -1,9 +1,23 @@
-// Names of operation and edge kinds, finding descriptions, and memory accounting of the EventGraph.
+// Names of operation and edge kinds, finding descriptions, and the EventGraph accessors derived from its arrays.
 #include "graph/event_graph.hpp"
 
 #include "graph/graph_findings.hpp"
 
 namespace rr::graph {
+
+std::span<const WaitInfo> EventGraph::waits_of(VertexId task_vertex) const {
+  const std::uint32_t first = task(task_vertex).first_wait;
+  if (first == kNoWait) return {};
+  std::size_t end = first;
+  while (end < waits_.size() && waits_[end].task == task_vertex) ++end;
+  return {waits_.data() + first, end - first};
+}
+
+std::uint64_t EventGraph::wait_us(VertexId task_vertex) const {
+  std::uint64_t total = 0;
+  for (const WaitInfo& w : waits_of(task_vertex)) total += w.micros;
+  return total;
+}
 
 const char* op_kind_name(OpKind kind) {
   switch (kind) {

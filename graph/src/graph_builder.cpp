@@ -600,9 +600,7 @@ class GraphBuilder {
     for (std::uint32_t i = 0; i < g().waits_.size(); ++i) {
       const WaitInfo& w = g().waits_[i];
       TaskInfo& t = g().tasks_[g().payload_[w.task]];
-      if (t.wait_count == 0) t.first_wait = i;
-      ++t.wait_count;
-      t.wait_us += w.micros;
+      if (t.first_wait == kNoWait) t.first_wait = i;
     }
   }
 
@@ -631,11 +629,12 @@ class GraphBuilder {
         if (e.from >= first_resume || g().kind_[e.from] != OpKind::task || last_segment[e.from] == kNoVertex) continue;
         if (e.kind == EdgeKind::issue) {
           // Segment of the action at position k: the resume after the last wait before k.
-          const TaskInfo& t = g().tasks_[g().payload_[e.from]];
           const std::uint32_t k = g().position_[e.to];
           VertexId segment = e.from;
-          for (std::uint32_t i = t.first_wait; i < t.first_wait + t.wait_count && g().waits_[i].position < k; ++i)
-            segment = g().waits_[i].resume;
+          for (const WaitInfo& wait : g().waits_of(e.from)) {
+            if (wait.position >= k) break;
+            segment = wait.resume;
+          }
           e.from = segment;
         } else if (e.kind != EdgeKind::continuation) {
           e.from = last_segment[e.from];  // the finish event fires when the last segment ends

@@ -101,7 +101,7 @@ std::string to_json(const EventGraph& g, const std::vector<VertexId>& vertices) 
       out += ",\"func\":" + std::to_string(t.func_id) + ",\"priority\":" + std::to_string(t.priority) +
              ",\"processor\":\"" + ir::hex(t.processor.value()) + "\",\"time_us\":" +
              (t.time_us == kNoValue ? std::string("null") : std::to_string(t.time_us)) +
-             ",\"wait_us\":" + std::to_string(t.wait_us) + ",\"actions\":" + std::to_string(t.action_count);
+             ",\"wait_us\":" + std::to_string(g.wait_us(v)) + ",\"actions\":" + std::to_string(t.action_count);
     } else if (g.kind(v) == OpKind::copy) {
       const CopyInfo& c = g.copy(v);
       out += ",\"src\":\"" + ir::hex(c.src_memory.value()) + "\",\"dst\":\"" + ir::hex(c.dst_memory.value()) +

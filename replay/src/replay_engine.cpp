@@ -263,7 +263,7 @@ class Engine {
     if (t.time_us == graph::kNoValue) {
       ++r_.tasks_without_time;
     } else {
-      busy_us = static_cast<std::int64_t>(t.time_us) - static_cast<std::int64_t>(t.wait_us);
+      busy_us = static_cast<std::int64_t>(t.time_us) - static_cast<std::int64_t>(g_.wait_us(task));
       if (busy_us < 0) {
         ++r_.clamped_waits;
         busy_us = 0;

@@ -27,7 +27,7 @@ std::string describe(const graph::BuildResult& r) {
         << g.issuer(v) << ' ' << g.position(v) << ' ' << g.payload(v);
     if (g.kind(v) == graph::OpKind::task) {
       const auto& t = g.task(v);
-      out << " t" << t.func_id << ',' << t.priority << ',' << t.time_us << ',' << t.wait_count << ',' << t.action_count;
+      out << " t" << t.func_id << ',' << t.priority << ',' << t.time_us << ',' << g.waits_of(v).size() << ',' << t.action_count;
     }
     if (g.kind(v) == graph::OpKind::copy) out << " c" << g.copy(v).bytes;
     out << " ->";

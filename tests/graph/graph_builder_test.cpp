@@ -132,7 +132,7 @@ TEST(GraphBuilder, TaskWaitSplitsTheTaskSoIssueThenWaitIsNotACycle) {
   ASSERT_EQ(g.waits_of(top).size(), 1u);
   EXPECT_EQ(g.waits_of(top)[0].position, 1u);
   EXPECT_EQ(g.waits_of(top)[0].micros, 40u);
-  EXPECT_EQ(g.task(top).wait_us, 40u);
+  EXPECT_EQ(g.wait_us(top), 40u);
   EXPECT_EQ(g.task(top).action_count, 3u);
   EXPECT_EQ(g.position(b), 2u);
   EXPECT_TRUE(r.findings.cycle.empty());
