@@ -130,32 +130,6 @@ void for_each_array(RecordBatch& b, F&& f) {
 }
 }  // namespace
 
-namespace {
-// Frees `records` for good (clear() would keep the capacity) and counts them as released.
-template <class Array>
-void release(Array& records, std::uint64_t& released) {
-  released += records.size();
-  Array().swap(records);
-}
-}  // namespace
-
-void RecordBatch::release_graph_records() {
-  release(task_requests, released_records);
-  release(task_waits, released_records);
-  release(event_merges, released_records);
-  release(event_preconditions, released_records);
-  release(event_triggers, released_records);
-  release(barrier_creations, released_records);
-  release(barrier_alters, released_records);
-  release(barrier_arrives, released_records);
-  release(copy_requests, released_records);
-}
-
-void RecordBatch::release_timing_records() {
-  release(task_times, released_records);
-  release(copy_sizes, released_records);
-}
-
 void RecordBatch::shrink_if_loose() {
   for_each_array(*this, [](auto& v) {
     if (v.capacity() - v.size() > v.size() / 8) v.shrink_to_fit();

@@ -41,11 +41,13 @@ struct RecordBatch {
 
   // Records parsed into this batch, released ones included.
   std::uint64_t record_count() const;
-  // Frees the records the event graph is built from, except Task Time and Copy Size (see below); the
-  // Processor, Group and Memory records stay for the machine mapping, and record_count() is unchanged.
-  void release_graph_records();
-  // Frees the Task Time and Copy Size records, likewise counted.
-  void release_timing_records();
+  // Frees one of this batch's arrays for good (clear() would keep the memory); its records still count in
+  // record_count(). The graph build releases the records it has taken in (build_event_graph_releasing).
+  template <class Record>
+  void release(RecordArray<Record>& records) {
+    released_records += records.size();
+    RecordArray<Record>().swap(records);
+  }
   // Releases spare capacity, copying only arrays with more than 1/8 of it: resident memory stays
   // close to what the records need without re-copying arrays that are nearly full.
   void shrink_if_loose();
@@ -57,7 +59,7 @@ struct RecordBatch {
   void reserve_like(const Sizes& like, std::uint64_t like_bytes, std::uint64_t source_bytes);
   std::uint64_t file_line(std::uint32_t relative_line) const { return first_line + relative_line; }
 
-  std::uint64_t released_records = 0;  // records freed by the release_* calls
+  std::uint64_t released_records = 0;  // records freed by release()
 };
 
 // Observations that tell the logging era apart (spec §3.2–3.3).

@@ -63,6 +63,14 @@ struct Slice {
   T* end() const { return data + size; }
 };
 
+// What resolving a Task Request needs once its vertex and TaskInfo are filled in: 28 of its 64 bytes. Kept
+// apart so that the Task Requests, the largest records, can be freed before the producer table is built.
+struct TaskReferences {
+  ir::EventKey precondition;
+  ir::EventKey enclosing;
+  std::uint32_t line;
+};
+
 // How many keys ahead of the current one lookups prefetch their slot.
 constexpr std::size_t kPrefetchDistance = 12;
 
@@ -76,10 +84,12 @@ struct BatchWork {
   VertexId first_task = 0, first_copy = 0, first_merge = 0, first_trigger = 0, first_alter = 0, first_arrive = 0;
   std::uint32_t task_info = 0, copy_info = 0, alter_value = 0, arrive_value = 0;  // first payload indices
 
+  ir::RecordArray<TaskReferences> task_references;  // by task request, from fill_vertices to resolve
   Slice<RawEdge> edges;
   Slice<Action> actions;
   std::vector<WaitInfo> waits;  // Action::ref of a wait is an index into this, until the waits are joined
   std::vector<ir::EventKey> external_inputs;
+  std::vector<VertexId> unproduced_merge_inputs;  // a merge per Event Precondition whose input has no producer
   std::uint64_t external_references = 0;
   std::uint64_t pre_first_phase_references = 0;
   bool repeated_task_time = false;
@@ -103,19 +113,17 @@ class GraphBuilder {
     collect_barriers();
     complete_barriers();
     register_producers();
-    ir::reserve_on_huge_pages(found_inputs_, g().vertex_count());
-    found_inputs_.assign(g().vertex_count(), 0);
     tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { resolve(work_[i]); });
     join_batches();
-    check_merge_counts();
     // The event tables are not needed past this point: free them before the CSR is built.
     producers_ = PartitionedEventTable();
     phases_ = EventTable();
-    found_inputs_ = {};
     order_actions();
     split_tasks_at_waits();
-    check_timing_joins();
     freeze();
+    // Checks that read the frozen graph rather than arrays of their own, which would be alive at the peak.
+    check_merge_counts();
+    check_timing_joins();
     detect_cycles();
     log_.append_to(out_.findings);
     return std::move(out_);
@@ -190,7 +198,6 @@ class GraphBuilder {
     ir::reserve_on_huge_pages(graph.node_, room);
     ir::reserve_on_huge_pages(graph.event_, room);
     ir::reserve_on_huge_pages(graph.issuer_, room);
-    ir::reserve_on_huge_pages(graph.position_, room);
     ir::reserve_on_huge_pages(graph.payload_, room);
     ir::reserve_on_huge_pages(graph.tasks_, tasks);
     ir::reserve_on_huge_pages(graph.copies_, copies);
@@ -198,7 +205,6 @@ class GraphBuilder {
     graph.node_.resize(v);
     graph.event_.resize(v);
     graph.issuer_.assign(v, kNoVertex);
-    graph.position_.assign(v, 0);
     graph.payload_.resize(v);
     graph.tasks_.resize(tasks);
     graph.copies_.resize(copies);
@@ -219,15 +225,15 @@ class GraphBuilder {
     g().node_.push_back(node);
     g().event_.push_back(event);
     g().issuer_.push_back(kNoVertex);
-    g().position_.push_back(0);
     g().payload_.push_back(payload);
     return v;
   }
 
   // One vertex per producing record (a task runs on its processor's node, the rest on the logging node).
-  void fill_vertices(const BatchWork& w) {
+  void fill_vertices(BatchWork& w) {
     const ir::RecordBatch& b = *w.batch;
     EventGraph& graph = g();
+    w.task_references.reserve(b.task_requests.size());
     for (std::uint32_t i = 0; i < b.task_requests.size(); ++i) {
       const auto& r = b.task_requests[i];
       TaskInfo& t = graph.tasks_[w.task_info + i];
@@ -235,7 +241,9 @@ class GraphBuilder {
       t.priority = r.priority;
       t.processor = r.target;
       set_vertex(w.first_task + i, OpKind::task, owner_node(r.target.value()), r.finish, w.task_info + i);
+      w.task_references.push_back({r.precondition, r.enclosing, r.line});
     }
+    if (w.releasable) w.releasable->release(w.releasable->task_requests);
     for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
       const auto& r = b.copy_requests[i];
       graph.copies_[w.copy_info + i] = {r.src_memory, r.dst_memory, kNoValue};
@@ -416,12 +424,13 @@ class GraphBuilder {
       }
     };
     using namespace ir;
-    for (std::uint32_t i = 0; i < b.task_requests.size(); ++i) {
-      ahead(b.task_requests, i, &TaskRequestRecord::precondition, &TaskRequestRecord::enclosing);
-      const auto& r = b.task_requests[i];
+    for (std::uint32_t i = 0; i < w.task_references.size(); ++i) {
+      ahead(w.task_references, i, &TaskReferences::precondition, &TaskReferences::enclosing);
+      const TaskReferences& r = w.task_references[i];
       edge(producer_of(w, r.precondition), w.first_task + i, EdgeKind::precondition);
       issued(w.first_task + i, r.enclosing, r.line);
     }
+    w.task_references = {};
     for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
       ahead(b.copy_requests, i, &CopyRequestRecord::wait_on, &CopyRequestRecord::enclosing);
       const auto& r = b.copy_requests[i];
@@ -450,8 +459,11 @@ class GraphBuilder {
                         [&] { return "input " + ir::to_string(r.input); });
         continue;
       }
-      std::atomic_ref<std::uint32_t>(found_inputs_[m]).fetch_add(1, std::memory_order_relaxed);
-      edge(producer_of(w, r.input), m, EdgeKind::merge_input);
+      const VertexId input = producer_of(w, r.input);
+      if (input == kNoVertex)
+        w.unproduced_merge_inputs.push_back(m);
+      else
+        w.edges.push_back({input, m, EdgeKind::merge_input});
     }
     for (std::size_t i = 0; i < b.task_times.size(); ++i) {
       ahead(b.task_times, i, &TaskTimeRecord::finish);
@@ -492,8 +504,17 @@ class GraphBuilder {
       w.waits.push_back({t, kNoVertex, awaited, r.awaited, r.micros, 0});
     }
     // Everything but the timing records is in the graph now. Freeing them here, batch by batch, gives
-    // back more memory than the edges and actions the remaining batches still add.
-    if (w.releasable) w.releasable->release_graph_records();
+    // back about as much memory as the edges and actions the remaining batches still add.
+    if (ir::RecordBatch* r = w.releasable) {
+      r->release(r->task_waits);
+      r->release(r->event_merges);
+      r->release(r->event_preconditions);
+      r->release(r->event_triggers);
+      r->release(r->barrier_creations);
+      r->release(r->barrier_alters);
+      r->release(r->barrier_arrives);
+      r->release(r->copy_requests);
+    }
   }
 
   // Joins what the batches found, in input order.
@@ -509,6 +530,9 @@ class GraphBuilder {
       w.findings.append_to(out_.findings);
       out_.findings.external_references += w.external_references;
       out_.findings.pre_first_phase_references += w.pre_first_phase_references;
+      unproduced_merge_inputs_.insert(unproduced_merge_inputs_.end(), w.unproduced_merge_inputs.begin(),
+                                      w.unproduced_merge_inputs.end());
+      w.unproduced_merge_inputs = {};
       for (const ir::EventKey& e : w.external_inputs) {
         const std::size_t before = externals.size();
         externals.insert(e, 0);
@@ -528,7 +552,10 @@ class GraphBuilder {
     }
     if (repeated_times || repeated_sizes) settle_repeated_timings(repeated_times, repeated_sizes);
     for (BatchWork& w : work_)
-      if (w.releasable) w.releasable->release_timing_records();
+      if (ir::RecordBatch* r = w.releasable) {
+        r->release(r->task_times);
+        r->release(r->copy_sizes);
+      }
   }
 
   // When a task has two Task Times (or a copy two Copy Sizes), the first in input order counts and the
@@ -561,14 +588,23 @@ class GraphBuilder {
     }
   }
 
+  // The Event Preconditions found for a merge are its merge_input edges plus those whose input nothing
+  // produces (NO_EVENT, external, before a barrier's first phase).
   void check_merge_counts() {
     const EventGraph& graph = g();
-    for (VertexId m = 0; m < found_inputs_.size(); ++m) {
-      if (graph.kind_[m] == OpKind::merge && found_inputs_[m] != graph.payload_[m])
+    std::sort(unproduced_merge_inputs_.begin(), unproduced_merge_inputs_.end());
+    auto unproduced = unproduced_merge_inputs_.cbegin();
+    for (VertexId m = 0; m < graph.vertex_count(); ++m) {
+      if (graph.kind_[m] != OpKind::merge) continue;
+      std::uint64_t found = 0;
+      for (EdgeKind k : graph.predecessor_kinds(m)) found += k == EdgeKind::merge_input;
+      for (; unproduced != unproduced_merge_inputs_.cend() && *unproduced == m; ++unproduced) ++found;
+      if (found != graph.payload_[m])
         log_.note(FindingKind::merge_count_mismatch, graph.event_[m], [&] {
-          return "announced " + std::to_string(graph.payload_[m]) + ", found " + std::to_string(found_inputs_[m]);
+          return "announced " + std::to_string(graph.payload_[m]) + ", found " + std::to_string(found);
         });
     }
+    unproduced_merge_inputs_ = {};
   }
 
   // Program order of each task's actions: by file and line (one thread logs them all, spec §6).
@@ -577,6 +613,9 @@ class GraphBuilder {
     tbb::parallel_sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) {
       return a.issuer != b.issuer ? a.issuer < b.issuer : a.where < b.where;
     });
+    // Positions are stored only now, when the records are no longer held: that keeps them off the peak.
+    // Vertices added later (task_resume) get theirs in freeze().
+    ir::assign_on_huge_pages(g().position_, std::size_t{g().vertex_count()}, std::uint32_t{0});
     for (std::size_t i = 0; i < actions_.size;) {
       std::size_t j = i;
       while (j < actions_.size && actions_.data[j].issuer == actions_.data[i].issuer) ++j;
@@ -668,6 +707,7 @@ class GraphBuilder {
   // Within a vertex, edges keep the order they were found in, which is deterministic.
   void freeze() {
     const std::size_t n = g().vertex_count();
+    g().position_.resize(n, 0);  // task_resume vertices: a segment is no action of its task
     std::uint64_t m = barrier_edges_.size() + tail_edges_.size();
     for (const BatchWork& w : work_) m += w.edges.size;
     auto build = [&](bool forward, std::vector<std::uint64_t>& offset, std::vector<VertexId>& ends,
@@ -762,7 +802,7 @@ class GraphBuilder {
   std::vector<BatchWork> work_;
   PartitionedEventTable producers_;
   EventTable phases_;
-  std::vector<std::uint32_t> found_inputs_;  // Event Preconditions found per merge vertex
+  std::vector<VertexId> unproduced_merge_inputs_;  // every batch's, joined
   std::unordered_map<std::uint64_t, std::uint32_t> barriers_;     // barrier id -> expected arrivals
   std::unordered_map<std::uint64_t, std::uint32_t> first_phase_;  // barrier id -> first phase gen
   std::vector<VertexId> phase_list_;
