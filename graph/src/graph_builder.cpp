@@ -110,6 +110,7 @@ class GraphBuilder {
   BuildResult build() {
     lay_out_batches();
     tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { fill_vertices(work_[i]); });
+    place_slabs();
     collect_barriers();
     complete_barriers();
     register_producers();
@@ -166,30 +167,7 @@ class GraphBuilder {
         copies += count(b.copy_requests.size());
         values += count(b.barrier_alters.size() + b.barrier_arrives.size());
         waits += count(b.task_waits.size());
-        // Each operation has at most a precondition and an issue edge; a precondition feeds one merge.
-        w.edges.capacity = 2 * (b.task_requests.size() + b.copy_requests.size() + b.event_triggers.size() +
-                                b.barrier_arrives.size()) +
-                           b.barrier_alters.size() + b.event_preconditions.size();
-        w.actions.capacity = b.task_requests.size() + b.copy_requests.size() + b.event_triggers.size() +
-                             b.barrier_alters.size() + b.barrier_arrives.size() + b.task_waits.size();
       }
-    }
-    // Every batch writes its edges and actions into its own part of one array each.
-    std::size_t edge_room = 0, action_room = 0;
-    for (const BatchWork& w : work_) {
-      edge_room += w.edges.capacity;
-      action_room += w.actions.capacity;
-    }
-    edge_slab_.reset(new RawEdge[edge_room]);  // not value-initialised: pages are touched when written
-    action_slab_.reset(new Action[action_room]);
-    ir::advise_huge_pages(edge_slab_.get(), edge_room * sizeof(RawEdge));
-    ir::advise_huge_pages(action_slab_.get(), action_room * sizeof(Action));
-    edge_room = action_room = 0;
-    for (BatchWork& w : work_) {
-      w.edges.data = edge_slab_.get() + edge_room;
-      w.actions.data = action_slab_.get() + action_room;
-      edge_room += w.edges.capacity;
-      action_room += w.actions.capacity;
     }
     // Barrier phases (at most one per Alter/Arrive, but for gaps) and task_resume vertices come last.
     EventGraph& graph = g();
@@ -230,9 +208,17 @@ class GraphBuilder {
   }
 
   // One vertex per producing record (a task runs on its processor's node, the rest on the logging node).
+  // Also counts the room the batch's edges and actions will take: an edge per precondition and enclosing
+  // task that is not NO_EVENT, an action per enclosing task and wait, an edge per merge input.
   void fill_vertices(BatchWork& w) {
     const ir::RecordBatch& b = *w.batch;
     EventGraph& graph = g();
+    auto room = [&](const ir::EventKey& wait_on, const ir::EventKey& enclosing) {
+      w.edges.capacity += !wait_on.is_none() + !enclosing.is_none();
+      w.actions.capacity += !enclosing.is_none();
+    };
+    w.edges.capacity = b.event_preconditions.size();
+    w.actions.capacity = b.task_waits.size();
     w.task_references.reserve(b.task_requests.size());
     for (std::uint32_t i = 0; i < b.task_requests.size(); ++i) {
       const auto& r = b.task_requests[i];
@@ -242,24 +228,54 @@ class GraphBuilder {
       t.processor = r.target;
       set_vertex(w.first_task + i, OpKind::task, owner_node(r.target.value()), r.finish, w.task_info + i);
       w.task_references.push_back({r.precondition, r.enclosing, r.line});
+      room(r.precondition, r.enclosing);
     }
     if (w.releasable) w.releasable->release(w.releasable->task_requests);
     for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
       const auto& r = b.copy_requests[i];
       graph.copies_[w.copy_info + i] = {r.src_memory, r.dst_memory, kNoValue};
       set_vertex(w.first_copy + i, OpKind::copy, w.node, r.copy, w.copy_info + i);
+      room(r.wait_on, r.enclosing);
     }
     for (std::uint32_t i = 0; i < b.event_merges.size(); ++i)
       set_vertex(w.first_merge + i, OpKind::merge, w.node, b.event_merges[i].merged, b.event_merges[i].input_count);
-    for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i)
-      set_vertex(w.first_trigger + i, OpKind::trigger, w.node, b.event_triggers[i].event, 0);
+    for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i) {
+      const auto& r = b.event_triggers[i];
+      set_vertex(w.first_trigger + i, OpKind::trigger, w.node, r.event, 0);
+      room(r.wait_on, r.enclosing);
+    }
     for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i) {
-      graph.barrier_values_[w.alter_value + i] = b.barrier_alters[i].delta;
-      set_vertex(w.first_alter + i, OpKind::barrier_alter, w.node, b.barrier_alters[i].phase, w.alter_value + i);
+      const auto& r = b.barrier_alters[i];
+      graph.barrier_values_[w.alter_value + i] = r.delta;
+      set_vertex(w.first_alter + i, OpKind::barrier_alter, w.node, r.phase, w.alter_value + i);
+      room(ir::EventKey{}, r.enclosing);
     }
     for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
-      graph.barrier_values_[w.arrive_value + i] = b.barrier_arrives[i].count;
-      set_vertex(w.first_arrive + i, OpKind::barrier_arrive, w.node, b.barrier_arrives[i].phase, w.arrive_value + i);
+      const auto& r = b.barrier_arrives[i];
+      graph.barrier_values_[w.arrive_value + i] = r.count;
+      set_vertex(w.first_arrive + i, OpKind::barrier_arrive, w.node, r.phase, w.arrive_value + i);
+      room(r.wait_on, r.enclosing);
+    }
+  }
+
+  // Every batch writes its edges and actions into its own part of one array each, sized as fill_vertices
+  // counted: with huge pages, room reserved and never written would be resident all the same.
+  void place_slabs() {
+    std::size_t edge_room = 0, action_room = 0;
+    for (const BatchWork& w : work_) {
+      edge_room += w.edges.capacity;
+      action_room += w.actions.capacity;
+    }
+    edge_slab_.reset(new RawEdge[edge_room]);  // not value-initialised: pages are touched when written
+    action_slab_.reset(new Action[action_room]);
+    ir::advise_huge_pages(edge_slab_.get(), edge_room * sizeof(RawEdge));
+    ir::advise_huge_pages(action_slab_.get(), action_room * sizeof(Action));
+    edge_room = action_room = 0;
+    for (BatchWork& w : work_) {
+      w.edges.data = edge_slab_.get() + edge_room;
+      w.actions.data = action_slab_.get() + action_room;
+      edge_room += w.edges.capacity;
+      action_room += w.actions.capacity;
     }
   }
 
