@@ -355,31 +355,31 @@ class GraphBuilder {
              !graph.event_[v].is_none();
     };
     std::array<std::vector<std::pair<VertexId, VertexId>>, Table::kParts> repeats;  // (second, first) producer
-    std::array<std::size_t, Table::kParts> sizes{};
+    // The producing vertices bucketed by part, each bucket in vertex order: one pass over the events, not
+    // one per part.
+    constexpr std::uint8_t kNotProducing = 0xff;
+    std::vector<std::uint8_t> part_of(n);
+    std::array<std::size_t, Table::kParts + 1> start{};
+    for (VertexId v = 0; v < n; ++v) {
+      part_of[v] = produces(v) ? static_cast<std::uint8_t>(Table::part_of(graph.event_[v])) : kNotProducing;
+      if (part_of[v] != kNotProducing) ++start[part_of[v] + 1];
+    }
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<VertexId> bucketed(start.back());
+    auto cursor = start;
     for (VertexId v = 0; v < n; ++v)
-      if (produces(v)) ++sizes[Table::part_of(graph.event_[v])];
+      if (part_of[v] != kNotProducing) bucketed[cursor[part_of[v]]++] = v;
+    part_of = {};
     tbb::parallel_for(std::size_t{0}, Table::kParts, [&](std::size_t part) {
       EventTable& table = producers_.part(part);
-      table.reserve(sizes[part]);
-      // Vertices of this part wait in a small ring until their slot has been prefetched.
-      std::array<VertexId, kPrefetchDistance> ring;
-      std::size_t head = 0, queued = 0;
-      auto insert = [&](VertexId v) {
-        VertexId existing = table.insert(graph.event_[v], v);
+      const std::size_t end = start[part + 1];
+      table.reserve(end - start[part]);
+      for (std::size_t i = start[part]; i < end; ++i) {
+        if (i + kPrefetchDistance < end) table.prefetch(graph.event_[bucketed[i + kPrefetchDistance]]);
+        const VertexId v = bucketed[i];
+        const VertexId existing = table.insert(graph.event_[v], v);
         if (existing != v) repeats[part].emplace_back(v, existing);
-      };
-      for (VertexId v = 0; v < n; ++v) {
-        if (!produces(v) || Table::part_of(graph.event_[v]) != part) continue;
-        table.prefetch(graph.event_[v]);
-        if (queued < ring.size()) {
-          ring[(head + queued++) % ring.size()] = v;
-          continue;
-        }
-        insert(ring[head]);
-        ring[head] = v;
-        head = (head + 1) % ring.size();
       }
-      for (std::size_t i = 0; i < queued; ++i) insert(ring[(head + i) % ring.size()]);
     });
     // Findings in vertex order, whichever part found them.
     std::vector<std::pair<VertexId, VertexId>> all;
