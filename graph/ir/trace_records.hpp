@@ -10,43 +10,41 @@
 #include "diagnostics.hpp"
 #include "ids.hpp"
 #include "kinds.hpp"
-#include "mapped_allocator.hpp"
 #include "records.hpp"
 
 namespace rr::ir {
-
-// One kind of record of one chunk. Large arrays have pages of their own, so releasing them frees memory.
-template <class Record>
-using RecordArray = std::vector<Record, MappedAllocator<Record>>;
 
 // The records of one chunk of one file, in per-kind arrays. A chunk is a run of
 // whole lines; `first_line` is the 1-based file line of the chunk's first line.
 struct RecordBatch {
   std::uint64_t first_line = 1;
-  RecordArray<ProcessorRecord> processors;
-  RecordArray<GroupRecord> groups;
-  RecordArray<std::uint64_t> group_members;
-  RecordArray<MemoryRecord> memories;
-  RecordArray<TaskRequestRecord> task_requests;
-  RecordArray<TaskTimeRecord> task_times;
-  RecordArray<TaskWaitRecord> task_waits;
-  RecordArray<EventMergeRecord> event_merges;
-  RecordArray<EventPreconditionRecord> event_preconditions;
-  RecordArray<EventTriggerRecord> event_triggers;
-  RecordArray<BarrierCreationRecord> barrier_creations;
-  RecordArray<BarrierAlterRecord> barrier_alters;
-  RecordArray<BarrierArriveRecord> barrier_arrives;
-  RecordArray<CopyRequestRecord> copy_requests;
-  RecordArray<CopySizeRecord> copy_sizes;
+  std::vector<ProcessorRecord> processors;
+  std::vector<GroupRecord> groups;
+  std::vector<std::uint64_t> group_members;
+  std::vector<MemoryRecord> memories;
+  std::vector<TaskRequestRecord> task_requests;
+  std::vector<TaskTimeRecord> task_times;
+  std::vector<TaskWaitRecord> task_waits;
+  std::vector<EventMergeRecord> event_merges;
+  std::vector<EventPreconditionRecord> event_preconditions;
+  std::vector<EventTriggerRecord> event_triggers;
+  std::vector<BarrierCreationRecord> barrier_creations;
+  std::vector<BarrierAlterRecord> barrier_alters;
+  std::vector<BarrierArriveRecord> barrier_arrives;
+  std::vector<CopyRequestRecord> copy_requests;
+  std::vector<CopySizeRecord> copy_sizes;
 
   // Records parsed into this batch, released ones included.
   std::uint64_t record_count() const;
-  // Frees one of this batch's arrays for good (clear() would keep the memory); its records still count in
-  // record_count(). The graph build releases the records it has taken in (build_event_graph_releasing).
+  // Frees one of this batch's arrays for good (clear() would keep the memory) and returns the bytes it
+  // held; its records still count in record_count(). The graph build releases the records it has taken
+  // in (build_event_graph_releasing).
   template <class Record>
-  void release(RecordArray<Record>& records) {
+  std::size_t release(std::vector<Record>& records) {
+    const std::size_t bytes = records.capacity() * sizeof(Record);
     released_records += records.size();
-    RecordArray<Record>().swap(records);
+    std::vector<Record>().swap(records);
+    return bytes;
   }
   // Releases spare capacity, copying only arrays with more than 1/8 of it: resident memory stays
   // close to what the records need without re-copying arrays that are nearly full.

@@ -27,6 +27,7 @@
 #include "graph/graph_algorithms.hpp"
 #include "graph/ir/huge_pages.hpp"
 #include "graph/src/finding_log.hpp"
+#include "graph/src/freed_memory.hpp"
 
 namespace rr::graph {
 namespace build_detail {
@@ -84,7 +85,7 @@ struct BatchWork {
   VertexId first_task = 0, first_copy = 0, first_merge = 0, first_trigger = 0, first_alter = 0, first_arrive = 0;
   std::uint32_t task_info = 0, copy_info = 0, alter_value = 0, arrive_value = 0;  // first payload indices
 
-  ir::RecordArray<TaskReferences> task_references;  // by task request, from fill_vertices to resolve
+  std::vector<TaskReferences> task_references;  // by task request, from fill_vertices to resolve
   Slice<RawEdge> edges;
   Slice<Action> actions;
   std::vector<WaitInfo> waits;  // Action::ref of a wait is an index into this, until the waits are joined
@@ -230,7 +231,7 @@ class GraphBuilder {
       w.task_references.push_back({r.precondition, r.enclosing, r.line});
       room(r.precondition, r.enclosing);
     }
-    if (w.releasable) w.releasable->release(w.releasable->task_requests);
+    if (w.releasable) freed_.released(w.releasable->release(w.releasable->task_requests));
     for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
       const auto& r = b.copy_requests[i];
       graph.copies_[w.copy_info + i] = {r.src_memory, r.dst_memory, kNoValue};
@@ -446,6 +447,7 @@ class GraphBuilder {
       edge(producer_of(w, r.precondition), w.first_task + i, EdgeKind::precondition);
       issued(w.first_task + i, r.enclosing, r.line);
     }
+    freed_.released(w.task_references.capacity() * sizeof(TaskReferences));
     w.task_references = {};
     for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
       ahead(b.copy_requests, i, &CopyRequestRecord::wait_on, &CopyRequestRecord::enclosing);
@@ -521,16 +523,11 @@ class GraphBuilder {
     }
     // Everything but the timing records is in the graph now. Freeing them here, batch by batch, gives
     // back about as much memory as the edges and actions the remaining batches still add.
-    if (ir::RecordBatch* r = w.releasable) {
-      r->release(r->task_waits);
-      r->release(r->event_merges);
-      r->release(r->event_preconditions);
-      r->release(r->event_triggers);
-      r->release(r->barrier_creations);
-      r->release(r->barrier_alters);
-      r->release(r->barrier_arrives);
-      r->release(r->copy_requests);
-    }
+    if (ir::RecordBatch* r = w.releasable)
+      freed_.released(r->release(r->task_waits) + r->release(r->event_merges) +
+                      r->release(r->event_preconditions) + r->release(r->event_triggers) +
+                      r->release(r->barrier_creations) + r->release(r->barrier_alters) +
+                      r->release(r->barrier_arrives) + r->release(r->copy_requests));
   }
 
   // Joins what the batches found, in input order.
@@ -568,10 +565,7 @@ class GraphBuilder {
     }
     if (repeated_times || repeated_sizes) settle_repeated_timings(repeated_times, repeated_sizes);
     for (BatchWork& w : work_)
-      if (ir::RecordBatch* r = w.releasable) {
-        r->release(r->task_times);
-        r->release(r->copy_sizes);
-      }
+      if (ir::RecordBatch* r = w.releasable) freed_.released(r->release(r->task_times) + r->release(r->copy_sizes));
   }
 
   // When a task has two Task Times (or a copy two Copy Sizes), the first in input order counts and the
@@ -819,6 +813,7 @@ class GraphBuilder {
   PartitionedEventTable producers_;
   EventTable phases_;
   std::vector<VertexId> unproduced_merge_inputs_;  // every batch's, joined
+  FreedMemory freed_;  // what releasing the records freed, given back as it goes
   std::unordered_map<std::uint64_t, std::uint32_t> barriers_;     // barrier id -> expected arrivals
   std::unordered_map<std::uint64_t, std::uint32_t> first_phase_;  // barrier id -> first phase gen
   std::vector<VertexId> phase_list_;

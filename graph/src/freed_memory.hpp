@@ -1,0 +1,38 @@
+// Gives the memory of released records back to the system while the graph is built, so that the peak of
+// reading plus building is not that of the graph plus every record.
+//
+// glibc keeps freed heap blocks resident: on free() only the top of a heap shrinks. malloc_trim also hands
+// back the whole free pages inside the heaps. It walks the free lists, so it runs once per kStep bytes
+// released rather than on every free. Other C libraries: nothing to do here (the frees still count).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace rr::graph {
+
+class FreedMemory {
+ public:
+  static constexpr std::size_t kStep = std::size_t{32} << 20;
+
+  // Notes `bytes` just freed, from any thread; gives free pages back each time the total crosses a step.
+  void released(std::size_t bytes) {
+    const std::size_t before = total_.fetch_add(bytes, std::memory_order_relaxed);
+    if (before / kStep != (before + bytes) / kStep) give_back();
+  }
+
+ private:
+  static void give_back() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+  }
+
+  std::atomic<std::size_t> total_{0};
+};
+
+}  // namespace rr::graph
