@@ -4,7 +4,10 @@
 // Work is split by record batch (a chunk of one file). Each batch's vertices get fixed ids up front, so
 // batches fill their vertices and resolve their references in parallel; whatever a batch produces (edges,
 // actions, findings) is kept per batch and joined in input order, so the graph and the findings are the
-// same whatever the thread count. Only the producer table is filled by one thread, with prefetching.
+// same whatever the thread count. Each part of the producer table is filled by one thread, with prefetching.
+//
+// Built from a releasable trace (build_event_graph_releasing), the build frees each record array as soon as
+// the graph holds what it needs of it, so the records and the graph are never both whole in memory.
 #include "graph/graph_builder.hpp"
 
 #include <tbb/blocked_range.h>
