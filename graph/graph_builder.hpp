@@ -23,9 +23,9 @@ struct BuildResult {
 // operation in its issuing task's program order, validates, and freezes the result.
 BuildResult build_event_graph(const ir::TraceRecords& trace, const BuildOptions& options = {});
 
-// The same graph and findings, but each batch's graph records are freed (RecordBatch::release_graph_records,
-// then release_timing_records) as soon as the graph holds what it needs of them, so that the peak memory of
-// reading and building is close to the graph's own. Processor, Group and Memory records, record counts and
+// The same graph and findings, but each batch's graph records are freed (RecordBatch::release) as soon as
+// the graph holds what it needs of them, so that the peak memory of reading and building is close to the
+// graph's own. Processor, Group and Memory records, record counts and
 // file statistics stay. For callers that have no further use for the records, as the CLI commands.
 BuildResult build_event_graph_releasing(ir::TraceRecords& trace, const BuildOptions& options = {});
 

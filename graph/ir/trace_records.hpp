@@ -14,6 +14,14 @@
 
 namespace rr::ir {
 
+// Frees an array for good (clear() would keep its memory) and returns the bytes it held.
+template <class T>
+std::size_t free_array(std::vector<T>& array) {
+  const std::size_t bytes = array.capacity() * sizeof(T);
+  std::vector<T>().swap(array);
+  return bytes;
+}
+
 // The records of one chunk of one file, in per-kind arrays. A chunk is a run of
 // whole lines; `first_line` is the 1-based file line of the chunk's first line.
 struct RecordBatch {
@@ -36,15 +44,12 @@ struct RecordBatch {
 
   // Records parsed into this batch, released ones included.
   std::uint64_t record_count() const;
-  // Frees one of this batch's arrays for good (clear() would keep the memory) and returns the bytes it
-  // held; its records still count in record_count(). The graph build releases the records it has taken
-  // in (build_event_graph_releasing).
+  // Frees one of this batch's arrays (free_array) and returns the bytes it held; its records still count
+  // in record_count(). The graph build releases the records it has taken in (build_event_graph_releasing).
   template <class Record>
   std::size_t release(std::vector<Record>& records) {
-    const std::size_t bytes = records.capacity() * sizeof(Record);
     released_records += records.size();
-    std::vector<Record>().swap(records);
-    return bytes;
+    return free_array(records);
   }
   // Releases spare capacity, copying only arrays with more than 1/8 of it: resident memory stays
   // close to what the records need without re-copying arrays that are nearly full.

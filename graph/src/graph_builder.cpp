@@ -450,8 +450,7 @@ class GraphBuilder {
       edge(producer_of(w, r.precondition), w.first_task + i, EdgeKind::precondition);
       issued(w.first_task + i, r.enclosing, r.line);
     }
-    freed_.released(w.task_references.capacity() * sizeof(TaskReferences));
-    w.task_references = {};
+    freed_.released(ir::free_array(w.task_references));
     for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
       ahead(b.copy_requests, i, &CopyRequestRecord::wait_on, &CopyRequestRecord::enclosing);
       const auto& r = b.copy_requests[i];
