@@ -45,7 +45,7 @@ std::string render_text(const ReplaySession& s, const replay::CriticalPath& cp, 
   for (std::size_t i = 0; i < steps.size() && i < top; ++i) {
     char line[220];
     std::snprintf(line, sizeof line, "  %-30s %-18s %11s %9s\n", steps[i]->label.c_str(),
-                  ir::to_string(s.built.graph.event(steps[i]->vertex)).c_str(), ms(steps[i]->end - steps[i]->begin).c_str(),
+                  core::to_string(s.built.graph.event(steps[i]->vertex)).c_str(), ms(steps[i]->end - steps[i]->begin).c_str(),
                   ms(steps[i]->begin).c_str());
     out += line;
   }
@@ -67,7 +67,7 @@ nlohmann::ordered_json render_json(const ReplaySession& s, const replay::Critica
   j["by_label_ns"] = cp.by_label;
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   for (const auto& st : cp.steps)
-    steps.push_back({{"vertex", st.vertex}, {"event", ir::to_string(s.built.graph.event(st.vertex))},
+    steps.push_back({{"vertex", st.vertex}, {"event", core::to_string(s.built.graph.event(st.vertex))},
                      {"class", replay::path_class_name(st.cls)}, {"label", st.label}, {"begin_ns", st.begin},
                      {"end_ns", st.end}});
   j["steps"] = steps;

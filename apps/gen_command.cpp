@@ -1,9 +1,9 @@
 // `realm-replay gen s3d|chain|fork-join|stencil|random-dag`: synthetic traces with their ground truth.
 #include <iostream>
 
-#include "apps/gen/generators.hpp"
-#include "apps/gen/log_writer.hpp"
-#include "apps/gen/s3d.hpp"
+#include "gen/generators.hpp"
+#include "gen/log_writer.hpp"
+#include "gen/s3d.hpp"
 #include "commands.hpp"
 
 namespace rr::app {

@@ -29,7 +29,7 @@ void Progress::add(std::uint64_t bytes) {
   std::fflush(stderr);
 }
 
-ir::Expected<ir::TraceRecords> read_trace_with_progress(const std::vector<std::string>& inputs,
+core::Expected<core::TraceRecords> read_trace_with_progress(const std::vector<std::string>& inputs,
                                                         parser::ReadOptions read) {
   Progress progress("reading trace");
   if (progress.enabled()) read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };

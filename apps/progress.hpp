@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/ir/result.hpp"
-#include "graph/ir/trace_records.hpp"
+#include "core/result.hpp"
+#include "core/trace_records.hpp"
 #include "parser/trace_reader.hpp"
 
 namespace rr::app {
@@ -34,7 +34,7 @@ class Progress {
 };
 
 // read_trace with a byte counter on stderr when stderr is a terminal.
-ir::Expected<ir::TraceRecords> read_trace_with_progress(const std::vector<std::string>& inputs,
+core::Expected<core::TraceRecords> read_trace_with_progress(const std::vector<std::string>& inputs,
                                                         parser::ReadOptions read);
 
 }  // namespace rr::app

@@ -57,7 +57,7 @@ std::string render_replay_text(const ReplayView& v) {
     if (key.first != ~0u) continue;
     char line[160];
     std::snprintf(line, sizeof line, "  %-14s %6llu %11s %12s %9llu\n",
-                  std::string(ir::processor_kind_name(static_cast<ir::ProcessorKind>(key.second))).c_str(),
+                  std::string(core::processor_kind_name(static_cast<core::ProcessorKind>(key.second))).c_str(),
                   static_cast<unsigned long long>(u.processors), ms(u.busy).c_str(),
                   pct(utilisation(u, r.makespan_ns)).c_str(), static_cast<unsigned long long>(u.segments));
     out << line;
@@ -65,7 +65,7 @@ std::string render_replay_text(const ReplayView& v) {
   out << "\nUtilisation by node:";
   for (const auto& [key, u] : use) {
     if (key.first == ~0u || u.busy == 0) continue;
-    out << "  n" << key.first << " " << ir::processor_kind_name(static_cast<ir::ProcessorKind>(key.second)) << " "
+    out << "  n" << key.first << " " << core::processor_kind_name(static_cast<core::ProcessorKind>(key.second)) << " "
         << pct(utilisation(u, r.makespan_ns));
   }
   out << "\n";
@@ -130,7 +130,7 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
                                 {"busy_ns", u.busy},
                                 {"segments", u.segments},
                                 {"utilisation", utilisation(u, r.makespan_ns)}};
-    std::string kind(ir::processor_kind_name(static_cast<ir::ProcessorKind>(key.second)));
+    std::string kind(core::processor_kind_name(static_cast<core::ProcessorKind>(key.second)));
     if (key.first == ~0u) kinds[kind] = e;
     else nodes[std::to_string(key.first)][kind] = e;
   }
@@ -158,7 +158,7 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
     nlohmann::ordered_json events = nlohmann::ordered_json::array();
     for (const auto& step : cp.steps) {
       if (step.cls != replay::PathClass::compute && step.cls != replay::PathClass::copy) continue;
-      std::string e = ir::to_string(v.graph.event(step.vertex));
+      std::string e = core::to_string(v.graph.event(step.vertex));
       if (events.empty() || events.back() != e) events.push_back(e);
     }
     j["critical_path"] = {{"length_ns", cp.length_ns}, {"lower_bound_ns", cp.lower_bound_ns},
@@ -173,7 +173,7 @@ std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {
   // Tracks: processors first, then channel instances (r.channels, in order of first use).
   auto track = [&](std::uint32_t t) -> std::pair<std::uint32_t, std::string> {
     if (t < procs.size())
-      return {procs[t].node, std::string(ir::processor_kind_name(procs[t].kind)) + " " + std::to_string(procs[t].index)};
+      return {procs[t].node, std::string(core::processor_kind_name(procs[t].kind)) + " " + std::to_string(procs[t].index)};
     const auto& c = r.channels[t - procs.size()];
     return {c.node, v.model.channels[c.channel].name};
   };
@@ -195,7 +195,7 @@ std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {
     }
     events.push_back({{"name", name}, {"ph", "X"}, {"ts", static_cast<double>(in.start) / 1000.0},
                       {"dur", static_cast<double>(in.end - in.start) / 1000.0}, {"pid", node}, {"tid", in.track},
-                      {"args", {{"event", ir::to_string(v.graph.event(in.vertex))}, {"vertex", in.vertex}}}});
+                      {"args", {{"event", core::to_string(v.graph.event(in.vertex))}, {"vertex", in.vertex}}}});
     used_tracks.insert(in.track);
   }
   std::set<std::uint32_t> named_nodes;

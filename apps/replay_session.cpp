@@ -18,7 +18,7 @@ void add_replay_inputs(CLI::App* cmd, ReplayInputs& in) {
 
 std::unique_ptr<ReplaySession> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
                                            const replay::ReplayOptions& options) {
-  auto fail = [&](const ir::InputError& e) {
+  auto fail = [&](const core::InputError& e) {
     std::cerr << "realm-replay " << command << ": error: " << e.to_string() << "\n";
     return nullptr;
   };

@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "graph/graph_builder.hpp"
-#include "graph/ir/trace_records.hpp"
+#include "core/trace_records.hpp"
 #include "machine_models/machine_model.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_engine.hpp"
@@ -23,7 +23,7 @@ struct ReplayInputs {
 };
 
 struct ReplaySession {
-  ir::TraceRecords trace;
+  core::TraceRecords trace;
   graph::BuildResult built;
   machine::MachineModel model;
   std::optional<replay::MachineMap> map;

@@ -63,7 +63,7 @@ std::string trace_family(const std::string& path, const std::string& label) {
   return family;
 }
 
-ir::Expected<std::unique_ptr<LoadedTrace>> load_trace(const std::string& path, unsigned threads) {
+core::Expected<std::unique_ptr<LoadedTrace>> load_trace(const std::string& path, unsigned threads) {
   parser::ReadOptions read;
   read.threads = threads;
   auto records = read_trace_with_progress({path}, read);
@@ -79,9 +79,9 @@ ir::Expected<std::unique_ptr<LoadedTrace>> load_trace(const std::string& path, u
   return t;
 }
 
-ir::Expected<std::vector<replay::RunSummary>> run_grid(const std::vector<GridJob>& jobs, unsigned threads) {
+core::Expected<std::vector<replay::RunSummary>> run_grid(const std::vector<GridJob>& jobs, unsigned threads) {
   std::vector<std::optional<replay::RunSummary>> out(jobs.size());
-  std::vector<std::optional<ir::InputError>> errors(jobs.size());
+  std::vector<std::optional<core::InputError>> errors(jobs.size());
   tbb::task_arena arena(static_cast<int>(thread_count(threads)));
   arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t i) {

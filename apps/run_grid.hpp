@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "graph/graph_builder.hpp"
-#include "graph/ir/result.hpp"
-#include "graph/ir/trace_records.hpp"
+#include "core/result.hpp"
+#include "core/trace_records.hpp"
 #include "replay/run_summary.hpp"
 
 namespace rr::app {
@@ -17,7 +17,7 @@ struct LoadedTrace {
   std::string path;
   std::string label;   // the trace folder or archive name
   std::string family;  // see trace_family()
-  ir::TraceRecords records;
+  core::TraceRecords records;
   graph::BuildResult built;
 };
 
@@ -25,7 +25,7 @@ struct LoadedTrace {
 // beside the logs when there is one, else the label with its digits replaced by 'N'.
 std::string trace_family(const std::string& path, const std::string& label);
 
-ir::Expected<std::unique_ptr<LoadedTrace>> load_trace(const std::string& path, unsigned threads);
+core::Expected<std::unique_ptr<LoadedTrace>> load_trace(const std::string& path, unsigned threads);
 
 struct GridJob {
   const LoadedTrace* trace = nullptr;
@@ -36,6 +36,6 @@ struct GridJob {
 };
 
 // Every job replayed with its critical path; fails with the first failing job (in job order).
-ir::Expected<std::vector<replay::RunSummary>> run_grid(const std::vector<GridJob>& jobs, unsigned threads);
+core::Expected<std::vector<replay::RunSummary>> run_grid(const std::vector<GridJob>& jobs, unsigned threads);
 
 }  // namespace rr::app

@@ -67,7 +67,7 @@ std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& commo
     if (opts->strict && summary.total.malformed.total() > 0) {
       std::cerr << "realm-replay stats: error: " << summary.total.malformed.total()
                 << " malformed line(s) (--strict)\n";
-      for (const auto& d : summary.messages) std::cerr << "  " << ir::format_diagnostic(d) << "\n";
+      for (const auto& d : summary.messages) std::cerr << "  " << core::format_diagnostic(d) << "\n";
       return kExitBadInput;
     }
     return kExitOk;

@@ -66,7 +66,7 @@ void count_row(Table& t, const TraceSummary& s, const std::string& label, F&& ge
   t.row(std::move(cells));
 }
 
-std::string era_evidence_text(const ir::EraEvidence& e) {
+std::string era_evidence_text(const core::EraEvidence& e) {
   std::vector<std::string> parts;
   if (e.merges_with_zero_inputs) parts.push_back(std::to_string(e.merges_with_zero_inputs) + " 0-input merges");
   if (e.merges_with_one_input) parts.push_back(std::to_string(e.merges_with_one_input) + " 1-input merges");
@@ -89,8 +89,8 @@ std::string kind_list(const std::map<std::string, std::uint64_t>& m) {
 std::string render_stats_text(const TraceSummary& s) {
   std::ostringstream out;
   out << "Trace: " << s.files.size() << " file(s), " << s.nodes.size() << " node(s), "
-      << ir::to_string(s.width) << " ids" << (s.mixed_widths ? " (MIXED widths!)" : "") << ", era "
-      << ir::era_name(s.era) << " (" << era_evidence_text(s.era_evidence) << ")\n";
+      << core::to_string(s.width) << " ids" << (s.mixed_widths ? " (MIXED widths!)" : "") << ", era "
+      << core::era_name(s.era) << " (" << era_evidence_text(s.era_evidence) << ")\n";
   for (const auto& f : s.failed_files) out << "  FAILED: " << f.to_string() << "\n";
   out << "Machine: processors " << kind_list(s.processors_by_kind) << "; memories " << kind_list(s.memories_by_kind)
       << "; " << s.groups << " processor group(s) with " << s.group_members << " member(s)\n\n";
@@ -99,14 +99,14 @@ std::string render_stats_text(const TraceSummary& s) {
   for (const auto& n : s.nodes) header.push_back(node_label(n.node));
   header.push_back("total");
   Table t(header);
-  for (auto kind : ir::all_record_kinds())
-    count_row(t, s, std::string(ir::record_kind_name(kind)), [&](const CountsBlock& c) { return c.records[kind]; });
+  for (auto kind : core::all_record_kinds())
+    count_row(t, s, std::string(core::record_kind_name(kind)), [&](const CountsBlock& c) { return c.records[kind]; });
   count_row(t, s, "all records", [](const CountsBlock& c) { return c.records.total(); });
   t.row({""});
   count_row(t, s, "lines", [](const CountsBlock& c) { return c.lines; });
-  for (std::size_t r = 0; r < ir::kSkipReasonCount; ++r) {
-    auto reason = static_cast<ir::SkipReason>(r);
-    count_row(t, s, "skipped: " + std::string(ir::skip_reason_key(reason)),
+  for (std::size_t r = 0; r < core::kSkipReasonCount; ++r) {
+    auto reason = static_cast<core::SkipReason>(r);
+    count_row(t, s, "skipped: " + std::string(core::skip_reason_key(reason)),
               [&](const CountsBlock& c) { return c.skipped[reason]; });
   }
   count_row(t, s, "malformed", [](const CountsBlock& c) { return c.malformed.total(); });
@@ -114,8 +114,8 @@ std::string render_stats_text(const TraceSummary& s) {
   count_row(t, s, "text bytes", [](const CountsBlock& c) { return c.text_bytes; });
   count_row(t, s, "stored bytes", [](const CountsBlock& c) { return c.stored_bytes; });
   t.row({""});
-  count_row(t, s, "tasks (requests)", [](const CountsBlock& c) { return c.records[ir::RecordKind::task_request]; });
-  count_row(t, s, "copies (requests)", [](const CountsBlock& c) { return c.records[ir::RecordKind::copy_request]; });
+  count_row(t, s, "tasks (requests)", [](const CountsBlock& c) { return c.records[core::RecordKind::task_request]; });
+  count_row(t, s, "copies (requests)", [](const CountsBlock& c) { return c.records[core::RecordKind::copy_request]; });
   count_row(t, s, "bytes copied", [](const CountsBlock& c) { return c.copy_bytes; });
   count_row(t, s, "0-byte Copy Sizes", [](const CountsBlock& c) { return c.zero_byte_copy_sizes; });
   count_row(t, s, "(nil) args", [](const CountsBlock& c) { return c.null_args; });
@@ -140,12 +140,12 @@ std::string render_stats_text(const TraceSummary& s) {
   }
   if (s.total.malformed.total() > 0) {
     out << "\nMalformed lines by reason:";
-    for (std::size_t r = 0; r < ir::kMalformedReasonCount; ++r) {
-      auto reason = static_cast<ir::MalformedReason>(r);
-      if (s.total.malformed[reason]) out << " " << ir::malformed_reason_key(reason) << "=" << s.total.malformed[reason];
+    for (std::size_t r = 0; r < core::kMalformedReasonCount; ++r) {
+      auto reason = static_cast<core::MalformedReason>(r);
+      if (s.total.malformed[reason]) out << " " << core::malformed_reason_key(reason) << "=" << s.total.malformed[reason];
     }
     out << "\n";
-    for (const auto& d : s.messages) out << "  " << ir::format_diagnostic(d) << "\n";
+    for (const auto& d : s.messages) out << "  " << core::format_diagnostic(d) << "\n";
   }
   if (s.total.unexpected_level) out << "\nRecords at an unexpected logger level: " << s.total.unexpected_level << "\n";
   if (s.total.lines_from_other_nodes)
@@ -166,30 +166,30 @@ namespace {
 nlohmann::ordered_json counts_json(const CountsBlock& c) {
   nlohmann::ordered_json j;
   nlohmann::ordered_json records;
-  for (auto kind : ir::all_record_kinds()) records[std::string(ir::record_kind_key(kind))] = c.records[kind];
+  for (auto kind : core::all_record_kinds()) records[std::string(core::record_kind_key(kind))] = c.records[kind];
   j["records"] = records;
   j["record_total"] = c.records.total();
   j["lines"] = c.lines;
   nlohmann::ordered_json skipped;
-  for (std::size_t r = 0; r < ir::kSkipReasonCount; ++r)
-    skipped[std::string(ir::skip_reason_key(static_cast<ir::SkipReason>(r)))] =
-        c.skipped[static_cast<ir::SkipReason>(r)];
+  for (std::size_t r = 0; r < core::kSkipReasonCount; ++r)
+    skipped[std::string(core::skip_reason_key(static_cast<core::SkipReason>(r)))] =
+        c.skipped[static_cast<core::SkipReason>(r)];
   j["skipped"] = skipped;
   j["other_categories"] = c.other_categories;
   nlohmann::ordered_json malformed;
-  for (std::size_t r = 0; r < ir::kMalformedReasonCount; ++r)
-    malformed[std::string(ir::malformed_reason_key(static_cast<ir::MalformedReason>(r)))] =
-        c.malformed[static_cast<ir::MalformedReason>(r)];
+  for (std::size_t r = 0; r < core::kMalformedReasonCount; ++r)
+    malformed[std::string(core::malformed_reason_key(static_cast<core::MalformedReason>(r)))] =
+        c.malformed[static_cast<core::MalformedReason>(r)];
   j["malformed"] = malformed;
   nlohmann::ordered_json malformed_kind = nlohmann::ordered_json::object();
-  for (auto kind : ir::all_record_kinds())
-    if (c.malformed_by_kind[kind]) malformed_kind[std::string(ir::record_kind_key(kind))] = c.malformed_by_kind[kind];
+  for (auto kind : core::all_record_kinds())
+    if (c.malformed_by_kind[kind]) malformed_kind[std::string(core::record_kind_key(kind))] = c.malformed_by_kind[kind];
   j["malformed_by_record_kind"] = malformed_kind;
   j["threads"] = c.threads;
   j["text_bytes"] = c.text_bytes;
   j["stored_bytes"] = c.stored_bytes;
-  j["tasks"] = c.records[ir::RecordKind::task_request];
-  j["copies"] = c.records[ir::RecordKind::copy_request];
+  j["tasks"] = c.records[core::RecordKind::task_request];
+  j["copies"] = c.records[core::RecordKind::copy_request];
   j["bytes_copied"] = c.copy_bytes;
   j["zero_byte_copy_sizes"] = c.zero_byte_copy_sizes;
   j["null_args"] = c.null_args;
@@ -217,9 +217,9 @@ nlohmann::ordered_json render_stats_json(const TraceSummary& s, const RunContext
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   for (const auto& f : s.failed_files) failed.push_back({{"file", f.where.file}, {"message", f.to_string()}});
   j["failed_files"] = failed;
-  j["id_width"] = s.width == ir::IdWidth::unknown ? 0 : static_cast<int>(s.width);
+  j["id_width"] = s.width == core::IdWidth::unknown ? 0 : static_cast<int>(s.width);
   j["mixed_id_widths"] = s.mixed_widths;
-  j["era"] = ir::era_name(s.era);
+  j["era"] = core::era_name(s.era);
   j["era_evidence"] = {{"merges_with_zero_inputs", s.era_evidence.merges_with_zero_inputs},
                        {"merges_with_one_input", s.era_evidence.merges_with_one_input},
                        {"spaced_preconditions", s.era_evidence.spaced_preconditions},

@@ -50,7 +50,7 @@ std::string render_graph_summary_text(const graph::BuildResult& r) {
   return out + "findings: " + list + " (details: realm-replay validate)\n";
 }
 
-std::string render_validate_text(const ir::TraceRecords& trace, const graph::BuildResult& r, const RunContext& ctx) {
+std::string render_validate_text(const core::TraceRecords& trace, const graph::BuildResult& r, const RunContext& ctx) {
   std::ostringstream out;
   const auto totals = graph_totals_json(r.graph);
   out << "Graph: " << r.graph.vertex_count() << " operations, " << r.graph.edge_count() << " edges, from "
@@ -70,7 +70,7 @@ std::string render_validate_text(const ir::TraceRecords& trace, const graph::Bui
           << graph::finding_description(kind) << "\n";
       for (const auto& f : r.findings.examples)
         if (f.kind == kind)
-          out << "      " << ir::to_string(f.event) << (f.detail.empty() ? "" : "  " + f.detail) << "\n";
+          out << "      " << core::to_string(f.event) << (f.detail.empty() ? "" : "  " + f.detail) << "\n";
     }
     if (r.findings.external_references)
       out << "  (" << r.findings.external_references << " references to external events in all)\n";
@@ -84,7 +84,7 @@ std::string render_validate_text(const ir::TraceRecords& trace, const graph::Bui
   return out.str();
 }
 
-nlohmann::ordered_json render_validate_json(const ir::TraceRecords& trace, const graph::BuildResult& r,
+nlohmann::ordered_json render_validate_json(const core::TraceRecords& trace, const graph::BuildResult& r,
                                             const RunContext& ctx) {
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/validate";
@@ -102,7 +102,7 @@ nlohmann::ordered_json render_validate_json(const ir::TraceRecords& trace, const
     counts[std::string(graph::finding_key(kind))] = r.findings.count(kind);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& f : r.findings.examples)
-      if (f.kind == kind) list.push_back({{"event", ir::to_string(f.event)}, {"detail", f.detail}});
+      if (f.kind == kind) list.push_back({{"event", core::to_string(f.event)}, {"detail", f.detail}});
     if (!list.empty()) examples[std::string(graph::finding_key(kind))] = list;
   }
   j["findings"] = counts;
@@ -112,7 +112,7 @@ nlohmann::ordered_json render_validate_json(const ir::TraceRecords& trace, const
   j["pre_first_phase_references"] = r.findings.pre_first_phase_references;
   nlohmann::ordered_json cycle = nlohmann::ordered_json::array();
   for (auto v : r.findings.cycle)
-    cycle.push_back({{"operation", graph::op_kind_name(r.graph.kind(v))}, {"event", ir::to_string(r.graph.event(v))}});
+    cycle.push_back({{"operation", graph::op_kind_name(r.graph.kind(v))}, {"event", core::to_string(r.graph.event(v))}});
   j["cycle"] = cycle;
   j["elapsed_seconds"] = ctx.elapsed_seconds;
   return j;

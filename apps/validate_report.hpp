@@ -9,8 +9,8 @@
 
 namespace rr::app {
 
-std::string render_validate_text(const ir::TraceRecords& trace, const graph::BuildResult& r, const RunContext& ctx);
-nlohmann::ordered_json render_validate_json(const ir::TraceRecords& trace, const graph::BuildResult& r,
+std::string render_validate_text(const core::TraceRecords& trace, const graph::BuildResult& r, const RunContext& ctx);
+nlohmann::ordered_json render_validate_json(const core::TraceRecords& trace, const graph::BuildResult& r,
                                             const RunContext& ctx);
 // Vertex and edge counts by kind (shared by stats and validate).
 nlohmann::ordered_json graph_totals_json(const graph::EventGraph& g);

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "graph/ir/ids.hpp"
+#include "core/ids.hpp"
 
 namespace rr::graph {
 
@@ -47,7 +47,7 @@ const char* edge_kind_name(EdgeKind kind);
 struct TaskInfo {
   std::uint32_t func_id = 0;
   std::int32_t priority = 0;
-  ir::Handle processor;            // target processor or group
+  core::Handle processor;            // target processor or group
   std::uint64_t time_us = kNoValue;  // Task Time; kNoValue when the trace has none
   std::uint32_t action_count = 0;  // K: operations it issues plus its waits
   std::uint32_t first_wait = kNoWait;  // its first wait in EventGraph::waits(); kNoWait when it has none
@@ -55,8 +55,8 @@ struct TaskInfo {
 static_assert(sizeof(TaskInfo) == 32);
 
 struct CopyInfo {
-  ir::Handle src_memory;
-  ir::Handle dst_memory;
+  core::Handle src_memory;
+  core::Handle dst_memory;
   std::uint64_t bytes = kNoValue;  // Copy Size; kNoValue when the trace has none
 };
 
@@ -66,7 +66,7 @@ struct WaitInfo {
   VertexId task = kNoVertex;
   VertexId resume = kNoVertex;   // the task_resume vertex that runs after this wait
   VertexId awaited = kNoVertex;  // producer of the awaited event; kNoVertex when external
-  ir::EventKey event;
+  core::EventKey event;
   std::uint64_t micros = 0;
   std::uint32_t position = 0;  // k among the task's K actions
 };
@@ -88,7 +88,7 @@ class EventGraph {
   // The node the operation happens on: a task's processor node, a phase's owner, else the logging node.
   std::uint32_t node(VertexId v) const { return node_[v]; }
   // The event the operation produces (a task's finish event, a phase's (barrier, gen), ...).
-  const ir::EventKey& event(VertexId v) const { return event_[v]; }
+  const core::EventKey& event(VertexId v) const { return event_[v]; }
   // The issuing task's first segment, or kNoVertex for operations issued outside any task (at
   // t=0) and for merges/phases. The issue edge itself leaves the segment the action happens in.
   VertexId issuer(VertexId v) const { return issuer_[v]; }
@@ -131,7 +131,7 @@ class EventGraph {
 
   std::vector<OpKind> kind_;
   std::vector<std::uint32_t> node_;
-  std::vector<ir::EventKey> event_;
+  std::vector<core::EventKey> event_;
   std::vector<VertexId> issuer_;
   std::vector<std::uint32_t> position_;
   std::vector<std::uint32_t> payload_;

@@ -8,8 +8,8 @@
 #include <functional>
 #include <vector>
 
-#include "graph/ir/huge_pages.hpp"
-#include "graph/ir/ids.hpp"
+#include "platform/huge_pages.hpp"
+#include "core/ids.hpp"
 
 namespace rr::graph {
 
@@ -29,7 +29,7 @@ class EventTable {
   }
 
   // Inserts key -> value if the key is absent; returns the value now stored for the key.
-  std::uint32_t insert(const ir::EventKey& key, std::uint32_t value) {
+  std::uint32_t insert(const core::EventKey& key, std::uint32_t value) {
     if ((size_ + 1) * 5 > slots_.size() * 4) rehash(slots_.size() * 2);
     Slot& s = find_slot(key);
     if (s.value == kMissing) {
@@ -40,14 +40,14 @@ class EventTable {
     return s.value;
   }
 
-  std::uint32_t find(const ir::EventKey& key) const {
+  std::uint32_t find(const core::EventKey& key) const {
     if (slots_.empty()) return kMissing;
     return const_cast<EventTable*>(this)->find_slot(key).value;
   }
 
   // Starts loading the slot a later insert or find of `key` will look at first. Lookups of random
   // keys miss the cache; prefetching a few keys ahead overlaps those misses.
-  void prefetch(const ir::EventKey& key) const {
+  void prefetch(const core::EventKey& key) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[home(key)]);
   }
 
@@ -55,19 +55,19 @@ class EventTable {
 
  private:
   struct Slot {
-    ir::EventKey key;
+    core::EventKey key;
     std::uint32_t value = kMissing;
   };
   static_assert(sizeof(Slot) == 16);
 
   // The slot index from the high bits of the hash ("fastrange"), so the capacity need not be a power of two.
-  std::size_t home(const ir::EventKey& key) const {
+  std::size_t home(const core::EventKey& key) const {
     __extension__ using Wide = unsigned __int128;
-    const Wide product = static_cast<Wide>(std::hash<ir::EventKey>{}(key)) * slots_.size();
+    const Wide product = static_cast<Wide>(std::hash<core::EventKey>{}(key)) * slots_.size();
     return static_cast<std::size_t>(product >> 64);
   }
 
-  Slot& find_slot(const ir::EventKey& key) {
+  Slot& find_slot(const core::EventKey& key) {
     const std::size_t capacity = slots_.size();
     std::size_t i = home(key);
     for (;;) {
@@ -80,7 +80,7 @@ class EventTable {
   void rehash(std::size_t capacity) {
     std::vector<Slot> old;
     old.swap(slots_);
-    ir::reserve_on_huge_pages(slots_, capacity);
+    platform::reserve_on_huge_pages(slots_, capacity);
     slots_.assign(capacity, Slot{});
     size_ = 0;
     for (const Slot& s : old)
@@ -96,11 +96,11 @@ class EventTable {
 class PartitionedEventTable {
  public:
   static constexpr std::size_t kParts = 8;
-  static std::size_t part_of(const ir::EventKey& key) { return std::hash<ir::EventKey>{}(key) % kParts; }
+  static std::size_t part_of(const core::EventKey& key) { return std::hash<core::EventKey>{}(key) % kParts; }
 
   EventTable& part(std::size_t i) { return parts_[i]; }
-  std::uint32_t find(const ir::EventKey& key) const { return parts_[part_of(key)].find(key); }
-  void prefetch(const ir::EventKey& key) const { parts_[part_of(key)].prefetch(key); }
+  std::uint32_t find(const core::EventKey& key) const { return parts_[part_of(key)].find(key); }
+  void prefetch(const core::EventKey& key) const { parts_[part_of(key)].prefetch(key); }
 
  private:
   std::array<EventTable, kParts> parts_;

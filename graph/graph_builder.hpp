@@ -5,7 +5,7 @@
 
 #include "graph/event_graph.hpp"
 #include "graph/graph_findings.hpp"
-#include "graph/ir/trace_records.hpp"
+#include "core/trace_records.hpp"
 
 namespace rr::graph {
 
@@ -21,12 +21,12 @@ struct BuildResult {
 
 // Resolves every event to its producer across all files (spec §6–7, DESIGN §3), places each
 // operation in its issuing task's program order, validates, and freezes the result.
-BuildResult build_event_graph(const ir::TraceRecords& trace, const BuildOptions& options = {});
+BuildResult build_event_graph(const core::TraceRecords& trace, const BuildOptions& options = {});
 
 // The same graph and findings, but each batch's graph records are freed (RecordBatch::release) as soon as
 // the graph holds what it needs of them, so that the peak memory of reading and building is close to the
 // graph's own. Processor, Group and Memory records, record counts and
 // file statistics stay. For callers that have no further use for the records, as the CLI commands.
-BuildResult build_event_graph_releasing(ir::TraceRecords& trace, const BuildOptions& options = {});
+BuildResult build_event_graph_releasing(core::TraceRecords& trace, const BuildOptions& options = {});
 
 }  // namespace rr::graph

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "graph/event_graph.hpp"
-#include "graph/ir/ids.hpp"
+#include "core/ids.hpp"
 
 namespace rr::graph {
 
@@ -36,7 +36,7 @@ std::string_view finding_description(FindingKind kind);
 
 struct Finding {
   FindingKind kind;
-  ir::EventKey event;  // the event the finding is about
+  core::EventKey event;  // the event the finding is about
   std::string detail;  // e.g. "announced 3, found 2"
 };
 

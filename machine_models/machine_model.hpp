@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/ir/kinds.hpp"
+#include "core/kinds.hpp"
 
 namespace rr::machine {
 
@@ -36,8 +36,8 @@ struct Channel {
 
 // Which channels a copy between two memory kinds goes through, in order.
 struct CopyPath {
-  ir::MemoryKind src = ir::MemoryKind::system;
-  ir::MemoryKind dst = ir::MemoryKind::system;
+  core::MemoryKind src = core::MemoryKind::system;
+  core::MemoryKind dst = core::MemoryKind::system;
   bool remote = false;                 // source and destination on different nodes
   std::vector<std::uint32_t> hops;     // indices into MachineModel::channels
 };
@@ -54,7 +54,7 @@ struct MachineModel {
   std::string name;
   std::string description;
   std::string source;  // the file it was read from
-  std::array<ProcessorClass, 3> processors;  // indexed by ir::ProcessorKind (gpu, cpu, utility)
+  std::array<ProcessorClass, 3> processors;  // indexed by core::ProcessorKind (gpu, cpu, utility)
   std::vector<Channel> channels;
   std::vector<CopyPath> paths;
   TimeNs network_latency_ns = 0;  // one way, node to node, for events seen on another node
@@ -63,11 +63,11 @@ struct MachineModel {
   IssuePoint issue_point = IssuePoint::interpolate;
   std::uint64_t default_copy_bytes = 0;  // for copies with no Copy Size
 
-  const ProcessorClass& processor(ir::ProcessorKind k) const { return processors[static_cast<std::size_t>(k)]; }
+  const ProcessorClass& processor(core::ProcessorKind k) const { return processors[static_cast<std::size_t>(k)]; }
   // Busy time on this machine of work that took `traced_ns` on the traced one.
-  TimeNs scale_busy(ir::ProcessorKind kind, std::uint32_t func_id, TimeNs traced_ns) const;
+  TimeNs scale_busy(core::ProcessorKind kind, std::uint32_t func_id, TimeNs traced_ns) const;
   // The channels a copy takes, or nullptr when the model has no path for it.
-  const CopyPath* path(ir::MemoryKind src, ir::MemoryKind dst, bool remote) const;
+  const CopyPath* path(core::MemoryKind src, core::MemoryKind dst, bool remote) const;
   // Time one transfer of `bytes` occupies a lane of `channel`, latency included.
   TimeNs transfer_ns(const Channel& channel, std::uint64_t bytes) const;
 };

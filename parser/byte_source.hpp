@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "graph/ir/trace_records.hpp"
+#include "core/trace_records.hpp"
 
 namespace rr::parser {
 
@@ -37,8 +37,8 @@ std::unique_ptr<ByteSource> open_file(const std::string& path);
 
 // Wraps `raw` in the decoder its first bytes call for (gzip 1f 8b, xz fd 37 7a 58 5a 00,
 // zstd 28 b5 2f fd), or passes it through. Concatenated members/frames are all decoded.
-std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, ir::Compression* detected = nullptr);
+std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, core::Compression* detected = nullptr);
 
-ir::Compression detect_compression(const unsigned char* head, std::size_t size);
+core::Compression detect_compression(const unsigned char* head, std::size_t size);
 
 }  // namespace rr::parser

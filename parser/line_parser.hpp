@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "graph/ir/trace_records.hpp"
+#include "core/trace_records.hpp"
 
 namespace rr::parser {
 
@@ -17,7 +17,7 @@ inline constexpr std::size_t kMaxLineBytes = 1 << 20;
 // adds the chunk's first line number when it merges the chunk into its file.
 class LineParser {
  public:
-  LineParser(ir::RecordBatch& batch, ir::FileStats& stats, std::size_t max_messages)
+  LineParser(core::RecordBatch& batch, core::FileStats& stats, std::size_t max_messages)
       : batch_(batch), stats_(stats), max_messages_(max_messages) {}
 
   // `line` excludes the newline. A trailing '\r' is ignored.
@@ -32,11 +32,11 @@ class LineParser {
 
  private:
   void parse_record(std::string_view body, int level, std::string_view whole_line, std::uint32_t relative_line);
-  void malformed(ir::MalformedReason reason, std::string message, std::string_view line, std::uint32_t relative_line);
+  void malformed(core::MalformedReason reason, std::string message, std::string_view line, std::uint32_t relative_line);
   void note_prefix(std::uint32_t node, std::uint64_t thread);
 
-  ir::RecordBatch& batch_;
-  ir::FileStats& stats_;
+  core::RecordBatch& batch_;
+  core::FileStats& stats_;
   std::size_t max_messages_;
   std::uint64_t last_thread_ = ~std::uint64_t{0};
   std::int64_t last_node_ = -1;

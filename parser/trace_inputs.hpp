@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/ir/result.hpp"
+#include "core/result.hpp"
 
 namespace rr::parser {
 
@@ -20,6 +20,6 @@ bool is_node_log_name(const std::string& file_name, int* node = nullptr);
 // taken as given; it is an archive if its decoded bytes start with a tar header.
 // An argument that does not exist but has * ? or [ is expanded as a glob.
 // Inputs keep argument order; the same path given twice is read once.
-ir::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::string>& args);
+core::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::string>& args);
 
 }  // namespace rr::parser

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/ir/result.hpp"
-#include "graph/ir/trace_records.hpp"
+#include "core/result.hpp"
+#include "core/trace_records.hpp"
 #include "parser/byte_source.hpp"
 
 namespace rr::parser {
@@ -26,14 +26,14 @@ struct ReadOptions {
 // Reads and parses the inputs named by `args` (see discover_inputs). Fails with
 // the first unreadable input (in argument order) unless keep_going is set, and
 // when the trace holds no records at all.
-ir::Expected<ir::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options);
+core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options);
 
 // Parses one already-opened stream as one log file (the building block of
 // read_trace). `display_name` names the file in messages. Throws SourceError.
-ir::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string display_name,
+core::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string display_name,
                                 const ReadOptions& options);
 
 // Finishes a TraceRecords whose files are filled in: id width and era.
-void summarise_trace(ir::TraceRecords& trace);
+void summarise_trace(core::TraceRecords& trace);
 
 }  // namespace rr::parser

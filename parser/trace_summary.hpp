@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/ir/trace_records.hpp"
+#include "core/trace_records.hpp"
 
 namespace rr::parser {
 
@@ -17,10 +17,10 @@ inline constexpr std::size_t kTimeKindCount = 5;  // gpu, cpu, utility, unknown 
 std::string_view time_kind_key(std::size_t index);
 
 struct CountsBlock {
-  ir::EnumCounts<ir::RecordKind, ir::kRecordKindCount> records;
-  ir::EnumCounts<ir::SkipReason, ir::kSkipReasonCount> skipped;
-  ir::EnumCounts<ir::MalformedReason, ir::kMalformedReasonCount> malformed;
-  ir::EnumCounts<ir::RecordKind, ir::kRecordKindCount> malformed_by_kind;
+  core::EnumCounts<core::RecordKind, core::kRecordKindCount> records;
+  core::EnumCounts<core::SkipReason, core::kSkipReasonCount> skipped;
+  core::EnumCounts<core::MalformedReason, core::kMalformedReasonCount> malformed;
+  core::EnumCounts<core::RecordKind, core::kRecordKindCount> malformed_by_kind;
   std::map<std::string, std::uint64_t> other_categories;
   std::uint64_t lines = 0;
   std::uint64_t text_bytes = 0;
@@ -45,18 +45,18 @@ struct TraceSummary {
   std::vector<NodeSummary> nodes;  // ordered by node number (-1, unknown, first)
   CountsBlock total;
   std::vector<std::string> files;
-  std::vector<ir::InputError> failed_files;
-  ir::IdWidth width = ir::IdWidth::unknown;
+  std::vector<core::InputError> failed_files;
+  core::IdWidth width = core::IdWidth::unknown;
   bool mixed_widths = false;
-  ir::Era era = ir::Era::unknown;
-  ir::EraEvidence era_evidence;
+  core::Era era = core::Era::unknown;
+  core::EraEvidence era_evidence;
   std::map<std::string, std::uint64_t> processors_by_kind;  // distinct processor ids
   std::map<std::string, std::uint64_t> memories_by_kind;    // distinct memory ids
   std::uint64_t groups = 0;                                 // distinct group ids
   std::uint64_t group_members = 0;
-  std::vector<ir::Diagnostic> messages;                     // first located malformed-line messages
+  std::vector<core::Diagnostic> messages;                     // first located malformed-line messages
 };
 
-TraceSummary summarise(const ir::TraceRecords& trace);
+TraceSummary summarise(const core::TraceRecords& trace);
 
 }  // namespace rr::parser

@@ -7,20 +7,20 @@
 #include <unordered_map>
 #include <vector>
 
-#include "graph/ir/result.hpp"
-#include "graph/ir/trace_records.hpp"
+#include "core/result.hpp"
+#include "core/trace_records.hpp"
 #include "machine_models/machine_model.hpp"
 
 namespace rr::replay {
 
 struct ModelProcessor {
   std::uint32_t node = 0;
-  ir::ProcessorKind kind = ir::ProcessorKind::cpu;
+  core::ProcessorKind kind = core::ProcessorKind::cpu;
   std::uint32_t index = 0;  // among the node's processors of this kind
 };
 
 struct MemoryPlace {
-  ir::MemoryKind kind = ir::MemoryKind::system;
+  core::MemoryKind kind = core::MemoryKind::system;
   std::uint32_t node = 0;
   bool spans_nodes = false;  // GASNet global memory
 };
@@ -28,7 +28,7 @@ struct MemoryPlace {
 class MachineMap {
  public:
   // Fails with a message naming the processor kind the model lacks.
-  static ir::Expected<MachineMap> build(const ir::TraceRecords& trace, const machine::MachineModel& model,
+  static core::Expected<MachineMap> build(const core::TraceRecords& trace, const machine::MachineModel& model,
                                         std::uint32_t fold_nodes);
 
   std::uint32_t model_nodes() const { return model_nodes_; }
@@ -36,7 +36,7 @@ class MachineMap {
   const std::vector<ModelProcessor>& processors() const { return processors_; }
   // Model processors a traced processor or group may run on (a group: all its members).
   const std::vector<std::uint32_t>& targets(std::uint64_t traced_processor_or_group) const;
-  ir::ProcessorKind kind_of(std::uint64_t traced_processor_or_group) const;
+  core::ProcessorKind kind_of(std::uint64_t traced_processor_or_group) const;
   MemoryPlace memory(std::uint64_t traced_memory) const;
   std::uint32_t fold(std::uint32_t traced_node) const { return model_nodes_ ? traced_node % model_nodes_ : 0; }
   // Traced processors that had no Processor record (E3 traces): run as CPUs, counted here.
@@ -49,12 +49,12 @@ class MachineMap {
   std::uint32_t traced_nodes_ = 0;
   std::vector<ModelProcessor> processors_;  // model processors, node-major then kind then index
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> targets_;
-  std::unordered_map<std::uint64_t, ir::ProcessorKind> kinds_;
+  std::unordered_map<std::uint64_t, core::ProcessorKind> kinds_;
   std::unordered_map<std::uint64_t, MemoryPlace> memories_;
   std::vector<std::string> description_;
   mutable std::uint64_t unknown_processors_ = 0;
-  ir::IdLayout layout_ = ir::IdLayout::for_width(ir::IdWidth::bits32);
-  ir::IdWidth width_ = ir::IdWidth::bits32;
+  core::IdLayout layout_ = core::IdLayout::for_width(core::IdWidth::bits32);
+  core::IdWidth width_ = core::IdWidth::bits32;
   // Fallback for a processor without a record: the model's CPUs of its node.
   mutable std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> fallback_;
   std::vector<std::uint32_t> first_cpu_of_node_;

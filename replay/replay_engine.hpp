@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "graph/event_graph.hpp"
-#include "graph/ir/result.hpp"
+#include "core/result.hpp"
 #include "machine_models/machine_model.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_result.hpp"
@@ -17,7 +17,7 @@ struct ReplayOptions {
 };
 
 // Replays `g`. Fails (before replaying) when a copy needs a path the model does not describe.
-ir::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
+core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayOptions& options = {});
 
 }  // namespace rr::replay

@@ -21,7 +21,7 @@ struct RunSummary {
   TimeNs estimated_ns = 0;
   std::uint64_t operations = 0;
   std::uint64_t stuck = 0;
-  std::array<double, 3> utilisation{};  // by ir::ProcessorKind (gpu, cpu, utility); 0 when the kind is absent
+  std::array<double, 3> utilisation{};  // by core::ProcessorKind (gpu, cpu, utility); 0 when the kind is absent
   std::array<std::uint32_t, 3> processors{};
   std::uint64_t copies = 0;
   std::uint64_t copy_bytes = 0;

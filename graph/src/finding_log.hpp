@@ -19,10 +19,10 @@ class FindingLog {
   // Counts the finding; builds its detail text only while examples of its kind are still kept
   // (a broken trace can have millions of findings of one kind).
   template <class MakeDetail>
-  void note(FindingKind kind, const ir::EventKey& event, MakeDetail&& make_detail) {
+  void note(FindingKind kind, const core::EventKey& event, MakeDetail&& make_detail) {
     if (counts_[static_cast<std::size_t>(kind)]++ < limit_) examples_.push_back({kind, event, make_detail()});
   }
-  void note(FindingKind kind, const ir::EventKey& event) {
+  void note(FindingKind kind, const core::EventKey& event) {
     note(kind, event, [] { return std::string(); });
   }
 

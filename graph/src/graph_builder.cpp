@@ -28,9 +28,9 @@
 
 #include "graph/event_table.hpp"
 #include "graph/graph_algorithms.hpp"
-#include "graph/ir/huge_pages.hpp"
+#include "platform/huge_pages.hpp"
 #include "graph/src/finding_log.hpp"
-#include "graph/src/freed_memory.hpp"
+#include "platform/freed_memory.hpp"
 
 namespace rr::graph {
 namespace build_detail {
@@ -70,18 +70,25 @@ struct Slice {
 // What resolving a Task Request needs once its vertex and TaskInfo are filled in: 28 of its 64 bytes. Kept
 // apart so that the Task Requests, the largest records, can be freed before the producer table is built.
 struct TaskReferences {
-  ir::EventKey precondition;
-  ir::EventKey enclosing;
+  core::EventKey precondition;
+  core::EventKey enclosing;
   std::uint32_t line;
 };
+
+// Frees one of a batch's record arrays for good; its records still count in the batch's record_count().
+template <class Record>
+std::size_t release(core::RecordBatch& batch, std::vector<Record>& records) {
+  batch.released_records += records.size();
+  return platform::free_array(records);
+}
 
 // How many keys ahead of the current one lookups prefetch their slot.
 constexpr std::size_t kPrefetchDistance = 12;
 
 // One record batch: where its vertices are, and what resolving it produced.
 struct BatchWork {
-  const ir::RecordBatch* batch = nullptr;
-  ir::RecordBatch* releasable = nullptr;  // the same batch, when the build may free its records
+  const core::RecordBatch* batch = nullptr;
+  core::RecordBatch* releasable = nullptr;  // the same batch, when the build may free its records
   std::uint32_t file = 0;
   std::uint32_t node = kNoNode;  // the logging node
   // Its vertices, kind by kind: tasks, copies, merges, triggers, alters, arrives.
@@ -92,7 +99,7 @@ struct BatchWork {
   Slice<RawEdge> edges;
   Slice<Action> actions;
   std::vector<WaitInfo> waits;  // Action::ref of a wait is an index into this, until the waits are joined
-  std::vector<ir::EventKey> external_inputs;
+  std::vector<core::EventKey> external_inputs;
   std::vector<VertexId> unproduced_merge_inputs;  // a merge per Event Precondition whose input has no producer
   std::uint64_t external_references = 0;
   std::uint64_t pre_first_phase_references = 0;
@@ -108,8 +115,8 @@ using namespace build_detail;
 class GraphBuilder {
  public:
   // `releasable` is the trace itself when its records may be freed as the build goes, else null.
-  GraphBuilder(const ir::TraceRecords& trace, ir::TraceRecords* releasable, const BuildOptions& options)
-      : trace_(trace), releasable_(releasable), options_(options), layout_(ir::IdLayout::for_width(trace.width)) {}
+  GraphBuilder(const core::TraceRecords& trace, core::TraceRecords* releasable, const BuildOptions& options)
+      : trace_(trace), releasable_(releasable), options_(options), layout_(core::IdLayout::for_width(trace.width)) {}
 
   BuildResult build() {
     lay_out_batches();
@@ -138,7 +145,7 @@ class GraphBuilder {
   EventGraph& g() { return out_.graph; }
 
   std::uint32_t owner_node(std::uint64_t id) const {
-    return trace_.width == ir::IdWidth::unknown ? kNoNode : layout_.node_of(id);
+    return trace_.width == core::IdWidth::unknown ? kNoNode : layout_.node_of(id);
   }
 
   // Fixed vertex ids and payload indices for every batch, in input order; the arrays sized to hold them.
@@ -148,7 +155,7 @@ class GraphBuilder {
     for (std::uint32_t fi = 0; fi < trace_.files.size(); ++fi) {
       const auto& f = trace_.files[fi];
       for (std::size_t bi = 0; bi < f.batches.size(); ++bi) {
-        const ir::RecordBatch& b = f.batches[bi];
+        const core::RecordBatch& b = f.batches[bi];
         BatchWork& w = work_.emplace_back();
         w.batch = &b;
         if (releasable_) w.releasable = &releasable_->files[fi].batches[bi];
@@ -176,13 +183,13 @@ class GraphBuilder {
     // Barrier phases (at most one per Alter/Arrive, but for gaps) and task_resume vertices come last.
     EventGraph& graph = g();
     const std::size_t room = std::size_t{v} + values + waits;
-    ir::reserve_on_huge_pages(graph.kind_, room);
-    ir::reserve_on_huge_pages(graph.node_, room);
-    ir::reserve_on_huge_pages(graph.event_, room);
-    ir::reserve_on_huge_pages(graph.issuer_, room);
-    ir::reserve_on_huge_pages(graph.payload_, room);
-    ir::reserve_on_huge_pages(graph.tasks_, tasks);
-    ir::reserve_on_huge_pages(graph.copies_, copies);
+    platform::reserve_on_huge_pages(graph.kind_, room);
+    platform::reserve_on_huge_pages(graph.node_, room);
+    platform::reserve_on_huge_pages(graph.event_, room);
+    platform::reserve_on_huge_pages(graph.issuer_, room);
+    platform::reserve_on_huge_pages(graph.payload_, room);
+    platform::reserve_on_huge_pages(graph.tasks_, tasks);
+    platform::reserve_on_huge_pages(graph.copies_, copies);
     graph.kind_.resize(v);
     graph.node_.resize(v);
     graph.event_.resize(v);
@@ -193,7 +200,7 @@ class GraphBuilder {
     graph.barrier_values_.resize(values);
   }
 
-  void set_vertex(VertexId v, OpKind kind, std::uint32_t node, const ir::EventKey& event, std::uint32_t payload) {
+  void set_vertex(VertexId v, OpKind kind, std::uint32_t node, const core::EventKey& event, std::uint32_t payload) {
     EventGraph& graph = g();
     graph.kind_[v] = kind;
     graph.node_[v] = node;
@@ -201,7 +208,7 @@ class GraphBuilder {
     graph.payload_[v] = payload;
   }
 
-  VertexId add_vertex(OpKind kind, std::uint32_t node, const ir::EventKey& event, std::uint32_t payload) {
+  VertexId add_vertex(OpKind kind, std::uint32_t node, const core::EventKey& event, std::uint32_t payload) {
     auto v = static_cast<VertexId>(g().kind_.size());
     g().kind_.push_back(kind);
     g().node_.push_back(node);
@@ -215,9 +222,9 @@ class GraphBuilder {
   // Also counts the room the batch's edges and actions will take: an edge per precondition and enclosing
   // task that is not NO_EVENT, an action per enclosing task and wait, an edge per merge input.
   void fill_vertices(BatchWork& w) {
-    const ir::RecordBatch& b = *w.batch;
+    const core::RecordBatch& b = *w.batch;
     EventGraph& graph = g();
-    auto room = [&](const ir::EventKey& wait_on, const ir::EventKey& enclosing) {
+    auto room = [&](const core::EventKey& wait_on, const core::EventKey& enclosing) {
       w.edges.capacity += !wait_on.is_none() + !enclosing.is_none();
       w.actions.capacity += !enclosing.is_none();
     };
@@ -234,7 +241,7 @@ class GraphBuilder {
       w.task_references.push_back({r.precondition, r.enclosing, r.line});
       room(r.precondition, r.enclosing);
     }
-    if (w.releasable) freed_.released(w.releasable->release(w.releasable->task_requests));
+    if (w.releasable) freed_.released(release(*w.releasable, w.releasable->task_requests));
     for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
       const auto& r = b.copy_requests[i];
       graph.copies_[w.copy_info + i] = {r.src_memory, r.dst_memory, kNoValue};
@@ -252,7 +259,7 @@ class GraphBuilder {
       const auto& r = b.barrier_alters[i];
       graph.barrier_values_[w.alter_value + i] = r.delta;
       set_vertex(w.first_alter + i, OpKind::barrier_alter, w.node, r.phase, w.alter_value + i);
-      room(ir::EventKey{}, r.enclosing);
+      room(core::EventKey{}, r.enclosing);
     }
     for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
       const auto& r = b.barrier_arrives[i];
@@ -272,8 +279,8 @@ class GraphBuilder {
     }
     edge_slab_.reset(new RawEdge[edge_room]);  // not value-initialised: pages are touched when written
     action_slab_.reset(new Action[action_room]);
-    ir::advise_huge_pages(edge_slab_.get(), edge_room * sizeof(RawEdge));
-    ir::advise_huge_pages(action_slab_.get(), action_room * sizeof(Action));
+    platform::advise_huge_pages(edge_slab_.get(), edge_room * sizeof(RawEdge));
+    platform::advise_huge_pages(action_slab_.get(), action_room * sizeof(Action));
     edge_room = action_room = 0;
     for (BatchWork& w : work_) {
       w.edges.data = edge_slab_.get() + edge_room;
@@ -283,7 +290,7 @@ class GraphBuilder {
     }
   }
 
-  VertexId phase_vertex(const ir::EventKey& phase, std::uint32_t node) {
+  VertexId phase_vertex(const core::EventKey& phase, std::uint32_t node) {
     VertexId v = phases_.find(phase);
     if (v != EventTable::kMissing) return v;
     v = add_vertex(OpKind::barrier_phase, node, phase, static_cast<std::uint32_t>(g().phases_.size()));
@@ -297,7 +304,7 @@ class GraphBuilder {
   // record's vertex; arrivals become edges into their phase.
   void collect_barriers() {
     for (const BatchWork& w : work_) {
-      const ir::RecordBatch& b = *w.batch;
+      const core::RecordBatch& b = *w.batch;
       for (const auto& r : b.barrier_creations) barriers_.try_emplace(r.id.value(), r.expected_arrivals);
       for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i) {
         const auto& r = b.barrier_alters[i];
@@ -325,14 +332,14 @@ class GraphBuilder {
       auto created = barriers_.find(id);
       std::int64_t expected = 0;
       if (created == barriers_.end())
-        log_.note(FindingKind::barrier_without_creation, ir::EventKey::make(id, list.front()));
+        log_.note(FindingKind::barrier_without_creation, core::EventKey::make(id, list.front()));
       else
         expected = created->second;
       VertexId previous = kNoVertex;
       // The first phase is the smallest generation seen in Alter/Arrive; a missing
       // generation in between still has to fire before the next one can.
       for (std::uint32_t gen = list.front(); gen <= list.back(); ++gen) {
-        ir::EventKey key = ir::EventKey::make(id, gen);
+        core::EventKey key = core::EventKey::make(id, gen);
         VertexId p = phase_vertex(key, owner_node(id));
         BarrierPhaseInfo& info = g().phases_[g().payload_[p]];
         info.required += expected;
@@ -396,7 +403,7 @@ class GraphBuilder {
   }
 
   // The producer of an awaited event, or kNoVertex for NO_EVENT and external events.
-  VertexId producer_of(BatchWork& w, const ir::EventKey& event) const {
+  VertexId producer_of(BatchWork& w, const core::EventKey& event) const {
     if (event.is_none()) return kNoVertex;
     VertexId v = producers_.find(event);
     if (v != EventTable::kMissing) return v;
@@ -411,24 +418,24 @@ class GraphBuilder {
   }
 
   // The vertex of `event` if it is of `kind`, else kNoVertex.
-  VertexId producer_of_kind(const ir::EventKey& event, OpKind kind) const {
+  VertexId producer_of_kind(const core::EventKey& event, OpKind kind) const {
     VertexId v = producers_.find(event);
     return v != EventTable::kMissing && out_.graph.kind_[v] == kind ? v : kNoVertex;
   }
 
   // Every reference in one batch becomes an edge from its producer; timing records join their request.
   void resolve(BatchWork& w) {
-    const ir::RecordBatch& b = *w.batch;
+    const core::RecordBatch& b = *w.batch;
     EventGraph& graph = g();
     auto edge = [&](VertexId from, VertexId to, EdgeKind kind) {
       if (from != kNoVertex) w.edges.push_back({from, to, kind});
     };
-    auto issued = [&](VertexId v, const ir::EventKey& enclosing, std::uint32_t rel_line) {
+    auto issued = [&](VertexId v, const core::EventKey& enclosing, std::uint32_t rel_line) {
       if (enclosing.is_none()) return;
       VertexId t = producer_of_kind(enclosing, OpKind::task);
       if (t == kNoVertex) {
         w.findings.note(FindingKind::unknown_issuer, enclosing, [&] {
-          return std::string("issues a ") + op_kind_name(graph.kind_[v]) + " producing " + ir::to_string(graph.event_[v]);
+          return std::string("issues a ") + op_kind_name(graph.kind_[v]) + " producing " + core::to_string(graph.event_[v]);
         });
         return;
       }
@@ -443,14 +450,14 @@ class GraphBuilder {
         (producers_.prefetch(r.*keys), ...);
       }
     };
-    using namespace ir;
+    using namespace core;
     for (std::uint32_t i = 0; i < w.task_references.size(); ++i) {
       ahead(w.task_references, i, &TaskReferences::precondition, &TaskReferences::enclosing);
       const TaskReferences& r = w.task_references[i];
       edge(producer_of(w, r.precondition), w.first_task + i, EdgeKind::precondition);
       issued(w.first_task + i, r.enclosing, r.line);
     }
-    freed_.released(ir::free_array(w.task_references));
+    freed_.released(platform::free_array(w.task_references));
     for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
       ahead(b.copy_requests, i, &CopyRequestRecord::wait_on, &CopyRequestRecord::enclosing);
       const auto& r = b.copy_requests[i];
@@ -476,7 +483,7 @@ class GraphBuilder {
       VertexId m = producer_of_kind(r.merged, OpKind::merge);
       if (m == kNoVertex) {
         w.findings.note(FindingKind::precondition_without_merge, r.merged,
-                        [&] { return "input " + ir::to_string(r.input); });
+                        [&] { return "input " + core::to_string(r.input); });
         continue;
       }
       const VertexId input = producer_of(w, r.input);
@@ -516,7 +523,7 @@ class GraphBuilder {
       VertexId t = producer_of_kind(r.waiter, OpKind::task);
       if (t == kNoVertex) {
         w.findings.note(FindingKind::wait_without_task, r.waiter,
-                        [&] { return "waits on " + ir::to_string(r.awaited); });
+                        [&] { return "waits on " + core::to_string(r.awaited); });
         continue;
       }
       VertexId awaited = producer_of(w, r.awaited);
@@ -525,11 +532,11 @@ class GraphBuilder {
     }
     // Everything but the timing records is in the graph now. Freeing them here, batch by batch, gives
     // back about as much memory as the edges and actions the remaining batches still add.
-    if (ir::RecordBatch* r = w.releasable)
-      freed_.released(r->release(r->task_waits) + r->release(r->event_merges) +
-                      r->release(r->event_preconditions) + r->release(r->event_triggers) +
-                      r->release(r->barrier_creations) + r->release(r->barrier_alters) +
-                      r->release(r->barrier_arrives) + r->release(r->copy_requests));
+    if (core::RecordBatch* r = w.releasable)
+      freed_.released(release(*r, r->task_waits) + release(*r, r->event_merges) +
+                      release(*r, r->event_preconditions) + release(*r, r->event_triggers) +
+                      release(*r, r->barrier_creations) + release(*r, r->barrier_alters) +
+                      release(*r, r->barrier_arrives) + release(*r, r->copy_requests));
   }
 
   // Joins what the batches found, in input order.
@@ -548,7 +555,7 @@ class GraphBuilder {
       unproduced_merge_inputs_.insert(unproduced_merge_inputs_.end(), w.unproduced_merge_inputs.begin(),
                                       w.unproduced_merge_inputs.end());
       w.unproduced_merge_inputs = {};
-      for (const ir::EventKey& e : w.external_inputs) {
+      for (const core::EventKey& e : w.external_inputs) {
         const std::size_t before = externals.size();
         externals.insert(e, 0);
         if (externals.size() > before) log_.note(FindingKind::external_event, e);
@@ -567,7 +574,7 @@ class GraphBuilder {
     }
     if (repeated_times || repeated_sizes) settle_repeated_timings(repeated_times, repeated_sizes);
     for (BatchWork& w : work_)
-      if (ir::RecordBatch* r = w.releasable) freed_.released(r->release(r->task_times) + r->release(r->copy_sizes));
+      if (core::RecordBatch* r = w.releasable) freed_.released(release(*r, r->task_times) + release(*r, r->copy_sizes));
   }
 
   // When a task has two Task Times (or a copy two Copy Sizes), the first in input order counts and the
@@ -627,7 +634,7 @@ class GraphBuilder {
     });
     // Positions are stored only now, when the records are no longer held: that keeps them off the peak.
     // Vertices added later (task_resume) get theirs in freeze().
-    ir::assign_on_huge_pages(g().position_, std::size_t{g().vertex_count()}, std::uint32_t{0});
+    platform::assign_on_huge_pages(g().position_, std::size_t{g().vertex_count()}, std::uint32_t{0});
     for (std::size_t i = 0; i < actions_.size;) {
       std::size_t j = i;
       while (j < actions_.size && actions_.data[j].issuer == actions_.data[i].issuer) ++j;
@@ -724,9 +731,9 @@ class GraphBuilder {
     for (const BatchWork& w : work_) m += w.edges.size;
     auto build = [&](bool forward, std::vector<std::uint64_t>& offset, std::vector<VertexId>& ends,
                      std::vector<EdgeKind>& kinds) {
-      ir::reserve_on_huge_pages(offset, n + 1);
-      ir::reserve_on_huge_pages(ends, m);
-      ir::reserve_on_huge_pages(kinds, m);
+      platform::reserve_on_huge_pages(offset, n + 1);
+      platform::reserve_on_huge_pages(ends, m);
+      platform::reserve_on_huge_pages(kinds, m);
       offset.assign(n + 1, 0);
       for_each_edge([&](const RawEdge& e) { ++offset[(forward ? e.from : e.to) + 1]; });
       std::partial_sum(offset.begin(), offset.end(), offset.begin());
@@ -756,10 +763,10 @@ class GraphBuilder {
     const EventGraph& graph = out_.graph;
     const VertexId n = graph.vertex_count();
     std::vector<std::uint32_t> pending;
-    ir::reserve_on_huge_pages(pending, n);
+    platform::reserve_on_huge_pages(pending, n);
     pending.resize(n);
     std::vector<VertexId> ready;
-    ir::reserve_on_huge_pages(ready, n);
+    platform::reserve_on_huge_pages(ready, n);
     for (VertexId v = 0; v < n; ++v) {
       pending[v] = static_cast<std::uint32_t>(graph.predecessors(v).size());
       if (pending[v] == 0) ready.push_back(v);
@@ -800,22 +807,22 @@ class GraphBuilder {
       std::string detail;
       for (VertexId v : out_.findings.cycle)
         detail += (detail.empty() ? "" : " -> ") + std::string(op_kind_name(graph.kind_[v])) + " " +
-                  ir::to_string(graph.event_[v]);
+                  core::to_string(graph.event_[v]);
       return detail;
     });
   }
 
-  const ir::TraceRecords& trace_;
-  ir::TraceRecords* releasable_;
+  const core::TraceRecords& trace_;
+  core::TraceRecords* releasable_;
   const BuildOptions& options_;
-  ir::IdLayout layout_;
+  core::IdLayout layout_;
   BuildResult out_;
   FindingLog log_{options_.examples_per_finding};  // findings of the serial steps
   std::vector<BatchWork> work_;
   PartitionedEventTable producers_;
   EventTable phases_;
   std::vector<VertexId> unproduced_merge_inputs_;  // every batch's, joined
-  FreedMemory freed_;  // what releasing the records freed, given back as it goes
+  platform::FreedMemory freed_;  // what releasing the records freed, given back as it goes
   std::unordered_map<std::uint64_t, std::uint32_t> barriers_;     // barrier id -> expected arrivals
   std::unordered_map<std::uint64_t, std::uint32_t> first_phase_;  // barrier id -> first phase gen
   std::vector<VertexId> phase_list_;
@@ -827,18 +834,18 @@ class GraphBuilder {
 };
 
 namespace {
-BuildResult build_in_arena(const ir::TraceRecords& trace, ir::TraceRecords* releasable, const BuildOptions& options) {
+BuildResult build_in_arena(const core::TraceRecords& trace, core::TraceRecords* releasable, const BuildOptions& options) {
   if (options.threads == 0) return GraphBuilder(trace, releasable, options).build();
   tbb::task_arena arena(static_cast<int>(options.threads));
   return arena.execute([&] { return GraphBuilder(trace, releasable, options).build(); });
 }
 }  // namespace
 
-BuildResult build_event_graph(const ir::TraceRecords& trace, const BuildOptions& options) {
+BuildResult build_event_graph(const core::TraceRecords& trace, const BuildOptions& options) {
   return build_in_arena(trace, nullptr, options);
 }
 
-BuildResult build_event_graph_releasing(ir::TraceRecords& trace, const BuildOptions& options) {
+BuildResult build_event_graph_releasing(core::TraceRecords& trace, const BuildOptions& options) {
   return build_in_arena(trace, &trace, options);
 }
 

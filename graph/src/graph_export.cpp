@@ -28,7 +28,7 @@ namespace {
 std::string label(const EventGraph& g, VertexId v) {
   std::string s = op_kind_name(g.kind(v));
   if (g.kind(v) == OpKind::task) s += " f" + std::to_string(g.task(v).func_id);
-  s += " " + ir::to_string(g.event(v));
+  s += " " + core::to_string(g.event(v));
   if (g.kind(v) == OpKind::copy && g.copy(v).bytes != kNoValue) s += " " + std::to_string(g.copy(v).bytes) + "B";
   return s;
 }
@@ -92,19 +92,19 @@ std::string to_json(const EventGraph& g, const std::vector<VertexId>& vertices) 
     out += first ? "\n" : ",\n";
     first = false;
     out += "{\"id\":" + std::to_string(v) + ",\"kind\":\"" + op_kind_name(g.kind(v)) + "\",\"event\":\"" +
-           ir::to_string(g.event(v)) + "\",\"node\":" +
+           core::to_string(g.event(v)) + "\",\"node\":" +
            (g.node(v) == kNoNode ? std::string("null") : std::to_string(g.node(v))) + ",\"issuer\":" +
            (g.issuer(v) == kNoVertex ? std::string("null") : std::to_string(g.issuer(v))) +
            ",\"position\":" + std::to_string(g.position(v));
     if (g.kind(v) == OpKind::task) {
       const TaskInfo& t = g.task(v);
       out += ",\"func\":" + std::to_string(t.func_id) + ",\"priority\":" + std::to_string(t.priority) +
-             ",\"processor\":\"" + ir::hex(t.processor.value()) + "\",\"time_us\":" +
+             ",\"processor\":\"" + core::hex(t.processor.value()) + "\",\"time_us\":" +
              (t.time_us == kNoValue ? std::string("null") : std::to_string(t.time_us)) +
              ",\"wait_us\":" + std::to_string(g.wait_us(v)) + ",\"actions\":" + std::to_string(t.action_count);
     } else if (g.kind(v) == OpKind::copy) {
       const CopyInfo& c = g.copy(v);
-      out += ",\"src\":\"" + ir::hex(c.src_memory.value()) + "\",\"dst\":\"" + ir::hex(c.dst_memory.value()) +
+      out += ",\"src\":\"" + core::hex(c.src_memory.value()) + "\",\"dst\":\"" + core::hex(c.dst_memory.value()) +
              "\",\"bytes\":" + (c.bytes == kNoValue ? std::string("null") : std::to_string(c.bytes));
     } else if (g.kind(v) == OpKind::merge) {
       out += ",\"inputs\":" + std::to_string(g.payload(v));
@@ -115,7 +115,7 @@ std::string to_json(const EventGraph& g, const std::vector<VertexId>& vertices) 
       out += ",\"value\":" + std::to_string(g.barrier_value(v));
     } else if (g.kind(v) == OpKind::task_resume) {
       const WaitInfo& w = g.resume_wait(v);
-      out += ",\"task\":" + std::to_string(w.task) + ",\"awaited\":\"" + ir::to_string(w.event) +
+      out += ",\"task\":" + std::to_string(w.task) + ",\"awaited\":\"" + core::to_string(w.event) +
              "\",\"wait_us\":" + std::to_string(w.micros);
     }
     out += "}";

@@ -19,13 +19,13 @@ struct LoadError : std::runtime_error {
 
 std::uint64_t line_of(const toml::node& n) { return n.source().begin.line; }
 
-const std::map<std::string, ir::MemoryKind, std::less<>>& memory_names() {
-  static const std::map<std::string, ir::MemoryKind, std::less<>> names = {
-      {"global", ir::MemoryKind::global},       {"system", ir::MemoryKind::system},
-      {"registered", ir::MemoryKind::registered}, {"socket", ir::MemoryKind::socket},
-      {"zero_copy", ir::MemoryKind::zero_copy}, {"framebuffer", ir::MemoryKind::framebuffer},
-      {"l3_cache", ir::MemoryKind::l3_cache},   {"l2_cache", ir::MemoryKind::l2_cache},
-      {"l1_cache", ir::MemoryKind::l1_cache}};
+const std::map<std::string, core::MemoryKind, std::less<>>& memory_names() {
+  static const std::map<std::string, core::MemoryKind, std::less<>> names = {
+      {"global", core::MemoryKind::global},       {"system", core::MemoryKind::system},
+      {"registered", core::MemoryKind::registered}, {"socket", core::MemoryKind::socket},
+      {"zero_copy", core::MemoryKind::zero_copy}, {"framebuffer", core::MemoryKind::framebuffer},
+      {"l3_cache", core::MemoryKind::l3_cache},   {"l2_cache", core::MemoryKind::l2_cache},
+      {"l1_cache", core::MemoryKind::l1_cache}};
   return names;
 }
 
@@ -133,7 +133,7 @@ ProcessorClass read_processor(const toml::table& t, const std::string& path) {
   return p;
 }
 
-ir::MemoryKind memory_kind(const toml::node& n, const std::string& key) {
+core::MemoryKind memory_kind(const toml::node& n, const std::string& key) {
   auto s = n.value_exact<std::string>();
   if (!s) throw LoadError("'" + key + "' must be a memory kind name", line_of(n));
   auto it = memory_names().find(*s);
@@ -145,8 +145,8 @@ ir::MemoryKind memory_kind(const toml::node& n, const std::string& key) {
 }
 
 // A memory kind name or an array of them.
-std::vector<ir::MemoryKind> memory_kinds(const toml::node& n, const std::string& key) {
-  std::vector<ir::MemoryKind> out;
+std::vector<core::MemoryKind> memory_kinds(const toml::node& n, const std::string& key) {
+  std::vector<core::MemoryKind> out;
   if (const toml::array* arr = n.as_array()) {
     for (const auto& item : *arr) out.push_back(memory_kind(item, key));
     if (out.empty()) throw LoadError("'" + key + "' is empty", line_of(n));
@@ -204,8 +204,8 @@ MachineModel read_model(const toml::table& root) {
       const toml::node* src = r.find("src");
       const toml::node* dst = r.find("dst");
       if (!src || !dst) throw LoadError("each [[paths]] needs src and dst", line_of(t));
-      std::vector<ir::MemoryKind> srcs = memory_kinds(*src, "paths.src");
-      std::vector<ir::MemoryKind> dsts = memory_kinds(*dst, "paths.dst");
+      std::vector<core::MemoryKind> srcs = memory_kinds(*src, "paths.src");
+      std::vector<core::MemoryKind> dsts = memory_kinds(*dst, "paths.dst");
       std::string scope = r.string("scope", std::nullopt);
       if (scope != "local" && scope != "remote")
         throw LoadError("'paths.scope' must be \"local\" or \"remote\", not \"" + scope + "\"", line_of(*r.find("scope")));
@@ -290,32 +290,32 @@ void apply_override(toml::table& root, const std::string& text) {
   }
 }
 
-ir::Expected<MachineModel> build(toml::table root, const std::string& name, const std::vector<std::string>& overrides) {
+core::Expected<MachineModel> build(toml::table root, const std::string& name, const std::vector<std::string>& overrides) {
   try {
     for (const auto& o : overrides) apply_override(root, o);
     MachineModel m = read_model(root);
     m.source = name;
     return m;
   } catch (const LoadError& e) {
-    return ir::InputError{ir::SourceLocation{name, e.line, std::nullopt}, e.what()};
+    return core::InputError{core::SourceLocation{name, e.line, std::nullopt}, e.what()};
   }
 }
 
 }  // namespace
 
-ir::Expected<MachineModel> parse_machine(const std::string& text, const std::string& name,
+core::Expected<MachineModel> parse_machine(const std::string& text, const std::string& name,
                                          const std::vector<std::string>& overrides) {
   try {
     return build(toml::parse(text, name), name, overrides);
   } catch (const toml::parse_error& e) {
-    return ir::InputError{ir::SourceLocation{name, e.source().begin.line, std::nullopt},
+    return core::InputError{core::SourceLocation{name, e.source().begin.line, std::nullopt},
                           "TOML syntax: " + std::string(e.description())};
   }
 }
 
-ir::Expected<MachineModel> load_machine(const std::string& path, const std::vector<std::string>& overrides) {
+core::Expected<MachineModel> load_machine(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return ir::InputError{ir::SourceLocation{path, 0, std::nullopt}, "cannot open machine file"};
+  if (!in) return core::InputError{core::SourceLocation{path, 0, std::nullopt}, "cannot open machine file"};
   std::stringstream buffer;
   buffer << in.rdbuf();
   return parse_machine(buffer.str(), path, overrides);

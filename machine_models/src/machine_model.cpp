@@ -14,8 +14,8 @@ const char* issue_point_name(IssuePoint p) {
   return "?";
 }
 
-TimeNs MachineModel::scale_busy(ir::ProcessorKind kind, std::uint32_t func_id, TimeNs traced_ns) const {
-  if (kind == ir::ProcessorKind::unknown || kind == ir::ProcessorKind::group) return traced_ns;
+TimeNs MachineModel::scale_busy(core::ProcessorKind kind, std::uint32_t func_id, TimeNs traced_ns) const {
+  if (kind == core::ProcessorKind::unknown || kind == core::ProcessorKind::group) return traced_ns;
   const ProcessorClass& p = processor(kind);
   double speed = p.speed;
   if (auto it = p.function_speed.find(func_id); it != p.function_speed.end()) speed *= it->second;
@@ -23,7 +23,7 @@ TimeNs MachineModel::scale_busy(ir::ProcessorKind kind, std::uint32_t func_id, T
   return static_cast<TimeNs>(std::llround(static_cast<double>(traced_ns) / speed));
 }
 
-const CopyPath* MachineModel::path(ir::MemoryKind src, ir::MemoryKind dst, bool remote) const {
+const CopyPath* MachineModel::path(core::MemoryKind src, core::MemoryKind dst, bool remote) const {
   for (const auto& p : paths)
     if (p.src == src && p.dst == dst && p.remote == remote) return &p;
   return nullptr;

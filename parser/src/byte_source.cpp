@@ -217,15 +217,15 @@ class ZstdSource final : public DecoderBase {
 
 std::unique_ptr<ByteSource> open_file(const std::string& path) { return std::make_unique<FileSource>(path); }
 
-ir::Compression detect_compression(const unsigned char* h, std::size_t n) {
-  if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b) return ir::Compression::gzip;
+core::Compression detect_compression(const unsigned char* h, std::size_t n) {
+  if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b) return core::Compression::gzip;
   if (n >= 6 && h[0] == 0xfd && h[1] == '7' && h[2] == 'z' && h[3] == 'X' && h[4] == 'Z' && h[5] == 0)
-    return ir::Compression::xz;
-  if (n >= 4 && h[0] == 0x28 && h[1] == 0xb5 && h[2] == 0x2f && h[3] == 0xfd) return ir::Compression::zstd;
-  return ir::Compression::none;
+    return core::Compression::xz;
+  if (n >= 4 && h[0] == 0x28 && h[1] == 0xb5 && h[2] == 0x2f && h[3] == 0xfd) return core::Compression::zstd;
+  return core::Compression::none;
 }
 
-std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, ir::Compression* detected) {
+std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, core::Compression* detected) {
   std::vector<char> head(6);
   std::size_t got = 0;
   while (got < head.size()) {
@@ -238,10 +238,10 @@ std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, ir::Co
   if (detected) *detected = kind;
   auto peeked = std::make_unique<PeekedSource>(std::move(raw), std::move(head));
   switch (kind) {
-    case ir::Compression::gzip: return std::make_unique<GzipSource>(std::move(peeked));
-    case ir::Compression::xz: return std::make_unique<XzSource>(std::move(peeked));
-    case ir::Compression::zstd: return std::make_unique<ZstdSource>(std::move(peeked));
-    case ir::Compression::none: break;
+    case core::Compression::gzip: return std::make_unique<GzipSource>(std::move(peeked));
+    case core::Compression::xz: return std::make_unique<XzSource>(std::move(peeked));
+    case core::Compression::zstd: return std::make_unique<ZstdSource>(std::move(peeked));
+    case core::Compression::none: break;
   }
   return peeked;
 }

@@ -135,9 +135,9 @@ auto const copy_request = x3::eps > event > sp > event > sp > event > sp > hex_i
 
 // Record names. "Event Precondition" is accepted with or without its colon: the
 // traces page omits it, the code prints it (spec §3 parsing notes).
-struct RecordNames : x3::symbols<ir::RecordKind> {
+struct RecordNames : x3::symbols<core::RecordKind> {
   RecordNames() {
-    using K = ir::RecordKind;
+    using K = core::RecordKind;
     add("Processor:", K::processor)("Group:", K::group)("Memory:", K::memory)("Task Request:", K::task_request)(
         "Task Time:", K::task_time)("Task Wait:", K::task_wait)("Event Merge:", K::event_merge)(
         "Event Precondition:", K::event_precondition)("Event Precondition", K::event_precondition)(
@@ -156,7 +156,7 @@ namespace {
 namespace x3 = boost::spirit::x3;
 using Iter = const char*;
 
-ir::EventKey to_key(const grammar::RawEvent& e) { return ir::EventKey::make(e.id, e.gen); }
+core::EventKey to_key(const grammar::RawEvent& e) { return core::EventKey::make(e.id, e.gen); }
 
 unsigned type_nibble(std::uint64_t id) {
   return id > 0xffffffffull ? static_cast<unsigned>(id >> 60) : static_cast<unsigned>(id >> 28);
@@ -183,11 +183,11 @@ bool is_pending_dump_line(std::string_view line) {
 
 }  // namespace
 
-void LineParser::malformed(ir::MalformedReason reason, std::string message, std::string_view line,
+void LineParser::malformed(core::MalformedReason reason, std::string message, std::string_view line,
                            std::uint32_t relative_line) {
   ++stats_.malformed[reason];
   if (stats_.first_messages.size() < max_messages_) {
-    ir::Diagnostic d;
+    core::Diagnostic d;
     d.where.line = relative_line;  // made absolute when the chunk is merged
     d.message = std::move(message);
     d.quote = shorten(line);
@@ -197,7 +197,7 @@ void LineParser::malformed(ir::MalformedReason reason, std::string message, std:
 
 void LineParser::note_overlong_line(std::string_view head, std::uint32_t relative_line) {
   ++stats_.lines;
-  malformed(ir::MalformedReason::line_too_long,
+  malformed(core::MalformedReason::line_too_long,
             "line longer than " + std::to_string(kMaxLineBytes) + " bytes skipped", head, relative_line);
 }
 
@@ -239,11 +239,11 @@ void LineParser::parse_line(std::string_view line, std::uint32_t relative_line) 
   ++stats_.lines;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.find_first_not_of(' ') == std::string_view::npos) {
-    ++stats_.skipped[ir::SkipReason::blank];
+    ++stats_.skipped[core::SkipReason::blank];
     return;
   }
   if (std::memchr(line.data(), '\0', line.size()) != nullptr) {
-    malformed(ir::MalformedReason::binary_data, "NUL byte in line (binary data?)", line, relative_line);
+    malformed(core::MalformedReason::binary_data, "NUL byte in line (binary data?)", line, relative_line);
     return;
   }
 
@@ -253,21 +253,21 @@ void LineParser::parse_line(std::string_view line, std::uint32_t relative_line) 
     Iter end = line.data() + line.size();
     if (!x3::parse(it, end, grammar::prefix, prefix)) {
       if (line.find("{graph}") != std::string_view::npos)
-        malformed(ir::MalformedReason::bad_prefix, "malformed logger prefix", line, relative_line);
+        malformed(core::MalformedReason::bad_prefix, "malformed logger prefix", line, relative_line);
       else
-        ++stats_.skipped[ir::SkipReason::unprefixed_text];
+        ++stats_.skipped[core::SkipReason::unprefixed_text];
       return;
     }
     std::string_view rest(it, static_cast<std::size_t>(end - it));
     std::size_t close = rest.find("}: ");
     if (close == std::string_view::npos) {
-      malformed(ir::MalformedReason::bad_prefix, "malformed logger prefix (no \"}: \")", line, relative_line);
+      malformed(core::MalformedReason::bad_prefix, "malformed logger prefix (no \"}: \")", line, relative_line);
       return;
     }
     note_prefix(prefix.node, prefix.thread);
     std::string_view category = rest.substr(0, close);
     if (category != "graph") {
-      ++stats_.skipped[ir::SkipReason::other_category];
+      ++stats_.skipped[core::SkipReason::other_category];
       auto found = stats_.other_categories.find(category);
       if (found == stats_.other_categories.end())
         stats_.other_categories.emplace(std::string(category), 1);
@@ -280,30 +280,30 @@ void LineParser::parse_line(std::string_view line, std::uint32_t relative_line) 
   }
 
   if (is_pending_dump_line(line)) {
-    ++stats_.skipped[ir::SkipReason::pending_dump];
+    ++stats_.skipped[core::SkipReason::pending_dump];
     if (line.front() == 'P') ++stats_.era.pending_dump_blocks;
     return;
   }
   // A record written without the logger prefix (stderr capture, or a hand-made trace).
   Iter it = line.data();
-  ir::RecordKind kind;
+  core::RecordKind kind;
   if (x3::parse(it, line.data() + line.size(), grammar::record_names, kind)) {
     parse_record(line, -1, line, relative_line);
     return;
   }
-  ++stats_.skipped[ir::SkipReason::unprefixed_text];
+  ++stats_.skipped[core::SkipReason::unprefixed_text];
 }
 
 void LineParser::parse_record(std::string_view body, int level, std::string_view whole_line,
                               std::uint32_t relative_line) {
-  using ir::RecordKind;
+  using core::RecordKind;
   namespace g = grammar;
   Iter it = body.data();
   Iter const end = body.data() + body.size();
   RecordKind kind;
   if (!x3::parse(it, end, g::record_names, kind)) {
     std::string_view name = body.substr(0, body.find(':'));
-    malformed(ir::MalformedReason::unknown_record, "unknown record kind \"" + shorten(name) + "\"", whole_line,
+    malformed(core::MalformedReason::unknown_record, "unknown record kind \"" + shorten(name) + "\"", whole_line,
               relative_line);
     return;
   }
@@ -312,9 +312,9 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
   Iter const fields_begin = it;
   const std::uint32_t line_no = relative_line;
 
-  auto bad = [&](ir::MalformedReason reason, const std::string& what) {
+  auto bad = [&](core::MalformedReason reason, const std::string& what) {
     ++stats_.malformed_by_kind[kind];
-    malformed(reason, "malformed " + std::string(ir::record_kind_name(kind)) + " record: " + what, whole_line,
+    malformed(reason, "malformed " + std::string(core::record_kind_name(kind)) + " record: " + what, whole_line,
               relative_line);
   };
 
@@ -326,9 +326,9 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         x3::parse(it, end, g::id_kind, r);
         stats_.note_id(r.id);
         if (kind == RecordKind::processor)
-          batch_.processors.push_back({line_no, ir::Handle::make(r.id), ir::processor_kind_from_int(r.kind), r.kind});
+          batch_.processors.push_back({line_no, core::Handle::make(r.id), core::processor_kind_from_int(r.kind), r.kind});
         else
-          batch_.memories.push_back({line_no, ir::Handle::make(r.id), ir::memory_kind_from_int(r.kind), r.kind});
+          batch_.memories.push_back({line_no, core::Handle::make(r.id), core::memory_kind_from_int(r.kind), r.kind});
         break;
       }
       case RecordKind::group: {
@@ -349,19 +349,19 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         }
         if (listed != head.count) {
           batch_.group_members.resize(first);
-          bad(ir::MalformedReason::group_count_mismatch,
+          bad(core::MalformedReason::group_count_mismatch,
               "announces " + std::to_string(head.count) + " members but lists " + std::to_string(listed));
           return;
         }
         stats_.note_id(head.id);
-        batch_.groups.push_back({line_no, ir::Handle::make(head.id), first, static_cast<std::uint32_t>(listed)});
+        batch_.groups.push_back({line_no, core::Handle::make(head.id), first, static_cast<std::uint32_t>(listed)});
         break;
       }
       case RecordKind::task_request: {
         g::RawTaskRequest r;
         x3::parse(it, end, g::task_request, r);
         if (r.arglen > std::numeric_limits<std::uint32_t>::max()) {
-          bad(ir::MalformedReason::value_out_of_range, "args length " + std::to_string(r.arglen) + " too large");
+          bad(core::MalformedReason::value_out_of_range, "args length " + std::to_string(r.arglen) + " too large");
           return;
         }
         stats_.note_id(r.target);
@@ -369,7 +369,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         stats_.note_id(r.precondition.id);
         stats_.note_id(r.enclosing.id);
         if (r.args == 0) ++stats_.null_args;
-        batch_.task_requests.push_back({line_no, static_cast<std::uint32_t>(r.func), ir::Handle::make(r.target),
+        batch_.task_requests.push_back({line_no, static_cast<std::uint32_t>(r.func), core::Handle::make(r.target),
                                         to_key(r.finish), to_key(r.precondition), to_key(r.enclosing), r.priority,
                                         static_cast<std::uint32_t>(r.arglen), r.args == 0 ? 1u : 0u});
         break;
@@ -397,7 +397,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         g::RawEventCount r;
         x3::parse(it, end, g::event_count, r);
         if (r.value > std::numeric_limits<std::uint32_t>::max()) {
-          bad(ir::MalformedReason::value_out_of_range, "input count " + std::to_string(r.value) + " too large");
+          bad(core::MalformedReason::value_out_of_range, "input count " + std::to_string(r.value) + " too large");
           return;
         }
         stats_.note_id(r.event.id);
@@ -431,7 +431,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         x3::parse(it, end, g::id_count, r);
         stats_.note_id(r.id);
         if (type_nibble(r.id) == 3) ++stats_.era.barrier_type3_ids;
-        batch_.barrier_creations.push_back({line_no, ir::Handle::make(r.id), r.count});
+        batch_.barrier_creations.push_back({line_no, core::Handle::make(r.id), r.count});
         break;
       }
       case RecordKind::barrier_alter: {
@@ -462,17 +462,17 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         stats_.note_id(r.src);
         stats_.note_id(r.dst);
         batch_.copy_requests.push_back({line_no, to_key(r.copy), to_key(r.wait_on), to_key(r.enclosing),
-                                        ir::Handle::make(r.src), ir::Handle::make(r.dst)});
+                                        core::Handle::make(r.src), core::Handle::make(r.dst)});
         break;
       }
     }
   } catch (const x3::expectation_failure<Iter>& failure) {
     const auto column = static_cast<std::size_t>(failure.where() - whole_line.data()) + 1;
-    bad(ir::MalformedReason::bad_fields, "expected " + failure.which() + " at column " + std::to_string(column));
+    bad(core::MalformedReason::bad_fields, "expected " + failure.which() + " at column " + std::to_string(column));
     return;
   }
   ++stats_.records[kind];
-  if (level >= 0 && level != ir::expected_level(kind)) ++stats_.unexpected_level;
+  if (level >= 0 && level != core::expected_level(kind)) ++stats_.unexpected_level;
 }
 
 }  // namespace rr::parser

@@ -48,13 +48,13 @@ bool looks_like_tar(const std::string& path) {
   return got == sizeof header && std::memcmp(header + 257, "ustar", 5) == 0;
 }
 
-ir::InputError error_for(const std::string& path, std::string message) {
-  return ir::InputError{ir::SourceLocation{path, 0, std::nullopt}, std::move(message)};
+core::InputError error_for(const std::string& path, std::string message) {
+  return core::InputError{core::SourceLocation{path, 0, std::nullopt}, std::move(message)};
 }
 
 }  // namespace
 
-ir::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::string>& args) {
+core::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::string>& args) {
   std::vector<std::string> paths;
   for (const auto& arg : args) {
     std::error_code ec;

@@ -26,8 +26,8 @@ struct Chunk {
   std::size_t length = 0;
   bool overlong = false;  // the buffer holds the head of one line longer than the buffer
   std::uint32_t line_count = 0;
-  ir::RecordBatch batch;
-  ir::FileStats stats;
+  core::RecordBatch batch;
+  core::FileStats stats;
 };
 
 // Buffers are reused: a fresh multi-megabyte allocation per chunk costs page faults.
@@ -50,8 +50,8 @@ class ChunkPool {
     c->length = 0;
     c->overlong = false;
     c->line_count = 0;
-    c->batch = ir::RecordBatch{};
-    c->stats = ir::FileStats{};
+    c->batch = core::RecordBatch{};
+    c->stats = core::FileStats{};
     std::lock_guard lock(mutex_);
     free_.push_back(c);
   }
@@ -63,7 +63,7 @@ class ChunkPool {
   std::vector<Chunk*> free_;
 };
 
-void parse_chunk(Chunk& chunk, std::size_t max_messages, const ir::RecordBatch::Sizes* like, std::uint64_t like_bytes) {
+void parse_chunk(Chunk& chunk, std::size_t max_messages, const core::RecordBatch::Sizes* like, std::uint64_t like_bytes) {
   // Sized from an earlier chunk of the file: growing arrays by doubling (and shrinking them after) would
   // copy every record two or three times.
   if (like) chunk.batch.reserve_like(*like, like_bytes, chunk.length);
@@ -78,7 +78,7 @@ void parse_chunk(Chunk& chunk, std::size_t max_messages, const ir::RecordBatch::
   chunk.batch.shrink_if_loose();
 }
 
-void merge_stats(ir::FileStats& into, ir::FileStats&& from, std::uint64_t first_line, std::size_t max_messages) {
+void merge_stats(core::FileStats& into, core::FileStats&& from, std::uint64_t first_line, std::size_t max_messages) {
   into.records += from.records;
   into.skipped += from.skipped;
   into.malformed += from.malformed;
@@ -198,7 +198,7 @@ std::int32_t node_from_name(const std::string& path) {
 }
 
 // The node a file belongs to: the prefix node of most of its lines, else its name.
-void settle_node(ir::FileRecords& file) {
+void settle_node(core::FileRecords& file) {
   auto& nodes = file.stats.prefix_nodes;
   std::sort(nodes.begin(), nodes.end());
   std::sort(file.stats.threads.begin(), file.stats.threads.end());
@@ -234,13 +234,13 @@ struct ArchiveCloser {
 };
 
 // Every node_<N>.log member of a tar archive, in archive order, each parsed as a file.
-std::vector<ir::FileRecords> read_archive(const std::string& path, const ReadOptions& options) {
+std::vector<core::FileRecords> read_archive(const std::string& path, const ReadOptions& options) {
   std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
   archive_read_support_filter_all(a.get());
   archive_read_support_format_tar(a.get());
   if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK)
     throw SourceError(std::string("cannot open archive: ") + archive_error_string(a.get()), 0);
-  std::vector<ir::FileRecords> files;
+  std::vector<core::FileRecords> files;
   for (;;) {
     archive_entry* entry = nullptr;
     int rc = archive_read_next_header(a.get(), &entry);
@@ -251,9 +251,9 @@ std::vector<ir::FileRecords> read_archive(const std::string& path, const ReadOpt
     std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     std::string base = std::filesystem::path(member).filename().string();
     if (archive_entry_filetype(entry) != AE_IFREG || !is_node_log_name(base)) continue;
-    ir::Compression compression = ir::Compression::none;
+    core::Compression compression = core::Compression::none;
     auto source = open_decoded(std::make_unique<ArchiveEntrySource>(a.get()), &compression);
-    ir::FileRecords file = read_log_stream(std::move(source), path + ":" + member, options);
+    core::FileRecords file = read_log_stream(std::move(source), path + ":" + member, options);
     file.compression = compression;
     file.stored_bytes = static_cast<std::uint64_t>(archive_entry_size(entry));
     if (file.node < 0) file.node = node_from_name(base);
@@ -270,10 +270,10 @@ std::vector<ir::FileRecords> read_archive(const std::string& path, const ReadOpt
   return files;
 }
 
-ir::FileRecords read_plain_input(const std::string& path, const ReadOptions& options) {
-  ir::Compression compression = ir::Compression::none;
+core::FileRecords read_plain_input(const std::string& path, const ReadOptions& options) {
+  core::Compression compression = core::Compression::none;
   auto source = open_decoded(open_file(path), &compression);
-  ir::FileRecords file = read_log_stream(std::move(source), path, options);
+  core::FileRecords file = read_log_stream(std::move(source), path, options);
   file.compression = compression;
   std::error_code ec;
   file.stored_bytes = std::filesystem::file_size(path, ec);
@@ -282,15 +282,15 @@ ir::FileRecords read_plain_input(const std::string& path, const ReadOptions& opt
 
 }  // namespace
 
-ir::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string display_name,
+core::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string display_name,
                                 const ReadOptions& options) {
   const std::size_t chunk_bytes = std::max(options.chunk_bytes, kMaxLineBytes);
-  ir::FileRecords file;
+  core::FileRecords file;
   file.path = std::move(display_name);
   ChunkPool pool(chunk_bytes);
   ChunkReader reader(*source, pool, chunk_bytes);
   std::uint64_t next_line = 1;
-  ir::RecordBatch::Sizes model{};  // array lengths of the first full chunk, to size the others
+  core::RecordBatch::Sizes model{};  // array lengths of the first full chunk, to size the others
   std::uint64_t model_bytes = 0;
   std::atomic<bool> model_ready{false};
   const std::size_t tokens = std::max<std::size_t>(4, 2 * static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()));
@@ -306,7 +306,7 @@ ir::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string 
                                            [&](Chunk* chunk) {
                                              // The first full chunk of the file is the size model for
                                              // the chunks parsed after it was merged (published once).
-                                             const ir::RecordBatch::Sizes* like =
+                                             const core::RecordBatch::Sizes* like =
                                                  model_ready.load(std::memory_order_acquire) ? &model : nullptr;
                                              parse_chunk(*chunk, options.max_messages_per_file, like, model_bytes);
                                              return chunk;
@@ -330,7 +330,7 @@ ir::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string 
   return file;
 }
 
-void summarise_trace(ir::TraceRecords& trace) {
+void summarise_trace(core::TraceRecords& trace) {
   std::uint64_t min_id = ~std::uint64_t{0};
   std::uint64_t max_id = 0;
   bool machine_records = false;
@@ -340,20 +340,20 @@ void summarise_trace(ir::TraceRecords& trace) {
     min_id = std::min(min_id, f.stats.min_nonzero_id);
     max_id = std::max(max_id, f.stats.max_id);
     trace.era_evidence += f.stats.era;
-    machine_records |= f.stats.records[ir::RecordKind::processor] + f.stats.records[ir::RecordKind::memory] > 0;
+    machine_records |= f.stats.records[core::RecordKind::processor] + f.stats.records[core::RecordKind::memory] > 0;
     graph_records |= f.stats.records.total() > 0;
   }
   if (max_id == 0) {
-    trace.width = ir::IdWidth::unknown;
+    trace.width = core::IdWidth::unknown;
   } else {
-    trace.width = ir::width_of_value(max_id);
+    trace.width = core::width_of_value(max_id);
     // A 64-bit trace has no id below 2^60; one below 2^32 beside it means mixed widths.
-    trace.mixed_widths = trace.width == ir::IdWidth::bits64 && min_id <= 0xffffffffull;
+    trace.mixed_widths = trace.width == core::IdWidth::bits64 && min_id <= 0xffffffffull;
   }
-  trace.era = ir::classify_era(trace.era_evidence, machine_records, graph_records);
+  trace.era = core::classify_era(trace.era_evidence, machine_records, graph_records);
 }
 
-ir::Expected<ir::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options) {
+core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options) {
   auto inputs = discover_inputs(args);
   if (!inputs) return inputs.error();
 
@@ -361,8 +361,8 @@ ir::Expected<ir::TraceRecords> read_trace(const std::vector<std::string>& args, 
                                            : static_cast<int>(options.threads);
   // Each input yields its files or its error; slots keep the argument order whatever the schedule.
   struct Slot {
-    std::vector<ir::FileRecords> files;
-    std::optional<ir::InputError> error;
+    std::vector<core::FileRecords> files;
+    std::optional<core::InputError> error;
   };
   std::vector<Slot> slots(inputs->size());
   tbb::task_arena arena(threads);
@@ -375,14 +375,14 @@ ir::Expected<ir::TraceRecords> read_trace(const std::vector<std::string>& args, 
         else
           slots[i].files.push_back(read_plain_input(input.path, options));
       } catch (const SourceError& e) {
-        slots[i].error = ir::InputError{ir::SourceLocation{input.path, 0, e.offset()}, e.what()};
+        slots[i].error = core::InputError{core::SourceLocation{input.path, 0, e.offset()}, e.what()};
       } catch (const std::bad_alloc&) {
-        slots[i].error = ir::InputError{ir::SourceLocation{input.path, 0, std::nullopt}, "out of memory"};
+        slots[i].error = core::InputError{core::SourceLocation{input.path, 0, std::nullopt}, "out of memory"};
       }
     });
   });
 
-  ir::TraceRecords trace;
+  core::TraceRecords trace;
   for (auto& slot : slots) {
     if (slot.error) {
       if (!options.keep_going) return *slot.error;
@@ -394,7 +394,7 @@ ir::Expected<ir::TraceRecords> read_trace(const std::vector<std::string>& args, 
   summarise_trace(trace);
   if (trace.record_count() == 0) {
     std::string what = trace.files.empty() ? "no readable input" : "no Realm event-graph records in any file";
-    return ir::InputError{ir::SourceLocation{args.empty() ? "(trace)" : args.front(), 0, std::nullopt},
+    return core::InputError{core::SourceLocation{args.empty() ? "(trace)" : args.front(), 0, std::nullopt},
                           "empty trace: " + what};
   }
   return trace;

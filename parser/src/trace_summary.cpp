@@ -33,18 +33,18 @@ void CountsBlock::add(const CountsBlock& o) {
 
 namespace {
 
-std::size_t time_index(ir::ProcessorKind kind) {
+std::size_t time_index(core::ProcessorKind kind) {
   switch (kind) {
-    case ir::ProcessorKind::gpu: return 0;
-    case ir::ProcessorKind::cpu: return 1;
-    case ir::ProcessorKind::utility: return 2;
+    case core::ProcessorKind::gpu: return 0;
+    case core::ProcessorKind::cpu: return 1;
+    case core::ProcessorKind::utility: return 2;
     default: return 3;
   }
 }
 
 }  // namespace
 
-TraceSummary summarise(const ir::TraceRecords& trace) {
+TraceSummary summarise(const core::TraceRecords& trace) {
   TraceSummary s;
   s.width = trace.width;
   s.mixed_widths = trace.mixed_widths;
@@ -53,10 +53,10 @@ TraceSummary summarise(const ir::TraceRecords& trace) {
   s.failed_files = trace.failed_files;
 
   // Machine description: every node repeats it, so dedupe by id (spec §6).
-  std::unordered_map<std::uint64_t, ir::ProcessorKind> processor_kind;
-  std::unordered_map<std::uint64_t, ir::MemoryKind> memory_kind;
+  std::unordered_map<std::uint64_t, core::ProcessorKind> processor_kind;
+  std::unordered_map<std::uint64_t, core::MemoryKind> memory_kind;
   std::unordered_map<std::uint64_t, std::uint64_t> group_first_member;
-  std::unordered_map<ir::EventKey, std::uint64_t> task_target;  // finish event -> processor or group
+  std::unordered_map<core::EventKey, std::uint64_t> task_target;  // finish event -> processor or group
   for (const auto& f : trace.files) {
     for (const auto& b : f.batches) {
       for (const auto& p : b.processors) processor_kind.emplace(p.id.value(), p.kind);
@@ -68,15 +68,15 @@ TraceSummary summarise(const ir::TraceRecords& trace) {
       for (const auto& t : b.task_requests) task_target.emplace(t.finish, t.target.value());
     }
   }
-  for (const auto& [id, kind] : processor_kind) ++s.processors_by_kind[std::string(ir::processor_kind_name(kind))];
-  for (const auto& [id, kind] : memory_kind) ++s.memories_by_kind[std::string(ir::memory_kind_name(kind))];
+  for (const auto& [id, kind] : processor_kind) ++s.processors_by_kind[std::string(core::processor_kind_name(kind))];
+  for (const auto& [id, kind] : memory_kind) ++s.memories_by_kind[std::string(core::memory_kind_name(kind))];
   s.groups = group_first_member.size();
 
   auto kind_of_target = [&](std::uint64_t target) {
     auto g = group_first_member.find(target);
     if (g != group_first_member.end()) target = g->second;  // a group runs tasks on its members
     auto p = processor_kind.find(target);
-    return p == processor_kind.end() ? ir::ProcessorKind::unknown : p->second;
+    return p == processor_kind.end() ? core::ProcessorKind::unknown : p->second;
   };
 
   std::map<std::int32_t, NodeSummary> by_node;

@@ -36,7 +36,7 @@ std::string own_label(const graph::EventGraph& g, const MachineMap& map, VertexI
     case OpKind::task_resume: {
       *cls = PathClass::compute;
       const auto& t = g.task(task_of(g, v));
-      return "compute " + std::string(ir::processor_kind_name(map.kind_of(t.processor.value()))) + " f" +
+      return "compute " + std::string(core::processor_kind_name(map.kind_of(t.processor.value()))) + " f" +
              std::to_string(t.func_id);
     }
     case OpKind::copy: {
@@ -45,7 +45,7 @@ std::string own_label(const graph::EventGraph& g, const MachineMap& map, VertexI
       MemoryPlace src = map.memory(c.src_memory.value());
       MemoryPlace dst = map.memory(c.dst_memory.value());
       bool remote = src.spans_nodes || dst.spans_nodes || src.node != dst.node;
-      return "copy " + std::string(ir::memory_kind_name(src.kind)) + " -> " + std::string(ir::memory_kind_name(dst.kind)) +
+      return "copy " + std::string(core::memory_kind_name(src.kind)) + " -> " + std::string(core::memory_kind_name(dst.kind)) +
              (remote ? " (remote)" : " (local)");
     }
     default:

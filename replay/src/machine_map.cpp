@@ -7,17 +7,17 @@
 namespace rr::replay {
 
 namespace {
-std::size_t kind_slot(ir::ProcessorKind k) { return static_cast<std::size_t>(k); }
+std::size_t kind_slot(core::ProcessorKind k) { return static_cast<std::size_t>(k); }
 }  // namespace
 
-ir::Expected<MachineMap> MachineMap::build(const ir::TraceRecords& trace, const machine::MachineModel& model,
+core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, const machine::MachineModel& model,
                                            std::uint32_t fold_nodes) {
   MachineMap map;
-  map.width_ = trace.width == ir::IdWidth::unknown ? ir::IdWidth::bits32 : trace.width;
-  map.layout_ = ir::IdLayout::for_width(map.width_);
+  map.width_ = trace.width == core::IdWidth::unknown ? core::IdWidth::bits32 : trace.width;
+  map.layout_ = core::IdLayout::for_width(map.width_);
 
   // Traced processors by (node, kind), in id order: index = place among that node's processors of that kind.
-  std::map<std::uint64_t, ir::ProcessorKind> traced;
+  std::map<std::uint64_t, core::ProcessorKind> traced;
   std::map<std::uint64_t, std::vector<std::uint64_t>> groups;
   for (const auto& f : trace.files) {
     if (f.node >= 0) map.traced_nodes_ = std::max(map.traced_nodes_, static_cast<std::uint32_t>(f.node) + 1);
@@ -27,7 +27,7 @@ ir::Expected<MachineMap> MachineMap::build(const ir::TraceRecords& trace, const 
         groups.emplace(g.id.value(), std::vector<std::uint64_t>(b.group_members.begin() + g.first_member,
                                                                 b.group_members.begin() + g.first_member + g.member_count));
       for (const auto& m : b.memories) {
-        MemoryPlace place{m.kind, map.layout_.node_of(m.id.value()), m.kind == ir::MemoryKind::global};
+        MemoryPlace place{m.kind, map.layout_.node_of(m.id.value()), m.kind == core::MemoryKind::global};
         map.memories_.emplace(m.id.value(), place);
       }
     }
@@ -40,11 +40,11 @@ ir::Expected<MachineMap> MachineMap::build(const ir::TraceRecords& trace, const 
   map.first_cpu_of_node_.assign(map.model_nodes_, 0);
   std::vector<std::array<std::uint32_t, 3>> first(map.model_nodes_);
   for (std::uint32_t n = 0; n < map.model_nodes_; ++n) {
-    for (auto kind : {ir::ProcessorKind::gpu, ir::ProcessorKind::cpu, ir::ProcessorKind::utility}) {
+    for (auto kind : {core::ProcessorKind::gpu, core::ProcessorKind::cpu, core::ProcessorKind::utility}) {
       first[n][kind_slot(kind)] = static_cast<std::uint32_t>(map.processors_.size());
       for (std::uint32_t i = 0; i < model.processor(kind).count; ++i) map.processors_.push_back({n, kind, i});
     }
-    map.first_cpu_of_node_[n] = first[n][kind_slot(ir::ProcessorKind::cpu)];
+    map.first_cpu_of_node_[n] = first[n][kind_slot(core::ProcessorKind::cpu)];
   }
 
   // (model node, kind) -> traced processors placed so far: folded nodes share a model node's processors
@@ -52,15 +52,15 @@ ir::Expected<MachineMap> MachineMap::build(const ir::TraceRecords& trace, const 
   std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> next_index;
   std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> traced_count;
   for (const auto& [id, kind] : traced) {
-    if (kind != ir::ProcessorKind::gpu && kind != ir::ProcessorKind::cpu && kind != ir::ProcessorKind::utility)
+    if (kind != core::ProcessorKind::gpu && kind != core::ProcessorKind::cpu && kind != core::ProcessorKind::utility)
       continue;
     const std::uint32_t node = map.layout_.node_of(id);
     const std::uint32_t count = model.processor(kind).count;
     if (count == 0)
-      return ir::InputError{ir::SourceLocation{model.source, 0, std::nullopt},
-                            "the trace has " + std::string(ir::processor_kind_name(kind)) + " processors (e.g. " +
-                                ir::hex(id) + " on node " + std::to_string(node) + ") but machine '" + model.name +
-                                "' has no " + std::string(ir::processor_kind_name(kind)) + " processor"};
+      return core::InputError{core::SourceLocation{model.source, 0, std::nullopt},
+                            "the trace has " + std::string(core::processor_kind_name(kind)) + " processors (e.g. " +
+                                core::hex(id) + " on node " + std::to_string(node) + ") but machine '" + model.name +
+                                "' has no " + std::string(core::processor_kind_name(kind)) + " processor"};
     std::uint32_t model_node = map.fold(node);
     std::uint32_t index = next_index[{model_node, kind_slot(kind)}]++;
     ++traced_count[{node, kind_slot(kind)}];
@@ -69,11 +69,11 @@ ir::Expected<MachineMap> MachineMap::build(const ir::TraceRecords& trace, const 
   }
   for (const auto& [gid, members] : groups) {
     std::vector<std::uint32_t> all;
-    ir::ProcessorKind kind = ir::ProcessorKind::unknown;
+    core::ProcessorKind kind = core::ProcessorKind::unknown;
     for (auto m : members) {
       auto t = map.targets_.find(m);
       if (t == map.targets_.end()) continue;
-      if (kind == ir::ProcessorKind::unknown) kind = map.kinds_[m];
+      if (kind == core::ProcessorKind::unknown) kind = map.kinds_[m];
       for (auto p : t->second)
         if (std::find(all.begin(), all.end(), p) == all.end()) all.push_back(p);
     }
@@ -83,9 +83,9 @@ ir::Expected<MachineMap> MachineMap::build(const ir::TraceRecords& trace, const 
     }
   }
   for (const auto& [key, count] : traced_count) {
-    auto kind = static_cast<ir::ProcessorKind>(key.second);
+    auto kind = static_cast<core::ProcessorKind>(key.second);
     map.description_.push_back("traced node " + std::to_string(key.first) + " " +
-                               std::string(ir::processor_kind_name(kind)) + ": " + std::to_string(count) +
+                               std::string(core::processor_kind_name(kind)) + ": " + std::to_string(count) +
                                " processor(s) -> model node " + std::to_string(map.fold(key.first)) + ", " +
                                std::to_string(std::min(count, model.processor(kind).count)) + " of its " +
                                std::to_string(model.processor(kind).count));
@@ -106,9 +106,9 @@ const std::vector<std::uint32_t>& MachineMap::targets(std::uint64_t id) const {
   return slot;
 }
 
-ir::ProcessorKind MachineMap::kind_of(std::uint64_t id) const {
+core::ProcessorKind MachineMap::kind_of(std::uint64_t id) const {
   auto it = kinds_.find(id);
-  return it == kinds_.end() ? ir::ProcessorKind::cpu : it->second;
+  return it == kinds_.end() ? core::ProcessorKind::cpu : it->second;
 }
 
 MemoryPlace MachineMap::memory(std::uint64_t id) const {
@@ -118,7 +118,7 @@ MemoryPlace MachineMap::memory(std::uint64_t id) const {
     p.node = fold(p.node);
     return p;
   }
-  return MemoryPlace{ir::MemoryKind::system, fold(layout_.node_of(id)), false};
+  return MemoryPlace{core::MemoryKind::system, fold(layout_.node_of(id)), false};
 }
 
 std::vector<std::string> MachineMap::describe() const { return description_; }

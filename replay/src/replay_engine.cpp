@@ -126,7 +126,7 @@ class Engine {
          const ReplayOptions& options)
       : g_(g), map_(map), model_(model), options_(options), n_(g.vertex_count()) {}
 
-  ir::Expected<ReplayResult> run() {
+  core::Expected<ReplayResult> run() {
     if (auto error = plan_copies()) return *error;
     init();
     while (!queue_.empty()) {
@@ -153,7 +153,7 @@ class Engine {
  private:
   // ---- set-up ----------------------------------------------------------------------------
 
-  std::optional<ir::InputError> plan_copies() {
+  std::optional<core::InputError> plan_copies() {
     copies_.resize(n_);
     for (VertexId v = 0; v < n_; ++v) {
       if (g_.kind(v) != OpKind::copy) continue;
@@ -166,11 +166,11 @@ class Engine {
       const bool remote = src.spans_nodes || dst.spans_nodes || plan.src_node != plan.dst_node;
       plan.path = model_.path(src.kind, dst.kind, remote);
       if (plan.path == nullptr)
-        return ir::InputError{ir::SourceLocation{model_.source, 0, std::nullopt},
+        return core::InputError{core::SourceLocation{model_.source, 0, std::nullopt},
                               "machine '" + model_.name + "' has no [[paths]] entry for copies from " +
-                                  std::string(ir::memory_kind_name(src.kind)) + " to " +
-                                  std::string(ir::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)") +
-                                  ", needed by copy " + ir::to_string(g_.event(v))};
+                                  std::string(core::memory_kind_name(src.kind)) + " to " +
+                                  std::string(core::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)") +
+                                  ", needed by copy " + core::to_string(g_.event(v))};
       plan.bytes = c.bytes;
       if (c.bytes == graph::kNoValue) {
         plan.bytes = model_.default_copy_bytes;
@@ -181,8 +181,8 @@ class Engine {
                                                      static_cast<std::uint32_t>(path_usage_.size()));
       if (fresh) {
         path_usage_.push_back({});
-        path_names_.push_back(std::string(ir::memory_kind_name(src.kind)) + " -> " +
-                              std::string(ir::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)"));
+        path_names_.push_back(std::string(core::memory_kind_name(src.kind)) + " -> " +
+                              std::string(core::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)"));
       }
       plan.path_slot = slot->second;
     }
@@ -525,7 +525,7 @@ class Engine {
   }
 
   std::string why_stuck(VertexId v) const {
-    std::string what = std::string(graph::op_kind_name(g_.kind(v))) + " " + ir::to_string(g_.event(v));
+    std::string what = std::string(graph::op_kind_name(g_.kind(v))) + " " + core::to_string(g_.event(v));
     if (g_.kind(v) == OpKind::barrier_phase) {
       const PhaseState& s = phase_[v];
       if (!s.previous_done) return what + ": the previous phase never completed";
@@ -535,7 +535,7 @@ class Engine {
     auto kinds = g_.predecessor_kinds(v);
     for (std::size_t i = 0; i < preds.size(); ++i)
       if (r_.end[preds[i]] == kNever && (kinds[i] != EdgeKind::issue || r_.start[preds[i]] == kNever))
-        return what + ": waits on " + graph::op_kind_name(g_.kind(preds[i])) + " " + ir::to_string(g_.event(preds[i])) +
+        return what + ": waits on " + graph::op_kind_name(g_.kind(preds[i])) + " " + core::to_string(g_.event(preds[i])) +
                " (" + graph::edge_kind_name(kinds[i]) + "), which never completed";
     if (r_.ready[v] >= 0 && pending_[v] == 0) return what + ": ready but its processor was held by a waiting task";
     return what + ": never became ready";
@@ -552,7 +552,7 @@ class Engine {
   std::vector<std::uint32_t> pending_;
   std::vector<PhaseState> phase_;
   std::vector<CopyPlan> copies_;
-  std::map<std::tuple<ir::MemoryKind, ir::MemoryKind, bool>, std::uint32_t> path_slot_of_;
+  std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t> path_slot_of_;
   std::vector<PathUsage> path_usage_;
   std::vector<std::string> path_names_;
   // processors
@@ -573,7 +573,7 @@ class Engine {
 
 }  // namespace
 
-ir::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
+core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayOptions& options) {
   return Engine(g, map, model, options).run();
 }

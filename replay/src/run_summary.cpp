@@ -29,7 +29,7 @@ RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, cons
   s.lower_bound_ns = cp.lower_bound_ns;
   for (const auto& step : cp.steps)
     if (step.cls == PathClass::compute || step.cls == PathClass::copy) {
-      std::string e = ir::to_string(g.event(step.vertex));
+      std::string e = core::to_string(g.event(step.vertex));
       if (s.critical_events.empty() || s.critical_events.back() != e) s.critical_events.push_back(e);
     }
   return s;

@@ -7,8 +7,8 @@
 #include "parser/line_parser.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  rr::ir::RecordBatch batch;
-  rr::ir::FileStats stats;
+  rr::core::RecordBatch batch;
+  rr::core::FileStats stats;
   rr::parser::LineParser parser(batch, stats, 3);
   parser.parse_text(std::string_view(reinterpret_cast<const char*>(data), size));
   const std::uint64_t accounted = stats.records.total() + stats.skipped.total() + stats.malformed.total();

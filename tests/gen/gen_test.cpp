@@ -7,9 +7,9 @@
 #include <map>
 #include <sstream>
 
-#include "apps/gen/generators.hpp"
-#include "apps/gen/log_writer.hpp"
-#include "apps/gen/s3d.hpp"
+#include "gen/generators.hpp"
+#include "gen/log_writer.hpp"
+#include "gen/s3d.hpp"
 #include "graph/graph_builder.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "parser/trace_reader.hpp"
@@ -71,12 +71,12 @@ TEST(Generator, LogsParseCleanlyWithTheReportedCounts) {
       std::uint64_t malformed = 0;
       for (const auto& f : trace->files) {
         malformed += f.stats.malformed_total();
-        for (auto k : ir::all_record_kinds())
-          if (f.stats.records[k]) parsed[std::string(ir::record_kind_name(k))] += f.stats.records[k];
+        for (auto k : core::all_record_kinds())
+          if (f.stats.records[k]) parsed[std::string(core::record_kind_name(k))] += f.stats.records[k];
       }
       EXPECT_EQ(malformed, 0u) << kind;
       EXPECT_EQ(parsed, g.written.records) << kind;
-      EXPECT_EQ(trace->era, ir::Era::e2) << kind;
+      EXPECT_EQ(trace->era, core::Era::e2) << kind;
     }
   }
 }
@@ -93,7 +93,7 @@ TEST(GeneratorProperty, GraphFromTheLogsEqualsTheGeneratedProgram) {
     ASSERT_EQ(built.graph.vertex_count(), g.program.ops.size());
     // Vertex of each op by its event: the writer numbers events per node in op order.
     std::map<std::pair<std::uint32_t, std::uint64_t>, graph::VertexId> by_node_index;
-    ir::IdLayout layout = ir::IdLayout::for_width(trace->width);
+    core::IdLayout layout = core::IdLayout::for_width(trace->width);
     for (graph::VertexId v = 0; v < built.graph.vertex_count(); ++v)
       by_node_index[{layout.node_of(built.graph.event(v).id()), layout.index_of(built.graph.event(v).id())}] = v;
     std::vector<std::uint32_t> next(g.program.nodes, 1);
@@ -155,7 +155,7 @@ TEST(GeneratorQuirks, StatsAndValidateReportExactlyWhatWasInjected) {
     EXPECT_GT(w.injected[quirk], 0u) << quirk;
   auto trace = parser::read_trace({s.dir.string()}, {});
   ASSERT_TRUE(trace.ok());
-  ir::FileStats total;
+  core::FileStats total;
   for (const auto& f : trace->files) {
     total.records += f.stats.records;
     total.skipped += f.stats.skipped;
@@ -165,12 +165,12 @@ TEST(GeneratorQuirks, StatsAndValidateReportExactlyWhatWasInjected) {
   }
   EXPECT_EQ(total.null_args, w.injected["nil_args"]);
   EXPECT_EQ(total.era.spaced_preconditions, w.injected["spaced_preconditions"]);
-  EXPECT_EQ(total.skipped[ir::SkipReason::other_category], w.injected["other_categories"]);
+  EXPECT_EQ(total.skipped[core::SkipReason::other_category], w.injected["other_categories"]);
   // The last line (node 0's "DONE") was cut: one dump line fewer, one line of unprefixed text.
-  EXPECT_EQ(total.skipped[ir::SkipReason::pending_dump], w.injected["pending_dump_lines"] - 1);
-  EXPECT_EQ(total.skipped[ir::SkipReason::unprefixed_text], 1u);
+  EXPECT_EQ(total.skipped[core::SkipReason::pending_dump], w.injected["pending_dump_lines"] - 1);
+  EXPECT_EQ(total.skipped[core::SkipReason::unprefixed_text], 1u);
   EXPECT_EQ(total.malformed.total(), 0u);
-  EXPECT_EQ(trace->era, ir::Era::e2c);
+  EXPECT_EQ(trace->era, core::Era::e2c);
   auto built = graph::build_event_graph(*trace);
   EXPECT_EQ(built.findings.count(graph::FindingKind::external_event), w.injected["external_preconditions"]);
   EXPECT_EQ(built.findings.count(graph::FindingKind::zero_byte_copy_orphan), w.injected["orphan_copy_sizes"]);
@@ -191,7 +191,7 @@ TEST(GeneratorQuirks, ATruncatedRecordLineIsOneMalformedLine) {
   auto trace = parser::read_trace({s.dir.string()}, {});
   ASSERT_TRUE(trace.ok());
   EXPECT_EQ(trace->files[0].stats.malformed_total(), 1u);
-  EXPECT_EQ(trace->files[0].stats.records[ir::RecordKind::task_time], w.records["Task Time"]);
+  EXPECT_EQ(trace->files[0].stats.records[core::RecordKind::task_time], w.records["Task Time"]);
 }
 
 TEST(S3dGenerator, TaskCountsPerNodeAndStepFollowTheSpecTables) {
@@ -331,7 +331,7 @@ TEST(GeneratorCycle, ValidationNamesTheInjectedCycle) {
   auto r = replay_written(s.dir);
   EXPECT_EQ(r.built.findings.count(graph::FindingKind::cycle), 1u);
   ASSERT_EQ(r.built.findings.cycle.size(), 6u);  // the whole chain, from its first task
-  EXPECT_EQ(r.built.graph.event(r.built.findings.cycle.front()), ir::EventKey::make(0x20000001, 1));
+  EXPECT_EQ(r.built.graph.event(r.built.findings.cycle.front()), core::EventKey::make(0x20000001, 1));
   EXPECT_EQ(r.stuck, 6u);
 
   Scratch d;

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "apps/gen/generators.hpp"
-#include "apps/gen/log_writer.hpp"
+#include "gen/generators.hpp"
+#include "gen/log_writer.hpp"
 #include "graph/graph_builder.hpp"
 #include "parser/line_parser.hpp"
 #include "parser/trace_reader.hpp"
@@ -23,7 +23,7 @@ std::string describe(const graph::BuildResult& r) {
   const graph::EventGraph& g = r.graph;
   std::ostringstream out;
   for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
-    out << v << ' ' << graph::op_kind_name(g.kind(v)) << ' ' << g.node(v) << ' ' << ir::to_string(g.event(v)) << ' '
+    out << v << ' ' << graph::op_kind_name(g.kind(v)) << ' ' << g.node(v) << ' ' << core::to_string(g.event(v)) << ' '
         << g.issuer(v) << ' ' << g.position(v) << ' ' << g.payload(v);
     if (g.kind(v) == graph::OpKind::task) {
       const auto& t = g.task(v);
@@ -40,7 +40,7 @@ std::string describe(const graph::BuildResult& r) {
   }
   for (std::size_t k = 0; k < graph::kFindingKindCount; ++k) out << "count " << k << ' ' << r.findings.counts[k] << '\n';
   for (const auto& f : r.findings.examples)
-    out << "example " << graph::finding_key(f.kind) << ' ' << ir::to_string(f.event) << ' ' << f.detail << '\n';
+    out << "example " << graph::finding_key(f.kind) << ' ' << core::to_string(f.event) << ' ' << f.detail << '\n';
   out << "external references " << r.findings.external_references << '\n';
   return out.str();
 }
@@ -126,15 +126,15 @@ TEST(GraphBuilderThreads, ReleasingBuildGivesTheSameGraphAndKeepsCountsAndMachin
     graph::BuildOptions build;
     build.threads = threads;
     const std::string reference = describe(graph::build_event_graph(*trace, build));
-    ir::TraceRecords consumed = *trace;
+    core::TraceRecords consumed = *trace;
     const std::string got = describe(graph::build_event_graph_releasing(consumed, build));
     EXPECT_EQ(first_difference(got, reference), "") << "threads " << threads;
     EXPECT_EQ(consumed.record_count(), trace->record_count());
     for (std::size_t f = 0; f < trace->files.size(); ++f) {
       ASSERT_EQ(consumed.files[f].batches.size(), trace->files[f].batches.size());
       for (std::size_t b = 0; b < trace->files[f].batches.size(); ++b) {
-        const ir::RecordBatch& kept = consumed.files[f].batches[b];
-        const ir::RecordBatch& original = trace->files[f].batches[b];
+        const core::RecordBatch& kept = consumed.files[f].batches[b];
+        const core::RecordBatch& original = trace->files[f].batches[b];
         EXPECT_EQ(kept.processors.size(), original.processors.size());
         EXPECT_EQ(kept.memories.size(), original.memories.size());
         EXPECT_EQ(kept.groups.size(), original.groups.size());

@@ -18,7 +18,7 @@ const std::string kMachine1 = "Processor: 80800000 1";
 
 VertexId vertex_of(const EventGraph& g, OpKind kind, std::uint64_t id, std::uint32_t gen) {
   for (VertexId v = 0; v < g.vertex_count(); ++v)
-    if (g.kind(v) == kind && g.event(v) == ir::EventKey::make(id, gen)) return v;
+    if (g.kind(v) == kind && g.event(v) == core::EventKey::make(id, gen)) return v;
   ADD_FAILURE() << "no " << op_kind_name(kind) << " vertex for " << std::hex << id << "," << gen;
   return kNoVertex;
 }
@@ -34,7 +34,7 @@ bool has_edge(const EventGraph& g, VertexId from, VertexId to, EdgeKind kind) {
 std::vector<std::string> example_events(const GraphFindings& f, FindingKind kind) {
   std::vector<std::string> out;
   for (const auto& e : f.examples)
-    if (e.kind == kind) out.push_back(ir::to_string(e.event));
+    if (e.kind == kind) out.push_back(core::to_string(e.event));
   return out;
 }
 
@@ -242,7 +242,7 @@ TEST(GraphBuilder, SixtyFourBitIdsGiveOwnerNodes) {
   auto trace = make_trace({{2, {"Processor: 8000300000000000 1",
                                 "Task Request: 5 8000300000000000 (2000200000000001,1) (0,0) (0,0) 0 (nil) 0",
                                 "Barrier Creation: 2000500000000007 1", "Barrier Arrive: (2000500000000007,1) (0,0) (0,0) 1"}}});
-  ASSERT_EQ(trace.width, ir::IdWidth::bits64);
+  ASSERT_EQ(trace.width, core::IdWidth::bits64);
   auto r = build_event_graph(trace);
   EXPECT_EQ(r.graph.node(vertex_of(r.graph, OpKind::task, 0x2000200000000001, 1)), 3u);
   EXPECT_EQ(r.graph.node(vertex_of(r.graph, OpKind::barrier_phase, 0x2000500000000007, 1)), 5u);

@@ -20,7 +20,7 @@ std::string read(const std::string& path) {
 }
 
 // Replaces the first occurrence of `from` in titan.toml and parses the result.
-ir::Expected<MachineModel> titan_with(const std::string& from, const std::string& to) {
+core::Expected<MachineModel> titan_with(const std::string& from, const std::string& to) {
   std::string text = read(kMachines + "titan.toml");
   auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
@@ -32,22 +32,22 @@ TEST(MachineLoader, TitanHasTheDocumentedValues) {
   auto m = load_machine(kMachines + "titan.toml");
   ASSERT_TRUE(m.ok()) << m.error().to_string();
   EXPECT_EQ(m->name, "titan");
-  EXPECT_EQ(m->processor(ir::ProcessorKind::gpu).count, 1u);
-  EXPECT_EQ(m->processor(ir::ProcessorKind::cpu).count, 12u);
-  EXPECT_EQ(m->processor(ir::ProcessorKind::utility).count, 2u);
+  EXPECT_EQ(m->processor(core::ProcessorKind::gpu).count, 1u);
+  EXPECT_EQ(m->processor(core::ProcessorKind::cpu).count, 12u);
+  EXPECT_EQ(m->processor(core::ProcessorKind::utility).count, 2u);
   EXPECT_EQ(m->network_latency_ns, 2500);
   EXPECT_EQ(m->runtime.task_launch_ns, 4000);
   EXPECT_TRUE(m->wait_frees_processor);
   EXPECT_EQ(m->issue_point, IssuePoint::interpolate);
-  const CopyPath* remote_fb = m->path(ir::MemoryKind::framebuffer, ir::MemoryKind::framebuffer, true);
+  const CopyPath* remote_fb = m->path(core::MemoryKind::framebuffer, core::MemoryKind::framebuffer, true);
   ASSERT_NE(remote_fb, nullptr);
   ASSERT_EQ(remote_fb->hops.size(), 3u);
   EXPECT_EQ(m->channels[remote_fb->hops[0]].name, "pcie_d2h");
   EXPECT_EQ(m->channels[remote_fb->hops[1]].name, "nic");
   EXPECT_EQ(m->channels[remote_fb->hops[2]].name, "pcie_h2d");
   EXPECT_TRUE(m->channels[remote_fb->hops[2]].destination_side);
-  EXPECT_EQ(m->path(ir::MemoryKind::system, ir::MemoryKind::system, false)->hops.size(), 1u);
-  EXPECT_EQ(m->path(ir::MemoryKind::l1_cache, ir::MemoryKind::system, false), nullptr);
+  EXPECT_EQ(m->path(core::MemoryKind::system, core::MemoryKind::system, false)->hops.size(), 1u);
+  EXPECT_EQ(m->path(core::MemoryKind::l1_cache, core::MemoryKind::system, false), nullptr);
 }
 
 TEST(MachineLoader, EveryBundledMachineLoads) {
@@ -56,17 +56,17 @@ TEST(MachineLoader, EveryBundledMachineLoads) {
     EXPECT_TRUE(m.ok()) << name << ": " << (m.ok() ? "" : m.error().to_string());
   }
   auto fast = load_machine(kMachines + "titan_fastgpu.toml");
-  EXPECT_DOUBLE_EQ(fast->processor(ir::ProcessorKind::gpu).speed, 4.0);
+  EXPECT_DOUBLE_EQ(fast->processor(core::ProcessorKind::gpu).speed, 4.0);
 }
 
 TEST(MachineLoader, PricingScalesBusyTimeAndTransfers) {
   auto m = parse_machine(read(kMachines + "titan.toml"), "titan", {"processors.gpu.speed=4",
                                                                     "processors.gpu.function_speed.17=2.0"});
   ASSERT_TRUE(m.ok()) << m.error().to_string();
-  EXPECT_EQ(m->scale_busy(ir::ProcessorKind::gpu, 5, 1000), 250);
-  EXPECT_EQ(m->scale_busy(ir::ProcessorKind::gpu, 17, 1000), 125);
-  EXPECT_EQ(m->scale_busy(ir::ProcessorKind::cpu, 17, 1000), 1000);
-  const Channel& nic = m->channels[m->path(ir::MemoryKind::system, ir::MemoryKind::system, true)->hops[0]];
+  EXPECT_EQ(m->scale_busy(core::ProcessorKind::gpu, 5, 1000), 250);
+  EXPECT_EQ(m->scale_busy(core::ProcessorKind::gpu, 17, 1000), 125);
+  EXPECT_EQ(m->scale_busy(core::ProcessorKind::cpu, 17, 1000), 1000);
+  const Channel& nic = m->channels[m->path(core::MemoryKind::system, core::MemoryKind::system, true)->hops[0]];
   EXPECT_EQ(m->transfer_ns(nic, 6000), 1800 + 1000);  // 6 GB/s = 6 bytes/ns
 }
 

@@ -24,8 +24,8 @@ struct Gen {
     return "(" + id() + "," + std::to_string(below(100)) + ")";
   }
   // A well-formed record of kind k, as the runtime prints it.
-  std::string record(ir::RecordKind k) {
-    using K = ir::RecordKind;
+  std::string record(core::RecordKind k) {
+    using K = core::RecordKind;
     switch (k) {
       case K::processor: return "Processor: 8" + id().substr(1) + " " + std::to_string(below(3));
       case K::group: {
@@ -71,7 +71,7 @@ std::string prefix(Gen& g) {
   return "[" + std::to_string(g.below(4)) + " - 7fff" + g.id() + "] {" + std::to_string(1 + g.below(2)) + "}{graph}: ";
 }
 
-void expect_accounted(const ir::FileStats& s, const ir::RecordBatch& b) {
+void expect_accounted(const core::FileStats& s, const core::RecordBatch& b) {
   EXPECT_EQ(s.records.total() + s.skipped.total() + s.malformed.total(), s.lines);
   EXPECT_EQ(s.records.total(), b.record_count());
 }
@@ -79,9 +79,9 @@ void expect_accounted(const ir::FileStats& s, const ir::RecordBatch& b) {
 TEST(LineParserProperty, EveryWellFormedLineGivesExactlyOneRecordOfItsKind) {
   Gen g(1);
   for (int round = 0; round < 300; ++round) {
-    for (auto kind : ir::all_record_kinds()) {
-      ir::RecordBatch batch;
-      ir::FileStats stats;
+    for (auto kind : core::all_record_kinds()) {
+      core::RecordBatch batch;
+      core::FileStats stats;
       LineParser parser(batch, stats, 3);
       const std::string line = (round % 2 ? prefix(g) : std::string()) + g.record(kind);
       parser.parse_line(line, 0);
@@ -95,31 +95,31 @@ TEST(LineParserProperty, EveryWellFormedLineGivesExactlyOneRecordOfItsKind) {
 TEST(LineParserProperty, RecordsRoundTripThroughTheirPrintedForm) {
   Gen g(2);
   for (int round = 0; round < 500; ++round) {
-    const std::string line = g.record(ir::RecordKind::task_request);
-    ir::RecordBatch batch;
-    ir::FileStats stats;
+    const std::string line = g.record(core::RecordKind::task_request);
+    core::RecordBatch batch;
+    core::FileStats stats;
     LineParser(batch, stats, 1).parse_line(line, 0);
     ASSERT_EQ(batch.task_requests.size(), 1u);
     const auto& t = batch.task_requests[0];
     // Re-print with the runtime's format and compare field by field with the input.
     std::string again = "Task Request: " + std::to_string(static_cast<std::int32_t>(t.func_id)) + " " +
-                        ir::hex(t.target.value()) + " " + ir::to_string(t.finish) + " " + ir::to_string(t.precondition) +
-                        " " + ir::to_string(t.enclosing) + " " + std::to_string(t.priority);
+                        core::hex(t.target.value()) + " " + core::to_string(t.finish) + " " + core::to_string(t.precondition) +
+                        " " + core::to_string(t.enclosing) + " " + std::to_string(t.priority);
     EXPECT_EQ(line.substr(0, again.size()), again);
   }
 }
 
 TEST(LineParserProperty, MutatedAndRandomLinesNeverCrashAndAreAllAccountedFor) {
   Gen g(3);
-  ir::RecordBatch batch;
-  ir::FileStats stats;
+  core::RecordBatch batch;
+  core::FileStats stats;
   LineParser parser(batch, stats, 5);
   std::uint32_t n = 0;
   for (int round = 0; round < 20000; ++round) {
     std::string line;
     switch (g.below(3)) {
-      case 0: line = g.mutate(prefix(g) + g.record(static_cast<ir::RecordKind>(g.below(14)))); break;
-      case 1: line = g.mutate(g.record(static_cast<ir::RecordKind>(g.below(14)))); break;
+      case 0: line = g.mutate(prefix(g) + g.record(static_cast<core::RecordKind>(g.below(14)))); break;
+      case 1: line = g.mutate(g.record(static_cast<core::RecordKind>(g.below(14)))); break;
       case 2:
         for (std::uint64_t i = 0, len = g.below(120); i < len; ++i) line.push_back(static_cast<char>(g.below(256)));
         break;

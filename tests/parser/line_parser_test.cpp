@@ -9,11 +9,11 @@
 namespace rr::parser {
 namespace {
 
-using ir::RecordKind;
+using core::RecordKind;
 
 struct Parsed {
-  ir::RecordBatch batch;
-  ir::FileStats stats;
+  core::RecordBatch batch;
+  core::FileStats stats;
 };
 
 Parsed parse(const std::vector<std::string>& lines) {
@@ -71,7 +71,7 @@ TEST_P(Records, Processor) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.processors.size(), 1u) << v.name;
     EXPECT_EQ(p.batch.processors[0].id.value(), ids().proc);
-    EXPECT_EQ(p.batch.processors[0].kind, ir::ProcessorKind::utility);
+    EXPECT_EQ(p.batch.processors[0].kind, core::ProcessorKind::utility);
     EXPECT_EQ(p.stats.records[RecordKind::processor], 1u);
   }
 }
@@ -93,7 +93,7 @@ TEST_P(Records, Memory) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.memories.size(), 1u) << v.name;
     EXPECT_EQ(p.batch.memories[0].id.value(), ids().mem2);
-    EXPECT_EQ(p.batch.memories[0].kind, ir::MemoryKind::global);
+    EXPECT_EQ(p.batch.memories[0].kind, core::MemoryKind::global);
   }
 }
 
@@ -106,9 +106,9 @@ TEST_P(Records, TaskRequest) {
     const auto& t = p.batch.task_requests[0];
     EXPECT_EQ(t.func_id, 5u);
     EXPECT_EQ(t.target.value(), ids().proc);
-    EXPECT_EQ(t.finish, ir::EventKey::make(ids().event, 2));
-    EXPECT_EQ(t.precondition, ir::EventKey::make(ids().event2, 1));
-    EXPECT_EQ(t.enclosing, ir::EventKey::make(ids().event3, 7));
+    EXPECT_EQ(t.finish, core::EventKey::make(ids().event, 2));
+    EXPECT_EQ(t.precondition, core::EventKey::make(ids().event2, 1));
+    EXPECT_EQ(t.enclosing, core::EventKey::make(ids().event3, 7));
     EXPECT_EQ(t.priority, -3);
     EXPECT_EQ(t.arglen, 24u);
     EXPECT_EQ(t.args_null, 0u);
@@ -119,7 +119,7 @@ TEST_P(Records, TaskTime) {
   for (const auto& v : variants("Task Time: " + ev(ids().event, 3) + " 7315", 1)) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.task_times.size(), 1u) << v.name;
-    EXPECT_EQ(p.batch.task_times[0].finish, ir::EventKey::make(ids().event, 3));
+    EXPECT_EQ(p.batch.task_times[0].finish, core::EventKey::make(ids().event, 3));
     EXPECT_EQ(p.batch.task_times[0].micros, 7315u);
     EXPECT_EQ(p.stats.unexpected_level, 0u);
   }
@@ -129,8 +129,8 @@ TEST_P(Records, TaskWait) {
   for (const auto& v : variants("Task Wait: " + ev(ids().event, 1) + " " + ev(ids().event2, 4) + " 7230", 1)) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.task_waits.size(), 1u) << v.name;
-    EXPECT_EQ(p.batch.task_waits[0].waiter, ir::EventKey::make(ids().event, 1));
-    EXPECT_EQ(p.batch.task_waits[0].awaited, ir::EventKey::make(ids().event2, 4));
+    EXPECT_EQ(p.batch.task_waits[0].waiter, core::EventKey::make(ids().event, 1));
+    EXPECT_EQ(p.batch.task_waits[0].awaited, core::EventKey::make(ids().event2, 4));
     EXPECT_EQ(p.batch.task_waits[0].micros, 7230u);
   }
 }
@@ -139,7 +139,7 @@ TEST_P(Records, EventMerge) {
   for (const auto& v : variants("Event Merge: " + ev(ids().event, 9) + " 6", 2)) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.event_merges.size(), 1u) << v.name;
-    EXPECT_EQ(p.batch.event_merges[0].merged, ir::EventKey::make(ids().event, 9));
+    EXPECT_EQ(p.batch.event_merges[0].merged, core::EventKey::make(ids().event, 9));
     EXPECT_EQ(p.batch.event_merges[0].input_count, 6u);
   }
 }
@@ -148,8 +148,8 @@ TEST_P(Records, EventPrecondition) {
   for (const auto& v : variants("Event Precondition: " + ev(ids().event, 9) + " " + ev(ids().event2, 0), 2)) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.event_preconditions.size(), 1u) << v.name;
-    EXPECT_EQ(p.batch.event_preconditions[0].merged, ir::EventKey::make(ids().event, 9));
-    EXPECT_EQ(p.batch.event_preconditions[0].input, ir::EventKey::make(ids().event2, 0));
+    EXPECT_EQ(p.batch.event_preconditions[0].merged, core::EventKey::make(ids().event, 9));
+    EXPECT_EQ(p.batch.event_preconditions[0].input, core::EventKey::make(ids().event2, 0));
     EXPECT_EQ(p.stats.era.spaced_preconditions, 0u);
   }
 }
@@ -158,9 +158,9 @@ TEST_P(Records, EventTrigger) {
   for (const auto& v : variants("Event Trigger: " + ev(ids().event, 2) + " (0,0) " + ev(ids().event3, 1), 2)) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.event_triggers.size(), 1u) << v.name;
-    EXPECT_EQ(p.batch.event_triggers[0].event, ir::EventKey::make(ids().event, 2));
+    EXPECT_EQ(p.batch.event_triggers[0].event, core::EventKey::make(ids().event, 2));
     EXPECT_TRUE(p.batch.event_triggers[0].wait_on.is_none());
-    EXPECT_EQ(p.batch.event_triggers[0].enclosing, ir::EventKey::make(ids().event3, 1));
+    EXPECT_EQ(p.batch.event_triggers[0].enclosing, core::EventKey::make(ids().event3, 1));
   }
 }
 
@@ -177,8 +177,8 @@ TEST_P(Records, BarrierAlter) {
   for (const auto& v : variants("Barrier Alter: " + ev(ids().event, 4) + " " + ev(ids().event3, 1) + " -1", 2)) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.barrier_alters.size(), 1u) << v.name;
-    EXPECT_EQ(p.batch.barrier_alters[0].phase, ir::EventKey::make(ids().event, 4));
-    EXPECT_EQ(p.batch.barrier_alters[0].enclosing, ir::EventKey::make(ids().event3, 1));
+    EXPECT_EQ(p.batch.barrier_alters[0].phase, core::EventKey::make(ids().event, 4));
+    EXPECT_EQ(p.batch.barrier_alters[0].enclosing, core::EventKey::make(ids().event3, 1));
     EXPECT_EQ(p.batch.barrier_alters[0].delta, -1);
   }
 }
@@ -189,9 +189,9 @@ TEST_P(Records, BarrierArrive) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.barrier_arrives.size(), 1u) << v.name;
     const auto& a = p.batch.barrier_arrives[0];
-    EXPECT_EQ(a.phase, ir::EventKey::make(ids().event, 3));
-    EXPECT_EQ(a.wait_on, ir::EventKey::make(ids().event2, 2));
-    EXPECT_EQ(a.enclosing, ir::EventKey::make(ids().event3, 2));
+    EXPECT_EQ(a.phase, core::EventKey::make(ids().event, 3));
+    EXPECT_EQ(a.wait_on, core::EventKey::make(ids().event2, 2));
+    EXPECT_EQ(a.enclosing, core::EventKey::make(ids().event3, 2));
     EXPECT_EQ(a.count, 1u);
   }
 }
@@ -203,9 +203,9 @@ TEST_P(Records, CopyRequest) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.copy_requests.size(), 1u) << v.name;
     const auto& c = p.batch.copy_requests[0];
-    EXPECT_EQ(c.copy, ir::EventKey::make(ids().event, 1));
-    EXPECT_EQ(c.wait_on, ir::EventKey::make(ids().event2, 1));
-    EXPECT_EQ(c.enclosing, ir::EventKey::make(ids().event3, 3));
+    EXPECT_EQ(c.copy, core::EventKey::make(ids().event, 1));
+    EXPECT_EQ(c.wait_on, core::EventKey::make(ids().event2, 1));
+    EXPECT_EQ(c.enclosing, core::EventKey::make(ids().event3, 3));
     EXPECT_EQ(c.src_memory.value(), ids().mem);
     EXPECT_EQ(c.dst_memory.value(), ids().mem2);
   }
@@ -215,7 +215,7 @@ TEST_P(Records, CopySize) {
   for (const auto& v : variants("Copy Size: " + ev(ids().event, 6) + " 112000", 1)) {
     auto p = parse1(v.line);
     ASSERT_EQ(p.batch.copy_sizes.size(), 1u) << v.name;
-    EXPECT_EQ(p.batch.copy_sizes[0].copy, ir::EventKey::make(ids().event, 6));
+    EXPECT_EQ(p.batch.copy_sizes[0].copy, core::EventKey::make(ids().event, 6));
     EXPECT_EQ(p.batch.copy_sizes[0].bytes, 112000u);
   }
 }
@@ -234,7 +234,7 @@ TEST(LineQuirks, NilArgsPointerNegativePriorityAndUnsignedFuncId) {
 TEST(LineQuirks, SpacedPreconditionOfSixInputMergesIsCountedAsE2cEvidence) {
   auto p = parse1(prefixed("Event Precondition: (20000032,4) (2000002d, 2)"));
   ASSERT_EQ(p.batch.event_preconditions.size(), 1u);
-  EXPECT_EQ(p.batch.event_preconditions[0].input, ir::EventKey::make(0x2000002d, 2));
+  EXPECT_EQ(p.batch.event_preconditions[0].input, core::EventKey::make(0x2000002d, 2));
   EXPECT_EQ(p.stats.era.spaced_preconditions, 1u);
 }
 
@@ -254,7 +254,7 @@ TEST(LineQuirks, LevelsOneAndTwoAndUnexpectedLevelsCounted) {
 TEST(LineQuirks, OtherCategoriesAreSkippedAndCountedByName) {
   auto p = parse({"[0 - 7fffe221a6c0] {2}{task}: something happened", "[0 - 7fffe221a6c0] {4}{dma}: other",
                   "[1 - 7f] {2}{task}: again"});
-  EXPECT_EQ(p.stats.skipped[ir::SkipReason::other_category], 3u);
+  EXPECT_EQ(p.stats.skipped[core::SkipReason::other_category], 3u);
   EXPECT_EQ(p.stats.other_categories.at("task"), 2u);
   EXPECT_EQ(p.stats.other_categories.at("dma"), 1u);
   EXPECT_EQ(p.stats.records.total(), 0u);
@@ -263,16 +263,16 @@ TEST(LineQuirks, OtherCategoriesAreSkippedAndCountedByName) {
 TEST(LineQuirks, PendingEventDumpIsSkipped) {
   auto p = parse({"PRINTING ALL PENDING EVENTS:", "Event 2000000c: gen=2 subscr=0 local=0 remote=1", "  [3] R: 1",
                   "  [4] L:0x7fffa409f590 deferred task: func=4 proc=80000001 finish=20800616/2", "DONE"});
-  EXPECT_EQ(p.stats.skipped[ir::SkipReason::pending_dump], 5u);
+  EXPECT_EQ(p.stats.skipped[core::SkipReason::pending_dump], 5u);
   EXPECT_EQ(p.stats.era.pending_dump_blocks, 1u);
   EXPECT_EQ(p.stats.malformed_total(), 0u);
 }
 
 TEST(LineQuirks, BlankLinesCrlfAndUnprefixedText) {
   auto p = parse({"", "   ", prefixed("Processor: 80000000 1") + "\r", "Running stencil computation for 4194304 elements"});
-  EXPECT_EQ(p.stats.skipped[ir::SkipReason::blank], 2u);
+  EXPECT_EQ(p.stats.skipped[core::SkipReason::blank], 2u);
   EXPECT_EQ(p.stats.records[RecordKind::processor], 1u);
-  EXPECT_EQ(p.stats.skipped[ir::SkipReason::unprefixed_text], 1u);
+  EXPECT_EQ(p.stats.skipped[core::SkipReason::unprefixed_text], 1u);
   EXPECT_EQ(p.stats.lines, 4u);
 }
 
@@ -280,7 +280,7 @@ TEST(LineQuirks, GroupWhoseCountDisagreesIsMalformed) {
   auto p = parse1(prefixed("Group: 90000001 3 80000000 80000001"));
   EXPECT_TRUE(p.batch.groups.empty());
   EXPECT_TRUE(p.batch.group_members.empty());
-  EXPECT_EQ(p.stats.malformed[ir::MalformedReason::group_count_mismatch], 1u);
+  EXPECT_EQ(p.stats.malformed[core::MalformedReason::group_count_mismatch], 1u);
   ASSERT_EQ(p.stats.first_messages.size(), 1u);
   EXPECT_NE(p.stats.first_messages[0].message.find("announces 3 members but lists 2"), std::string::npos);
 }
@@ -293,25 +293,25 @@ TEST(LineQuirks, PrefixNodesAndThreadsAreTracked) {
 }
 
 TEST(EraEvidence, ClassificationFollowsSpecSection3) {
-  ir::EraEvidence none;
-  EXPECT_EQ(ir::classify_era(none, true, true), ir::Era::e2);
-  EXPECT_EQ(ir::classify_era(none, true, false), ir::Era::unknown);
-  EXPECT_EQ(ir::classify_era(none, false, true), ir::Era::e3);  // no Processor/Memory records
-  ir::EraEvidence zero;
+  core::EraEvidence none;
+  EXPECT_EQ(core::classify_era(none, true, true), core::Era::e2);
+  EXPECT_EQ(core::classify_era(none, true, false), core::Era::unknown);
+  EXPECT_EQ(core::classify_era(none, false, true), core::Era::e3);  // no Processor/Memory records
+  core::EraEvidence zero;
   zero.merges_with_zero_inputs = 1;
-  EXPECT_EQ(ir::classify_era(zero, true, true), ir::Era::e2a);
-  ir::EraEvidence one;
+  EXPECT_EQ(core::classify_era(zero, true, true), core::Era::e2a);
+  core::EraEvidence one;
   one.merges_with_one_input = 2;
-  EXPECT_EQ(ir::classify_era(one, true, true), ir::Era::e2ab);
-  ir::EraEvidence spaced;
+  EXPECT_EQ(core::classify_era(one, true, true), core::Era::e2ab);
+  core::EraEvidence spaced;
   spaced.spaced_preconditions = 1;
-  EXPECT_EQ(ir::classify_era(spaced, true, true), ir::Era::e2c);
-  ir::EraEvidence dump;
+  EXPECT_EQ(core::classify_era(spaced, true, true), core::Era::e2c);
+  core::EraEvidence dump;
   dump.pending_dump_blocks = 1;
-  EXPECT_EQ(ir::classify_era(dump, true, true), ir::Era::e2c);
-  ir::EraEvidence barrier3;
+  EXPECT_EQ(core::classify_era(dump, true, true), core::Era::e2c);
+  core::EraEvidence barrier3;
   barrier3.barrier_type3_ids = 1;
-  EXPECT_EQ(ir::classify_era(barrier3, true, true), ir::Era::e3);
+  EXPECT_EQ(core::classify_era(barrier3, true, true), core::Era::e3);
 }
 
 TEST(EraEvidence, MergeCountsAndBarrierTypesAreNoticedByTheParser) {
@@ -339,11 +339,11 @@ TEST_P(BrokenField, IsCountedNamedAndLocated) {
   auto p = parse1(line);
   EXPECT_EQ(p.batch.record_count(), 0u);
   EXPECT_EQ(p.stats.records.total(), 0u);
-  EXPECT_EQ(p.stats.malformed[ir::MalformedReason::bad_fields], 1u);
+  EXPECT_EQ(p.stats.malformed[core::MalformedReason::bad_fields], 1u);
   EXPECT_EQ(p.stats.malformed_by_kind[b.kind], 1u);
   ASSERT_EQ(p.stats.first_messages.size(), 1u);
   const auto& msg = p.stats.first_messages[0].message;
-  EXPECT_NE(msg.find("malformed " + std::string(ir::record_kind_name(b.kind)) + " record"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("malformed " + std::string(core::record_kind_name(b.kind)) + " record"), std::string::npos) << msg;
   EXPECT_NE(msg.find(std::string("expected ") + b.expected), std::string::npos) << msg;
   const std::size_t prefix = std::string("[0 - 7fffe221a6c0] {2}{graph}: ").size();
   EXPECT_NE(msg.find("at column " + std::to_string(prefix + b.column)), std::string::npos) << msg;
@@ -368,15 +368,15 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{RecordKind::barrier_arrive, "Barrier Arrive: (20000006,3) (20000030,2) (20000024,g) 1", 53, "generation"},
         Broken{RecordKind::copy_request, "Copy Request: (200000bc,1) (200000bb,1) (200000b9,3) 60800000", 62, "space"},
         Broken{RecordKind::copy_size, "Copy Size: (2080000e,1)", 24, "space"}),
-    [](const auto& info) { return std::string(ir::record_kind_key(info.param.kind)); });
+    [](const auto& info) { return std::string(core::record_kind_key(info.param.kind)); });
 
 TEST(MalformedLines, UnknownRecordKindBadPrefixAndNulByte) {
   static const char with_nul[] = "[0 - 7f] {2}{graph}: Processor: 8000\0" "0000 1";
   auto p = parse({prefixed("Task Launch: 1 2 3"), "[0 - 7fffe2] {2}{graph: Processor: 80000000 1",
                   std::string(with_nul, sizeof with_nul - 1)});
-  EXPECT_EQ(p.stats.malformed[ir::MalformedReason::unknown_record], 1u);
-  EXPECT_EQ(p.stats.malformed[ir::MalformedReason::bad_prefix], 1u);
-  EXPECT_EQ(p.stats.malformed[ir::MalformedReason::binary_data], 1u);
+  EXPECT_EQ(p.stats.malformed[core::MalformedReason::unknown_record], 1u);
+  EXPECT_EQ(p.stats.malformed[core::MalformedReason::bad_prefix], 1u);
+  EXPECT_EQ(p.stats.malformed[core::MalformedReason::binary_data], 1u);
   EXPECT_NE(p.stats.first_messages[0].message.find("unknown record kind \"Task Launch\""), std::string::npos);
 }
 
@@ -392,8 +392,8 @@ TEST(MalformedLines, ValuesOutOfRange) {
   auto p = parse({prefixed("Task Request: 4 90000001 (20000005,1) (0,0) (0,0) 0 (nil) 99999999999"),
                   prefixed("Task Time: (20000005,1) 99999999999999999999999"),
                   prefixed("Processor: 123456789abcdef012 1")});
-  EXPECT_EQ(p.stats.malformed[ir::MalformedReason::value_out_of_range], 1u);
-  EXPECT_EQ(p.stats.malformed[ir::MalformedReason::bad_fields], 2u);  // overflowing numbers do not parse
+  EXPECT_EQ(p.stats.malformed[core::MalformedReason::value_out_of_range], 1u);
+  EXPECT_EQ(p.stats.malformed[core::MalformedReason::bad_fields], 2u);  // overflowing numbers do not parse
   EXPECT_EQ(p.batch.record_count(), 0u);
 }
 

@@ -53,7 +53,7 @@ ReadOptions opts(unsigned threads = 1) {
   return o;
 }
 
-std::uint64_t total(const ir::TraceRecords& t, ir::RecordKind k) {
+std::uint64_t total(const core::TraceRecords& t, core::RecordKind k) {
   std::uint64_t n = 0;
   for (const auto& f : t.files) n += f.stats.records[k];
   return n;
@@ -69,8 +69,8 @@ TEST(TraceReader, FolderOfNodeLogsInNodeOrderWithNodesFromPrefixes) {
   ASSERT_EQ(t->files.size(), 2u);
   EXPECT_EQ(t->files[0].node, 0);
   EXPECT_EQ(t->files[1].node, 1);
-  EXPECT_EQ(total(*t, ir::RecordKind::task_request), 5u);
-  EXPECT_EQ(t->width, ir::IdWidth::bits32);
+  EXPECT_EQ(total(*t, core::RecordKind::task_request), 5u);
+  EXPECT_EQ(t->width, core::IdWidth::bits32);
 }
 
 TEST(TraceReader, NodeFallsBackToTheFileNameWithoutPrefixes) {
@@ -120,7 +120,7 @@ TEST(TraceReader, LineNumbersAreAbsoluteAcrossChunksAndThreadsDoNotChangeTheResu
       EXPECT_EQ(a.task_requests[r].line, b.task_requests[r].line);
     }
   }
-  EXPECT_EQ(total(*one, ir::RecordKind::task_time), 60010u);
+  EXPECT_EQ(total(*one, core::RecordKind::task_time), 60010u);
   // A record's line: its batch's first line plus its relative line.
   const auto& first = one->files[0].batches[0];
   EXPECT_EQ(first.file_line(first.task_requests[0].line), 3u);
@@ -137,7 +137,7 @@ TEST(TraceReader, EveryCompressionGivesTheSameRecords) {
     ASSERT_TRUE(t.ok()) << ext << ": " << t.error().to_string();
     EXPECT_EQ(t->files[0].stats.records.values, plain->files[0].stats.records.values) << ext;
     EXPECT_EQ(t->files[0].stats.text_bytes, plain->files[0].stats.text_bytes) << ext;
-    EXPECT_NE(t->files[0].compression, ir::Compression::none) << ext;
+    EXPECT_NE(t->files[0].compression, core::Compression::none) << ext;
     EXPECT_EQ(t->files[0].node, 0) << ext;
   }
 }
@@ -150,7 +150,7 @@ TEST(TraceReader, MultiMemberGzipAndMultiFrameZstdAreReadWhole) {
   for (const char* name : {"node_0.log.gz", "node_1.log.zst"}) {
     auto t = read_trace({(d / name).string()}, opts());
     ASSERT_TRUE(t.ok()) << name;
-    EXPECT_EQ(total(*t, ir::RecordKind::task_request), 30u) << name;
+    EXPECT_EQ(total(*t, core::RecordKind::task_request), 30u) << name;
   }
 }
 
@@ -169,7 +169,7 @@ TEST(TraceReader, TarArchivesGiveTheSameCountsAsTheFolder) {
     auto t = read_trace({(d / name).string()}, opts(2));
     ASSERT_TRUE(t.ok()) << name << ": " << t.error().to_string();
     ASSERT_EQ(t->files.size(), 2u) << name;
-    EXPECT_EQ(total(*t, ir::RecordKind::task_request), 300u) << name;
+    EXPECT_EQ(total(*t, core::RecordKind::task_request), 300u) << name;
     EXPECT_EQ(t->files[1].node, 1) << name;
     EXPECT_NE(t->files[0].path.find(std::string(name) + ":"), std::string::npos) << t->files[0].path;
     EXPECT_NE(t->files[0].path.find("/node_0.log"), std::string::npos) << t->files[0].path;
@@ -261,7 +261,7 @@ TEST(TraceReaderErrors, KeepGoingReportsTheBadFileAndReadsTheOthers) {
   ASSERT_EQ(t->files.size(), 1u);
   ASSERT_EQ(t->failed_files.size(), 1u);
   EXPECT_EQ(t->failed_files[0].where.file, (d / "node_1.log.zst").string());
-  EXPECT_EQ(total(*t, ir::RecordKind::task_request), 10u);
+  EXPECT_EQ(total(*t, core::RecordKind::task_request), 10u);
 }
 
 TEST(TraceReaderErrors, OverlongLineIsCountedAndReadingGoesOn) {
@@ -273,8 +273,8 @@ TEST(TraceReaderErrors, OverlongLineIsCountedAndReadingGoesOn) {
   o.chunk_bytes = 1;
   auto t = read_trace({(d / "node_0.log").string()}, o);
   ASSERT_TRUE(t.ok());
-  EXPECT_EQ(t->files[0].stats.malformed[ir::MalformedReason::line_too_long], 1u);
-  EXPECT_EQ(total(*t, ir::RecordKind::task_request), 5u);
+  EXPECT_EQ(t->files[0].stats.malformed[core::MalformedReason::line_too_long], 1u);
+  EXPECT_EQ(total(*t, core::RecordKind::task_request), 5u);
 }
 
 TEST(TraceReader, WidthDetection) {
@@ -282,7 +282,7 @@ TEST(TraceReader, WidthDetection) {
   write(d / "node_0.log", "Processor: 8000100000000000 1\nTask Time: (2000100000000001,1) 5\n");
   auto t64 = read_trace({(d / "node_0.log").string()}, opts());
   ASSERT_TRUE(t64.ok());
-  EXPECT_EQ(t64->width, ir::IdWidth::bits64);
+  EXPECT_EQ(t64->width, core::IdWidth::bits64);
   EXPECT_FALSE(t64->mixed_widths);
   write(d / "node_1.log", "Processor: 80000000 1\n");
   auto mixed = read_trace({d.path().string()}, opts());
@@ -311,8 +311,8 @@ TEST(RealTraces, CountsMatchTheirMetaFiles) {
     ASSERT_TRUE(t.ok()) << e.file;
     EXPECT_EQ(t->files[0].stats.records.values, e.counts) << e.file;
     EXPECT_EQ(t->files[0].stats.malformed_total(), 0u) << e.file;
-    EXPECT_EQ(t->width, ir::IdWidth::bits32);
-    EXPECT_EQ(t->era, ir::Era::e2c);
+    EXPECT_EQ(t->width, core::IdWidth::bits32);
+    EXPECT_EQ(t->era, core::Era::e2c);
   }
   auto circuit = read_trace({root + "full_circuit_2node_p4_cpu2"}, opts(2));
   ASSERT_TRUE(circuit.ok());

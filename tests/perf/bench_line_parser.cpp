@@ -29,8 +29,8 @@ void run(benchmark::State& state, const std::vector<std::string>& lines) {
   std::uint64_t bytes = 0;
   for (const auto& l : lines) bytes += l.size() + 1;
   for (auto _ : state) {
-    rr::ir::RecordBatch batch;
-    rr::ir::FileStats stats;
+    rr::core::RecordBatch batch;
+    rr::core::FileStats stats;
     rr::parser::LineParser parser(batch, stats, 5);
     std::uint32_t n = 0;
     for (const auto& l : lines) parser.parse_line(l, n++);

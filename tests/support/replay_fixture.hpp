@@ -65,13 +65,13 @@ struct Replayed {
   ReplayResult result;
   TimeNs end_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
     for (VertexId v = 0; v < built.graph.vertex_count(); ++v)
-      if (built.graph.kind(v) == kind && built.graph.event(v) == ir::EventKey::make(id, gen)) return result.end[v];
+      if (built.graph.kind(v) == kind && built.graph.event(v) == core::EventKey::make(id, gen)) return result.end[v];
     ADD_FAILURE() << "no such operation";
     return -2;
   }
   TimeNs ready_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
     for (VertexId v = 0; v < built.graph.vertex_count(); ++v)
-      if (built.graph.kind(v) == kind && built.graph.event(v) == ir::EventKey::make(id, gen)) return result.ready[v];
+      if (built.graph.kind(v) == kind && built.graph.event(v) == core::EventKey::make(id, gen)) return result.ready[v];
     ADD_FAILURE() << "no such operation";
     return -2;
   }

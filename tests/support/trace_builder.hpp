@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "graph/ir/trace_records.hpp"
+#include "core/trace_records.hpp"
 #include "parser/line_parser.hpp"
 #include "parser/trace_reader.hpp"
 
@@ -16,12 +16,12 @@ struct NodeLog {
   std::vector<std::string> lines;  // without the logger prefix; it is added with a fixed thread
 };
 
-inline ir::TraceRecords make_trace(const std::vector<NodeLog>& logs) {
-  ir::TraceRecords trace;
+inline core::TraceRecords make_trace(const std::vector<NodeLog>& logs) {
+  core::TraceRecords trace;
   for (const auto& log : logs) {
-    ir::FileRecords file;
+    core::FileRecords file;
     file.path = "node_" + std::to_string(log.node) + ".log";
-    ir::RecordBatch batch;
+    core::RecordBatch batch;
     parser::LineParser parser(batch, file.stats, 10);
     std::uint32_t line = 0;
     for (const auto& text : log.lines) {

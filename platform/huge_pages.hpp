@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace rr::ir {
+namespace rr::platform {
 
 // Asks the kernel to back [data, data + bytes) with huge pages where it can. Only a hint: harmless
 // when transparent huge pages are off, and a no-op for small ranges.
@@ -40,4 +40,4 @@ void assign_on_huge_pages(std::vector<T, A>& v, std::size_t n, const T& value) {
   v.assign(n, value);
 }
 
-}  // namespace rr::ir
+}  // namespace rr::platform

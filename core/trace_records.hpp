@@ -12,15 +12,7 @@
 #include "kinds.hpp"
 #include "records.hpp"
 
-namespace rr::ir {
-
-// Frees an array for good (clear() would keep its memory) and returns the bytes it held.
-template <class T>
-std::size_t free_array(std::vector<T>& array) {
-  const std::size_t bytes = array.capacity() * sizeof(T);
-  std::vector<T>().swap(array);
-  return bytes;
-}
+namespace rr::core {
 
 // The records of one chunk of one file, in per-kind arrays. A chunk is a run of
 // whole lines; `first_line` is the 1-based file line of the chunk's first line.
@@ -44,13 +36,6 @@ struct RecordBatch {
 
   // Records parsed into this batch, released ones included.
   std::uint64_t record_count() const;
-  // Frees one of this batch's arrays (free_array) and returns the bytes it held; its records still count
-  // in record_count(). The graph build releases the records it has taken in (build_event_graph_releasing).
-  template <class Record>
-  std::size_t release(std::vector<Record>& records) {
-    released_records += records.size();
-    return free_array(records);
-  }
   // Releases spare capacity, copying only arrays with more than 1/8 of it: resident memory stays
   // close to what the records need without re-copying arrays that are nearly full.
   void shrink_if_loose();
@@ -62,7 +47,9 @@ struct RecordBatch {
   void reserve_like(const Sizes& like, std::uint64_t like_bytes, std::uint64_t source_bytes);
   std::uint64_t file_line(std::uint32_t relative_line) const { return first_line + relative_line; }
 
-  std::uint64_t released_records = 0;  // records freed by release()
+  // Records whose array the graph build has already freed (build_event_graph_releasing); they still count
+  // in record_count().
+  std::uint64_t released_records = 0;
 };
 
 // Observations that tell the logging era apart (spec §3.2–3.3).
@@ -136,4 +123,4 @@ struct TraceRecords {
 // Decide the era from the evidence and the presence of Processor/Memory records.
 Era classify_era(const EraEvidence& evidence, bool has_machine_records, bool has_graph_records);
 
-}  // namespace rr::ir
+}  // namespace rr::core

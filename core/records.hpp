@@ -6,7 +6,7 @@
 #include "ids.hpp"
 #include "kinds.hpp"
 
-namespace rr::ir {
+namespace rr::core {
 
 // Every record carries `line`: its line number relative to the first line of
 // the batch that holds it (RecordBatch::first_line). Within one file, line order
@@ -115,4 +115,4 @@ struct CopySizeRecord {
   std::uint64_t bytes;
 };
 
-}  // namespace rr::ir
+}  // namespace rr::core

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace rr::ir {
+namespace rr::core {
 
 // The 14 record kinds, in the order of the spec's table.
 enum class RecordKind : std::uint8_t {
@@ -64,4 +64,4 @@ constexpr int expected_level(RecordKind kind) {
   return (kind == RecordKind::task_time || kind == RecordKind::task_wait || kind == RecordKind::copy_size) ? 1 : 2;
 }
 
-}  // namespace rr::ir
+}  // namespace rr::core

@@ -7,7 +7,7 @@
 #include "kinds.hpp"
 #include "trace_records.hpp"
 
-namespace rr::ir {
+namespace rr::core {
 
 std::string to_string(IdWidth width) {
   switch (width) {
@@ -204,4 +204,4 @@ Era classify_era(const EraEvidence& e, bool has_machine_records, bool has_graph_
   return Era::e2;
 }
 
-}  // namespace rr::ir
+}  // namespace rr::core

@@ -14,7 +14,7 @@
 #include "s3d.hpp"
 
 #include "random.hpp"
-#include "graph/ir/huge_pages.hpp"
+#include "platform/huge_pages.hpp"
 
 #include <algorithm>
 #include <array>
@@ -237,7 +237,7 @@ Program make_s3d(const S3dOptions& o) {
   const std::uint8_t fb = 5, sys = 1;
   // About 1,600 ops per node and stage for heptane mixed (fewer for DME or all): reserved so the ops
   // are not moved as the program grows.
-  ir::reserve_on_huge_pages(p.ops, std::size_t{p.nodes} * o.steps * 6 * (mixed ? 1700 : 1300) + p.nodes);
+  platform::reserve_on_huge_pages(p.ops, std::size_t{p.nodes} * o.steps * 6 * (mixed ? 1700 : 1300) + p.nodes);
   Builder b(o, p);
   b.next_cpu_.assign(p.nodes, 0);
   b.next_utility_.assign(p.nodes, 0);

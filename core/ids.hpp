@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-namespace rr::ir {
+namespace rr::core {
 
 // An event as printed in the log: (id, gen). Stored as three 32-bit words so a
 // record array packs events without 8-byte alignment padding (12 bytes each).
@@ -82,11 +82,11 @@ std::string to_string(IdWidth width);
 std::string hex(std::uint64_t value);
 std::string to_string(const EventKey& event);  // "(id,gen)" as in the log
 
-}  // namespace rr::ir
+}  // namespace rr::core
 
 template <>
-struct std::hash<rr::ir::EventKey> {
-  std::size_t operator()(const rr::ir::EventKey& e) const noexcept {
+struct std::hash<rr::core::EventKey> {
+  std::size_t operator()(const rr::core::EventKey& e) const noexcept {
     std::uint64_t h = e.id() * 0x9e3779b97f4a7c15ull ^ (std::uint64_t{e.gen} * 0xc2b2ae3d27d4eb4full);
     return static_cast<std::size_t>(h ^ (h >> 29));
   }

@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "graph/ir/huge_pages.hpp"
+#include "platform/huge_pages.hpp"
 #include "program.hpp"
 
 namespace rr::gen {
@@ -69,7 +69,7 @@ class Scheduler {
 
   void prepare() {
     // Large flat arrays go on huge pages: filling them page by page costs more than the simulation.
-    using ir::assign_on_huge_pages;
+    using platform::assign_on_huge_pages;
     assign_on_huge_pages(t_.start, n_, std::int64_t{-1});
     assign_on_huge_pages(t_.end, n_, std::int64_t{-1});
     t_.wait_us.assign(p_.waits.size(), 0);

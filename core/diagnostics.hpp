@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rr::ir {
+namespace rr::core {
 
 // Where something happened in an input: a file, and a line or a byte offset.
 struct SourceLocation {
@@ -74,4 +74,4 @@ struct EnumCounts {
   }
 };
 
-}  // namespace rr::ir
+}  // namespace rr::core

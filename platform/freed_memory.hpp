@@ -8,12 +8,21 @@
 
 #include <atomic>
 #include <cstddef>
+#include <vector>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
-namespace rr::graph {
+namespace rr::platform {
+
+// Frees an array for good (clear() would keep its memory) and returns the bytes it held.
+template <class T>
+std::size_t free_array(std::vector<T>& array) {
+  const std::size_t bytes = array.capacity() * sizeof(T);
+  std::vector<T>().swap(array);
+  return bytes;
+}
 
 class FreedMemory {
  public:
@@ -35,4 +44,4 @@ class FreedMemory {
   std::atomic<std::size_t> total_{0};
 };
 
-}  // namespace rr::graph
+}  // namespace rr::platform

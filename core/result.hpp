@@ -6,7 +6,7 @@
 
 #include "diagnostics.hpp"
 
-namespace rr::ir {
+namespace rr::core {
 
 template <typename T>
 class Expected {
@@ -27,4 +27,4 @@ class Expected {
   std::variant<T, InputError> state_;
 };
 
-}  // namespace rr::ir
+}  // namespace rr::core
