@@ -16,15 +16,15 @@ struct CommonOptions {
 };
 
 // Adds `stats` to `app`; the returned callback runs it and gives the exit code.
-std::function<int()> add_stats_command(CLI::App& app, const CommonOptions& common);
-std::function<int()> add_validate_command(CLI::App& app, const CommonOptions& common);
-std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& common);
-std::function<int()> add_replay_command(CLI::App& app, const CommonOptions& common);
-std::function<int()> add_critpath_command(CLI::App& app, const CommonOptions& common);
-std::function<int()> add_profile_command(CLI::App& app, const CommonOptions& common);
-std::function<int()> add_compare_command(CLI::App& app, const CommonOptions& common);
-std::function<int()> add_sweep_command(CLI::App& app, const CommonOptions& common);
-std::function<int()> add_diff_command(CLI::App& app, const CommonOptions& common);
-std::function<int()> add_gen_command(CLI::App& app, const CommonOptions& common);
+std::function<int()> add_stats_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_validate_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_graph_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_critpath_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_profile_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_diff_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_gen_command(CLI::App& app, CommonOptions& common);
 
 }  // namespace rr::app

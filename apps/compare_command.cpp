@@ -5,7 +5,8 @@
 #include "commands.hpp"
 #include "comparison_report.hpp"
 #include "output_file.hpp"
-#include "run_grid.hpp"
+#include "session/run_grid.hpp"
+#include "trace_inputs.hpp"
 
 namespace rr::app {
 
@@ -25,7 +26,7 @@ bool write_comparison_outputs(const char* command, const std::vector<ComparisonR
          write(html, render_comparison_html(rows, ctx, title));
 }
 
-std::function<int()> add_compare_command(CLI::App& app, const CommonOptions& common) {
+std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
   struct Options {
     std::vector<std::string> traces;
     std::vector<std::string> machines;
@@ -33,6 +34,7 @@ std::function<int()> add_compare_command(CLI::App& app, const CommonOptions& com
     std::uint32_t fold = 0;
     std::string csv, json, html;
     std::string title = "realm-replay comparison";
+    ReadingFlags reading;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -45,28 +47,36 @@ std::function<int()> add_compare_command(CLI::App& app, const CommonOptions& com
   cmd->add_option("--json", opts->json, "also write JSON here");
   cmd->add_option("--html", opts->html, "also write a self-contained HTML report with charts here");
   cmd->add_option("--title", opts->title, "title of the HTML report")->capture_default_str();
+  add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
-    std::vector<std::unique_ptr<LoadedTrace>> traces;
+    std::vector<std::unique_ptr<session::LoadedTrace>> traces;
     for (const auto& path : opts->traces) {
-      auto t = load_trace(path, common.threads);
-      if (!t) {
-        std::cerr << "realm-replay compare: error: " << t.error().to_string() << "\n";
-        return kExitBadInput;
-      }
-      traces.push_back(std::move(*t));
+      auto t = open_trace("compare", {path}, common, opts->reading);
+      if (!t) return kExitBadInput;
+      traces.push_back(std::make_unique<session::LoadedTrace>(std::move(*t)));
     }
-    std::vector<GridJob> jobs;
+    std::vector<session::GridJob> jobs;
     for (const auto& t : traces)
-      for (const auto& m : opts->machines) jobs.push_back({t.get(), m, opts->overrides, "", opts->fold});
-    auto runs = run_grid(jobs, common.threads);
+      for (const auto& m : opts->machines) {
+        session::GridJob job{t.get(), {m, opts->overrides}, "", {}};
+        job.settings.fold = opts->fold;
+        jobs.push_back(std::move(job));
+      }
+    auto runs = session::run_grid(jobs, common.threads);
     if (!runs) {
       std::cerr << "realm-replay compare: error: " << runs.error().to_string() << "\n";
       return kExitBadInput;
     }
     auto rows = make_rows(std::move(*runs));
-    RunContext ctx{"compare", opts->traces, common.threads, false, false,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
+    RunContext ctx;
+    ctx.command = "compare";
+    ctx.inputs = opts->traces;
+    ctx.threads = common.threads;
+    ctx.keep_going = opts->reading.keep_going;
+    ctx.strict = opts->reading.strict;
+    ctx.options["fold"] = opts->fold;
+    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << render_comparison_text(rows);
     return write_comparison_outputs("compare", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk
                                                                                                         : kExitBadInput;

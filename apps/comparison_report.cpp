@@ -106,8 +106,7 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/comparison";
   j["schema_version"] = 1;
-  j["context"] = {{"tool", "realm-replay"}, {"version", RR_VERSION}, {"command", ctx.command}, {"inputs", ctx.inputs},
-                  {"options", {{"threads", ctx.threads}}}};
+  j["context"] = context_json(ctx);
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& row : rows) {
     const auto& r = row.run;

@@ -7,16 +7,15 @@
 #include "output_file.hpp"
 #include "replay/critical_path.hpp"
 #include "replay_report.hpp"
-#include "replay_session.hpp"
-#include "stats_report.hpp"
+#include "trace_inputs.hpp"
 #include "text_format.hpp"
 
 namespace rr::app {
 
 namespace {
 
-std::string render_text(const ReplaySession& s, const replay::CriticalPath& cp, std::size_t top) {
-  std::string out = "Critical path on " + s.model.name + ": " + ms(cp.length_ns) +
+std::string render_text(const OpenedReplay& s, const replay::CriticalPath& cp, std::size_t top) {
+  std::string out = "Critical path on " + s.run.model.name + ": " + ms(cp.length_ns) +
                     " ms (the estimated run time); infinite-resource lower bound: " + ms(cp.lower_bound_ns) + " ms; " +
                     std::to_string(cp.steps.size()) + " steps\n\nBy class            time (ms)    share\n";
   for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
@@ -45,29 +44,26 @@ std::string render_text(const ReplaySession& s, const replay::CriticalPath& cp, 
   for (std::size_t i = 0; i < steps.size() && i < top; ++i) {
     char line[220];
     std::snprintf(line, sizeof line, "  %-30s %-18s %11s %9s\n", steps[i]->label.c_str(),
-                  core::to_string(s.built.graph.event(steps[i]->vertex)).c_str(), ms(steps[i]->end - steps[i]->begin).c_str(),
+                  core::to_string(s.trace.graph().event(steps[i]->vertex)).c_str(), ms(steps[i]->end - steps[i]->begin).c_str(),
                   ms(steps[i]->begin).c_str());
     out += line;
   }
   return out;
 }
 
-nlohmann::ordered_json render_json(const ReplaySession& s, const replay::CriticalPath& cp, const RunContext& ctx,
-                                   const ReplayInputs& in) {
+nlohmann::ordered_json render_json(const OpenedReplay& s, const replay::CriticalPath& cp, const RunContext& ctx) {
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/critpath";
   j["schema_version"] = 1;
-  j["context"] = {{"tool", "realm-replay"}, {"version", RR_VERSION}, {"command", ctx.command}, {"inputs", ctx.inputs},
-                  {"machine", {{"name", s.model.name}, {"file", s.model.source}, {"overrides", in.overrides}}},
-                  {"options", {{"fold", in.fold}}}};
-  j["estimated_time_ns"] = s.result.makespan_ns;
+  j["context"] = context_json(ctx);
+  j["estimated_time_ns"] = s.run.result.makespan_ns;
   j["length_ns"] = cp.length_ns;
   j["lower_bound_ns"] = cp.lower_bound_ns;
   j["by_class_ns"] = path_classes_json(cp.by_class);
   j["by_label_ns"] = cp.by_label;
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   for (const auto& st : cp.steps)
-    steps.push_back({{"vertex", st.vertex}, {"event", core::to_string(s.built.graph.event(st.vertex))},
+    steps.push_back({{"vertex", st.vertex}, {"event", core::to_string(s.trace.graph().event(st.vertex))},
                      {"class", replay::path_class_name(st.cls)}, {"label", st.label}, {"begin_ns", st.begin},
                      {"end_ns", st.end}});
   j["steps"] = steps;
@@ -76,7 +72,7 @@ nlohmann::ordered_json render_json(const ReplaySession& s, const replay::Critica
 
 }  // namespace
 
-std::function<int()> add_critpath_command(CLI::App& app, const CommonOptions& common) {
+std::function<int()> add_critpath_command(CLI::App& app, CommonOptions& common) {
   struct Options {
     ReplayInputs in;
     bool json = false;
@@ -86,18 +82,20 @@ std::function<int()> add_critpath_command(CLI::App& app, const CommonOptions& co
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "critpath", "The critical path of a replay: its length, the infinite-resource lower bound, and where the time goes.");
-  add_replay_inputs(cmd, opts->in);
+  add_replay_inputs(cmd, opts->in, common);
   cmd->add_flag("--json", opts->json, "print JSON instead of text");
   cmd->add_option("--top", opts->top, "rows in the breakdown and operation lists")->capture_default_str();
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
-    auto s = open_replay("critpath", opts->in, common, {});
+    session::ReplaySettings settings;
+    settings.fold = opts->in.fold;
+    auto s = open_replay("critpath", opts->in, common, settings);
     if (!s) return kExitBadInput;
-    auto cp = replay::critical_path(s->built.graph, *s->map, s->model, s->result);
-    RunContext ctx{"critpath", opts->in.trace, common.threads, false, false,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
-    std::string report = opts->json ? render_json(*s, cp, ctx, opts->in).dump(2) + "\n" : render_text(*s, cp, opts->top);
+    const replay::CriticalPath& cp = *s->run.critical;
+    RunContext ctx = replay_context("critpath", opts->in, common, *s);
+    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::string report = opts->json ? render_json(*s, cp, ctx).dump(2) + "\n" : render_text(*s, cp, opts->top);
     if (!emit_report("critpath", opts->output, report)) return kExitBadInput;
     return kExitOk;
   };

@@ -64,7 +64,7 @@ std::optional<Json> read_report(const std::string& path) {
 
 }  // namespace
 
-std::function<int()> add_diff_command(CLI::App& app, const CommonOptions&) {
+std::function<int()> add_diff_command(CLI::App& app, CommonOptions&) {
   struct Options {
     std::string a, b;
     bool json = false;

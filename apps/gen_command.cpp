@@ -8,7 +8,7 @@
 
 namespace rr::app {
 
-std::function<int()> add_gen_command(CLI::App& app, const CommonOptions&) {
+std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   struct Options {
     std::string kind;
     std::string out;

@@ -2,15 +2,13 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "graph/graph_builder.hpp"
 #include "graph/graph_export.hpp"
 #include "output_file.hpp"
-#include "parser/trace_reader.hpp"
-#include "progress.hpp"
+#include "trace_inputs.hpp"
 
 namespace rr::app {
 
-std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& common) {
+std::function<int()> add_graph_command(CLI::App& app, CommonOptions& common) {
   struct Options {
     std::vector<std::string> inputs;
     bool dot = false;
@@ -20,6 +18,7 @@ std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& commo
     std::string slice;
     std::uint64_t limit = 5000;
     std::string output;
+    ReadingFlags reading;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("graph", "Dump the global event graph as Graphviz DOT or JSON.");
@@ -32,6 +31,7 @@ std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& commo
       ->capture_default_str();
   cmd->add_flag("--force", opts->force, "dump however large the selection is");
   cmd->add_option("-o,--output", opts->output, "write to this file (whole or not at all)");
+  add_reading_options(cmd, opts->reading, common);
 
   return [opts, &common]() -> int {
     if (!opts->dot && !opts->json) {
@@ -51,23 +51,16 @@ std::function<int()> add_graph_command(CLI::App& app, const CommonOptions& commo
         return kExitUsage;
       }
     }
-    parser::ReadOptions read;
-    read.threads = common.threads;
-    auto trace = read_trace_with_progress(opts->inputs, read);
-    if (!trace) {
-      std::cerr << "realm-replay graph: error: " << trace.error().to_string() << "\n";
-      return kExitBadInput;
-    }
-    graph::BuildOptions build;
-    build.threads = common.threads;
-    auto result = graph::build_event_graph_releasing(*trace, build);
-    auto vertices = graph::select_vertices(result.graph, selection);
+    auto trace = open_trace("graph", opts->inputs, common, opts->reading);
+    if (!trace) return kExitBadInput;
+    const graph::EventGraph& g = trace->graph();
+    auto vertices = graph::select_vertices(g, selection);
     if (vertices.size() > opts->limit && !opts->force) {
       std::cerr << "realm-replay graph: " << vertices.size() << " operations selected, more than --limit "
                 << opts->limit << "; narrow it with --node or --slice, or pass --force\n";
       return kExitUsage;
     }
-    std::string text = opts->dot ? graph::to_dot(result.graph, vertices) : graph::to_json(result.graph, vertices);
+    std::string text = opts->dot ? graph::to_dot(g, vertices) : graph::to_json(g, vertices);
     if (!emit_report("graph", opts->output, text)) return kExitBadInput;
     return kExitOk;
   };

@@ -6,11 +6,11 @@
 #include "output_file.hpp"
 #include "replay/context_profile.hpp"
 #include "replay/critical_path.hpp"
-#include "replay_session.hpp"
+#include "trace_inputs.hpp"
 
 namespace rr::app {
 
-std::function<int()> add_profile_command(CLI::App& app, const CommonOptions& common) {
+std::function<int()> add_profile_command(CLI::App& app, CommonOptions& common) {
   struct Options {
     ReplayInputs in;
     bool critical = false;
@@ -23,18 +23,19 @@ std::function<int()> add_profile_command(CLI::App& app, const CommonOptions& com
       "profile",
       "Folded stacks (\"f4;f17;f23 1234\", microseconds) of time per task-nesting context, for flamegraph.pl, "
       "inferno or speedscope; with --against-trace/--against-machine the differential form \"stack before after\".");
-  add_replay_inputs(cmd, opts->in);
+  add_replay_inputs(cmd, opts->in, common);
   cmd->add_flag("--critical", opts->critical, "fold critical-path time instead of busy time");
   cmd->add_option("--against-trace", opts->against_trace, "the 'after' run: this trace on the same machine");
   cmd->add_option("--against-machine", opts->against_machine, "the 'after' run: the same trace on this machine");
   cmd->add_option("-o,--output", opts->output, "write to this file (whole or not at all)");
   return [opts, &common]() -> int {
     auto profile = [&](const ReplayInputs& in) -> std::optional<replay::ContextTrie> {
-      auto s = open_replay("profile", in, common, {});
+      session::ReplaySettings settings;
+      settings.fold = in.fold;
+      settings.critical_path = opts->critical;
+      auto s = open_replay("profile", in, common, settings);
       if (!s) return std::nullopt;
-      std::optional<replay::CriticalPath> cp;
-      if (opts->critical) cp = replay::critical_path(s->built.graph, *s->map, s->model, s->result);
-      return replay::ContextTrie::build(s->built.graph, s->result, cp ? &*cp : nullptr);
+      return replay::ContextTrie::build(s->trace.graph(), s->run.result, s->run.critical ? &*s->run.critical : nullptr);
     };
     auto before = profile(opts->in);
     if (!before) return kExitBadInput;

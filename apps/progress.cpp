@@ -29,11 +29,4 @@ void Progress::add(std::uint64_t bytes) {
   std::fflush(stderr);
 }
 
-core::Expected<core::TraceRecords> read_trace_with_progress(const std::vector<std::string>& inputs,
-                                                        parser::ReadOptions read) {
-  Progress progress("reading trace");
-  if (progress.enabled()) read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
-  return parser::read_trace(inputs, read);
-}
-
 }  // namespace rr::app

@@ -8,10 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
-#include "core/trace_records.hpp"
-#include "parser/trace_reader.hpp"
-
 namespace rr::app {
 
 class Progress {
@@ -32,9 +28,5 @@ class Progress {
   std::chrono::steady_clock::time_point last_shown_;
   bool shown_ = false;
 };
-
-// read_trace with a byte counter on stderr when stderr is a terminal.
-core::Expected<core::TraceRecords> read_trace_with_progress(const std::vector<std::string>& inputs,
-                                                        parser::ReadOptions read);
 
 }  // namespace rr::app

@@ -5,8 +5,7 @@
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "replay_report.hpp"
-#include "replay/critical_path.hpp"
-#include "replay_session.hpp"
+#include "trace_inputs.hpp"
 
 namespace rr::app {
 
@@ -25,7 +24,7 @@ bool parse_window(const std::string& text, TimelineFilter& f) {
 }
 }  // namespace
 
-std::function<int()> add_replay_command(CLI::App& app, const CommonOptions& common) {
+std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
   struct Options {
     ReplayInputs in;
     bool json = false;
@@ -36,7 +35,7 @@ std::function<int()> add_replay_command(CLI::App& app, const CommonOptions& comm
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("replay", "Replay a trace's event graph on a machine model and estimate its run time.");
-  add_replay_inputs(cmd, opts->in);
+  add_replay_inputs(cmd, opts->in, common);
   cmd->add_flag("--json", opts->json, "print JSON instead of text");
   cmd->add_option("--timeline", opts->timeline, "write a Chrome-trace/Perfetto timeline JSON to this file");
   cmd->add_option("--window", opts->window, "timeline only: A:B in microseconds of replayed time");
@@ -51,16 +50,15 @@ std::function<int()> add_replay_command(CLI::App& app, const CommonOptions& comm
       return kExitUsage;
     }
     filter.nodes.insert(opts->nodes.begin(), opts->nodes.end());
-    replay::ReplayOptions options;
-    options.record_intervals = !opts->timeline.empty();
-    auto s = open_replay("replay", opts->in, common, options);
+    session::ReplaySettings settings;
+    settings.fold = opts->in.fold;
+    settings.engine.record_intervals = !opts->timeline.empty();
+    auto s = open_replay("replay", opts->in, common, settings);
     if (!s) return kExitBadInput;
-    auto cp = replay::critical_path(s->built.graph, *s->map, s->model, s->result);
-    ReplayView view{s->built.graph, s->model, *s->map, s->result, &cp};
-    RunContext ctx{"replay", opts->in.trace, common.threads, false, false,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
-    std::string report = opts->json ? render_replay_json(view, ctx, opts->in.overrides, opts->in.fold).dump(2) + "\n"
-                                    : render_replay_text(view);
+    ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical};
+    RunContext ctx = replay_context("replay", opts->in, common, *s);
+    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::string report = opts->json ? render_replay_json(view, ctx).dump(2) + "\n" : render_replay_text(view);
     if (!opts->timeline.empty()) {
       if (auto err = write_file_atomically(opts->timeline, render_timeline(view, filter)); !err.empty()) {
         std::cerr << "realm-replay replay: error: " << err << "\n";

@@ -106,20 +106,15 @@ std::string render_replay_text(const ReplayView& v) {
   return out.str();
 }
 
-nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx,
-                                          const std::vector<std::string>& overrides, std::uint32_t fold) {
+nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx) {
   const auto& r = v.result;
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/replay";
   j["schema_version"] = 1;
-  j["context"] = {{"tool", "realm-replay"},
-                  {"version", RR_VERSION},
-                  {"command", ctx.command},
-                  {"inputs", ctx.inputs},
-                  {"machine", {{"name", v.model.name}, {"file", v.model.source}, {"overrides", overrides}}},
-                  {"options", {{"threads", ctx.threads}, {"fold", fold},
-                               {"issue_point", machine::issue_point_name(v.model.issue_point)},
-                               {"wait_frees_processor", v.model.wait_frees_processor}}}};
+  RunContext with_model = ctx;
+  with_model.options["issue_point"] = machine::issue_point_name(v.model.issue_point);
+  with_model.options["wait_frees_processor"] = v.model.wait_frees_processor;
+  j["context"] = context_json(with_model);
   j["estimated_time_ns"] = r.makespan_ns;
   j["operations"] = r.operations;
   j["stuck"] = r.stuck;

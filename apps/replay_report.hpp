@@ -27,8 +27,7 @@ struct ReplayView {
 std::string render_replay_text(const ReplayView& v);
 // {"compute": ns, "copy": ns, ...}: time per critical-path class, in class order.
 nlohmann::ordered_json path_classes_json(const std::array<replay::TimeNs, replay::kPathClassCount>& by_class);
-nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx,
-                                          const std::vector<std::string>& overrides, std::uint32_t fold);
+nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx);
 
 struct TimelineFilter {
   std::optional<replay::TimeNs> from_ns;

@@ -208,11 +208,7 @@ nlohmann::ordered_json render_stats_json(const TraceSummary& s, const RunContext
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/stats";
   j["schema_version"] = 1;
-  j["context"] = {{"tool", "realm-replay"},
-                  {"version", RR_VERSION},
-                  {"command", ctx.command},
-                  {"inputs", ctx.inputs},
-                  {"options", {{"threads", ctx.threads}, {"keep_going", ctx.keep_going}, {"strict", ctx.strict}}}};
+  j["context"] = context_json(ctx);
   j["files"] = s.files;
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   for (const auto& f : s.failed_files) failed.push_back({{"file", f.where.file}, {"message", f.to_string()}});

@@ -6,17 +6,9 @@
 #include <vector>
 
 #include "parser/trace_summary.hpp"
+#include "run_context.hpp"
 
 namespace rr::app {
-
-struct RunContext {
-  std::string command;
-  std::vector<std::string> inputs;
-  unsigned threads = 0;
-  bool keep_going = false;
-  bool strict = false;
-  double elapsed_seconds = 0;
-};
 
 std::string render_stats_text(const parser::TraceSummary& s);
 // "Read 1.2 MiB of text (59.6 KiB stored) in 0.029 s": the only line that varies from run to run.

@@ -4,7 +4,8 @@
 
 #include "commands.hpp"
 #include "comparison_report.hpp"
-#include "run_grid.hpp"
+#include "session/run_grid.hpp"
+#include "trace_inputs.hpp"
 
 namespace rr::app {
 
@@ -12,7 +13,7 @@ bool write_comparison_outputs(const char* command, const std::vector<ComparisonR
                               const std::string& csv, const std::string& json, const std::string& html,
                               const std::string& title);
 
-std::function<int()> add_sweep_command(CLI::App& app, const CommonOptions& common) {
+std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
   struct Options {
     std::string trace;
     std::string machine;
@@ -21,6 +22,7 @@ std::function<int()> add_sweep_command(CLI::App& app, const CommonOptions& commo
     std::uint32_t fold = 0;
     std::string csv, json, html;
     std::string title = "realm-replay sweep";
+    ReadingFlags reading;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("sweep", "Replay one trace over a grid of machine values, in parallel.");
@@ -33,6 +35,7 @@ std::function<int()> add_sweep_command(CLI::App& app, const CommonOptions& commo
   cmd->add_option("--json", opts->json, "also write JSON here");
   cmd->add_option("--html", opts->html, "also write a self-contained HTML report here");
   cmd->add_option("--title", opts->title, "title of the HTML report")->capture_default_str();
+  add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
     // The grid: one axis per --vary, in the order given, the first varying slowest.
@@ -63,30 +66,34 @@ std::function<int()> add_sweep_command(CLI::App& app, const CommonOptions& commo
         }
       grid = std::move(next);
     }
-    auto trace = load_trace(opts->trace, common.threads);
-    if (!trace) {
-      std::cerr << "realm-replay sweep: error: " << trace.error().to_string() << "\n";
-      return kExitBadInput;
-    }
-    std::vector<GridJob> jobs;
+    auto trace = open_trace("sweep", {opts->trace}, common, opts->reading);
+    if (!trace) return kExitBadInput;
+    std::vector<session::GridJob> jobs;
     for (const auto& combo : grid) {
-      GridJob job{trace->get(), opts->machine, opts->overrides, "", opts->fold};
+      session::GridJob job{&*trace, {opts->machine, opts->overrides}, "", {}};
+      job.settings.fold = opts->fold;
       std::string label;
       for (const auto& setting : combo) {
-        job.overrides.push_back(setting);
+        job.machine.overrides.push_back(setting);
         label += (label.empty() ? "" : " ") + setting;
       }
       job.machine_label = label;
       jobs.push_back(std::move(job));
     }
-    auto runs = run_grid(jobs, common.threads);
+    auto runs = session::run_grid(jobs, common.threads);
     if (!runs) {
       std::cerr << "realm-replay sweep: error: " << runs.error().to_string() << "\n";
       return kExitBadInput;
     }
     auto rows = make_rows(std::move(*runs));
-    RunContext ctx{"sweep", {opts->trace}, common.threads, false, false,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
+    RunContext ctx;
+    ctx.command = "sweep";
+    ctx.inputs = {opts->trace};
+    ctx.threads = common.threads;
+    ctx.keep_going = opts->reading.keep_going;
+    ctx.strict = opts->reading.strict;
+    ctx.options["fold"] = opts->fold;
+    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << render_comparison_text(rows);
     return write_comparison_outputs("sweep", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk
                                                                                                       : kExitBadInput;

@@ -89,11 +89,7 @@ nlohmann::ordered_json render_validate_json(const core::TraceRecords& trace, con
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/validate";
   j["schema_version"] = 1;
-  j["context"] = {{"tool", "realm-replay"},
-                  {"version", RR_VERSION},
-                  {"command", ctx.command},
-                  {"inputs", ctx.inputs},
-                  {"options", {{"threads", ctx.threads}, {"strict", ctx.strict}}}};
+  j["context"] = context_json(ctx);
   j["records"] = trace.record_count();
   j["graph"] = graph_totals_json(r.graph);
   nlohmann::ordered_json counts, examples;

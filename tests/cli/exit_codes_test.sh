@@ -23,6 +23,18 @@ zstd -q -dc "$ghost/node_0.log.zst" > "$tmp/bad/node_0.log"
 echo "[0 - 7f] {2}{graph}: Task Time: (2000zz,1) 5" >> "$tmp/bad/node_0.log"
 expect 0 "" -- "$bin" stats "$tmp/bad"
 expect 1 "malformed Task Time record" -- "$bin" stats --strict "$tmp/bad"
+# Every command that reads a trace shares the reading options and prints the reading summary on stderr.
+titan=$src/data/machines/titan.toml
+expect 0 "1 malformed line(s) skipped" -- "$bin" replay "$tmp/bad" -m "$titan"
+expect 0 "node_0.log:3887: malformed Task Time record" -- "$bin" critpath "$tmp/bad" -m "$titan"
+for cmd in "replay -m $titan" "critpath -m $titan" "profile -m $titan" "validate --json" "graph --json --force" \
+           "sweep -m $titan --vary processors.cpu.speed=1,2" "compare -m $titan"; do
+  # shellcheck disable=SC2086
+  expect 1 "malformed Task Time record" -- "$bin" ${cmd%% *} --strict "$tmp/bad" ${cmd#* }
+done
+expect 0 "" -- "$bin" replay -q "$tmp/bad" -m "$titan"
+[ -z "$("$bin" replay -q "$tmp/bad" -m "$titan" 2>&1 >/dev/null)" ] || { echo "FAIL: --quiet still prints"; fail=1; }
+expect 1 "finding(s) (--fail-on-findings)" -- "$bin" validate --fail-on-findings "$src/data/traces/real/full_circuit_2node_p4_cpu2"
 printf '\x28\xb5\x2f\xfdthis is not zstd' > "$tmp/bad/node_1.log.zst"
 expect 1 "node_1.log.zst: byte" -- "$bin" stats "$tmp/bad"
 expect 0 "skipped .*node_1.log.zst" -- "$bin" stats --keep-going "$tmp/bad"

@@ -11,9 +11,8 @@
 #include "gen/log_writer.hpp"
 #include "gen/s3d.hpp"
 #include "graph/graph_builder.hpp"
-#include "machine_models/machine_loader.hpp"
 #include "parser/trace_reader.hpp"
-#include "replay/replay_engine.hpp"
+#include "session/session.hpp"
 
 namespace rr::gen {
 namespace {
@@ -81,6 +80,32 @@ TEST(Generator, LogsParseCleanlyWithTheReportedCounts) {
   }
 }
 
+// Replays a written trace on the machine its truth was scheduled on, through the session.
+struct Replayed {
+  graph::BuildResult built;
+  std::uint64_t malformed_lines = 0;
+  std::int64_t makespan_ns = -1;
+  std::uint64_t stuck = 0;
+};
+Replayed replay_written(const fs::path& dir) {
+  Replayed out;
+  auto trace = session::load_trace({dir.string()}, {});
+  if (!trace.ok()) {
+    ADD_FAILURE() << trace.error().to_string();
+    return out;
+  }
+  auto run = session::replay_trace(*trace, {(dir / "machine.toml").string(), {}}, {});
+  if (!run.ok()) {
+    ADD_FAILURE() << run.error().to_string();
+    return out;
+  }
+  out.makespan_ns = run->result.makespan_ns;
+  out.stuck = run->result.stuck;
+  out.malformed_lines = trace->malformed_lines();
+  out.built = std::move(trace->built);
+  return out;
+}
+
 // Property: the graph built from the logs is the generator's own program, operation for operation.
 TEST(GeneratorProperty, GraphFromTheLogsEqualsTheGeneratedProgram) {
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
@@ -120,17 +145,9 @@ TEST(GeneratorFidelity, ReplayOnTheTruthMachineReproducesTheTruth) {
   for (const auto& [kind, o] : cases) {
     Scratch s;
     auto g = generate(kind, o, s.dir);
-    auto trace = parser::read_trace({s.dir.string()}, {});
-    ASSERT_TRUE(trace.ok());
-    auto built = graph::build_event_graph(*trace);
-    auto model = machine::load_machine((s.dir / "machine.toml").string());
-    ASSERT_TRUE(model.ok()) << model.error().to_string();
-    auto map = replay::MachineMap::build(*trace, *model, 0);
-    ASSERT_TRUE(map.ok());
-    auto result = replay::run_replay(built.graph, *map, *model);
-    ASSERT_TRUE(result.ok());
-    EXPECT_EQ(result->makespan_ns, g.truth.makespan_ns) << kind << " on " << o.nodes << " node(s)";
-    EXPECT_EQ(result->stuck, 0u);
+    auto r = replay_written(s.dir);
+    EXPECT_EQ(r.makespan_ns, g.truth.makespan_ns) << kind << " on " << o.nodes << " node(s)";
+    EXPECT_EQ(r.stuck, 0u);
     EXPECT_GT(g.truth.makespan_ns, 0);
   }
 }
@@ -175,11 +192,7 @@ TEST(GeneratorQuirks, StatsAndValidateReportExactlyWhatWasInjected) {
   EXPECT_EQ(built.findings.count(graph::FindingKind::external_event), w.injected["external_preconditions"]);
   EXPECT_EQ(built.findings.count(graph::FindingKind::zero_byte_copy_orphan), w.injected["orphan_copy_sizes"]);
   EXPECT_EQ(built.findings.total(), w.injected["external_preconditions"] + w.injected["orphan_copy_sizes"]);
-  auto model = machine::load_machine((s.dir / "machine.toml").string());
-  auto map = replay::MachineMap::build(*trace, *model, 0);
-  auto result = replay::run_replay(built.graph, *map, *model);
-  ASSERT_TRUE(result.ok());
-  EXPECT_EQ(result->makespan_ns, truth.makespan_ns);
+  EXPECT_EQ(replay_written(s.dir).makespan_ns, truth.makespan_ns);
 }
 
 TEST(GeneratorQuirks, ATruncatedRecordLineIsOneMalformedLine) {
@@ -238,45 +251,13 @@ TEST(S3dGenerator, DeterministicParsesCleanlyAndReplaysToItsTruth) {
       write_trace(p, truth, m, a.dir.string(), Compression::zstd);
       write_trace(make_s3d({"dme", mapping, nodes, 1, 48, 3}), truth, m, b.dir.string(), Compression::zstd);
       EXPECT_EQ(slurp(a.dir / "node_1.log.zst"), slurp(b.dir / "node_1.log.zst"));
-      auto trace = parser::read_trace({a.dir.string()}, {});
-      ASSERT_TRUE(trace.ok());
-      for (const auto& f : trace->files) EXPECT_EQ(f.stats.malformed_total(), 0u);
-      auto built = graph::build_event_graph(*trace);
-      EXPECT_EQ(built.findings.total(), 0u);
-      auto model = machine::load_machine((a.dir / "machine.toml").string());
-      ASSERT_TRUE(model.ok()) << model.error().to_string();
-      auto map = replay::MachineMap::build(*trace, *model, 0);
-      ASSERT_TRUE(map.ok());
-      auto result = replay::run_replay(built.graph, *map, *model);
-      ASSERT_TRUE(result.ok());
-      EXPECT_EQ(result->makespan_ns, truth.makespan_ns) << mapping << " on " << nodes << " nodes";
-      EXPECT_EQ(result->stuck, 0u);
+      auto r = replay_written(a.dir);
+      EXPECT_EQ(r.malformed_lines, 0u);
+      EXPECT_EQ(r.built.findings.total(), 0u);
+      EXPECT_EQ(r.makespan_ns, truth.makespan_ns) << mapping << " on " << nodes << " nodes";
+      EXPECT_EQ(r.stuck, 0u);
     }
   }
-}
-
-// Replays a written trace on the machine its truth was scheduled on.
-struct Replayed {
-  graph::BuildResult built;
-  std::int64_t makespan_ns = -1;
-  std::uint64_t stuck = 0;
-};
-Replayed replay_written(const fs::path& dir) {
-  Replayed out;
-  auto trace = parser::read_trace({dir.string()}, {});
-  if (!trace.ok()) {
-    ADD_FAILURE() << trace.error().to_string();
-    return out;
-  }
-  out.built = graph::build_event_graph(*trace);
-  auto model = machine::load_machine((dir / "machine.toml").string());
-  auto map = replay::MachineMap::build(*trace, *model, 0);
-  auto result = replay::run_replay(out.built.graph, *map, *model);
-  if (result.ok()) {
-    out.makespan_ns = result->makespan_ns;
-    out.stuck = result->stuck;
-  }
-  return out;
 }
 
 TEST(StencilGenerator, HaloExchangeWithBarriersReplaysToItsTruth) {

@@ -1,9 +1,6 @@
 // Replay-side benchmark: replay throughput (operations/s, one thread), a sweep of 8 machine configurations on
 // 1 and 2 threads (speed-up, and a check that both give identical results), and the context trie against
 // naive per-operation string aggregation. Medians of --repeat runs; peak RSS at the end.
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,12 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "graph/graph_builder.hpp"
-#include "machine_models/machine_loader.hpp"
-#include "parser/trace_reader.hpp"
 #include "proc_status.hpp"
 #include "replay/context_profile.hpp"
-#include "replay/replay_engine.hpp"
+#include "session/run_grid.hpp"
+#include "session/session.hpp"
 
 namespace {
 
@@ -61,56 +56,49 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] TRACE...\n");
     return 2;
   }
-  rr::parser::ReadOptions read;
-  auto trace = rr::parser::read_trace(inputs, read);
+  auto trace = rr::session::load_trace(inputs, {});
   if (!trace) {
     std::fprintf(stderr, "%s\n", trace.error().to_string().c_str());
     return 1;
   }
-  auto built = rr::graph::build_event_graph(*trace);
-  auto model = rr::machine::load_machine(machine);
-  if (!model) {
-    std::fprintf(stderr, "%s\n", model.error().to_string().c_str());
-    return 1;
-  }
-  auto map = rr::replay::MachineMap::build(*trace, *model, 0);
-  if (!map) {
-    std::fprintf(stderr, "%s\n", map.error().to_string().c_str());
-    return 1;
-  }
+  const rr::graph::EventGraph& graph = trace->graph();
 
-  // 1. Replay throughput, one thread.
+  // 1. Replay throughput, one thread (the processor mapping included, the critical path not).
   std::vector<double> times;
   rr::replay::ReplayResult result;
+  rr::session::ReplaySettings settings;
+  settings.critical_path = false;
   for (int r = 0; r < repeat; ++r) {
     auto t = Clock::now();
-    auto res = rr::replay::run_replay(built.graph, *map, *model);
+    auto run = rr::session::replay_trace(*trace, {machine, {}}, settings);
     times.push_back(seconds_since(t));
-    result = std::move(*res);
+    if (!run) {
+      std::fprintf(stderr, "%s\n", run.error().to_string().c_str());
+      return 1;
+    }
+    result = std::move(run->result);
   }
   const double replay_s = median(times);
   std::printf("replay: %u operations (%llu completed, %llu stuck), median %.3f s, %.0f operations/s\n",
-              built.graph.vertex_count(), static_cast<unsigned long long>(result.operations),
-              static_cast<unsigned long long>(result.stuck), replay_s, built.graph.vertex_count() / replay_s);
+              graph.vertex_count(), static_cast<unsigned long long>(result.operations),
+              static_cast<unsigned long long>(result.stuck), replay_s, graph.vertex_count() / replay_s);
 
-  // 2. A sweep of 8 configurations on 1 and on 2 threads.
-  std::vector<std::vector<std::string>> grid;
+  // 2. A sweep of 8 configurations on 1 and on 2 threads (the session's grid runner, critical paths included).
+  std::vector<rr::session::GridJob> grid;
   for (const char* speed : {"1", "2"})
     for (const char* lat : {"1000", "10000"})
       for (const char* frees : {"true", "false"})
-        grid.push_back({std::string("processors.cpu.speed=") + speed, std::string("network.latency_ns=") + lat,
-                        std::string("runtime.wait_frees_processor=") + frees});
-  auto sweep = [&](int threads, std::vector<std::int64_t>& out) {
-    out.assign(grid.size(), 0);
-    tbb::task_arena arena(threads);
-    arena.execute([&] {
-      tbb::parallel_for(std::size_t{0}, grid.size(), [&](std::size_t i) {
-        auto m = rr::machine::load_machine(machine, grid[i]);
-        auto mp = rr::replay::MachineMap::build(*trace, *m, 0);
-        auto res = rr::replay::run_replay(built.graph, *mp, *m);
-        out[i] = res->makespan_ns;
-      });
-    });
+        grid.push_back({&*trace,
+                        {machine,
+                         {std::string("processors.cpu.speed=") + speed, std::string("network.latency_ns=") + lat,
+                          std::string("runtime.wait_frees_processor=") + frees}},
+                        "",
+                        {}});
+  auto sweep = [&](unsigned threads, std::vector<std::int64_t>& out) {
+    out.clear();
+    auto runs = rr::session::run_grid(grid, threads);
+    if (runs)
+      for (const auto& s : *runs) out.push_back(s.estimated_ns);
   };
   std::vector<double> one, two;
   std::vector<std::int64_t> r1, r2;
@@ -130,11 +118,11 @@ int main(int argc, char** argv) {
   std::string folded;
   for (int r = 0; r < repeat; ++r) {
     auto t = Clock::now();
-    auto trie = rr::replay::ContextTrie::build(built.graph, result, nullptr);
+    auto trie = rr::replay::ContextTrie::build(graph, result, nullptr);
     folded = trie.folded(false);
     trie_t.push_back(seconds_since(t));
     t = Clock::now();
-    auto sums = naive_profile(built.graph, result);
+    auto sums = naive_profile(graph, result);
     naive_t.push_back(seconds_since(t));
     if (sums.empty() && !folded.empty()) std::printf("unexpected: empty naive profile\n");
   }

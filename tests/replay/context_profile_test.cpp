@@ -38,10 +38,10 @@ TEST(ContextProfile, NestedTasksFoldIntoTheirStacks) {
                                   testing::task(23, "80000001", "(20000004,1)", "(0,0)", "(20000002,1)"),
                                   "Task Time: (20000001,1) 10", "Task Time: (20000002,1) 20",
                                   "Task Time: (20000003,1) 30", "Task Time: (20000004,1) 5"});
-  auto trie = ContextTrie::build(r.built.graph, r.result, nullptr);
+  auto trie = ContextTrie::build(r.graph(), r.run.result, nullptr);
   EXPECT_EQ(trie.folded(false), "f4 10\nf4;f17 20\nf4;f17;f23 35\n");
   EXPECT_EQ(trie.size(), 4u);  // root, f4, f4;f17, f4;f17;f23
-  EXPECT_EQ(trie.folded(false), naive_folded(r.built.graph, r.result));
+  EXPECT_EQ(trie.folded(false), naive_folded(r.graph(), r.run.result));
 }
 
 TEST(ContextProfile, CriticalPathTimeIsChargedToContexts) {
@@ -49,8 +49,8 @@ TEST(ContextProfile, CriticalPathTimeIsChargedToContexts) {
                                   testing::task(17, "80000001", "(20000002,1)", "(0,0)", "(20000001,1)"),
                                   "Task Time: (20000001,1) 10", "Task Time: (20000002,1) 20"},
                                  {"runtime.issue_point=end"});
-  auto cp = critical_path(r.built.graph, *r.map, r.model, r.result);
-  auto trie = ContextTrie::build(r.built.graph, r.result, &cp);
+  auto cp = critical_path(r.graph(), r.run.map, r.run.model, r.run.result);
+  auto trie = ContextTrie::build(r.graph(), r.run.result, &cp);
   // f4 runs 10 us and issues f17 at its end; f17 runs 20 us: all 30 us are on the path.
   EXPECT_EQ(trie.folded(true), "f4 10\nf4;f17 20\n");
 }
@@ -59,16 +59,16 @@ TEST(ContextProfile, DifferentialFormListsBothRuns) {
   auto base = testing::replay_lines({testing::task(4, "80000000", "(20000001,1)"), "Task Time: (20000001,1) 10"});
   auto fast = testing::replay_lines({testing::task(4, "80000000", "(20000001,1)"), "Task Time: (20000001,1) 10"},
                                     {"processors.cpu.speed=2"});
-  auto a = ContextTrie::build(base.built.graph, base.result, nullptr);
-  auto b = ContextTrie::build(fast.built.graph, fast.result, nullptr);
+  auto a = ContextTrie::build(base.graph(), base.run.result, nullptr);
+  auto b = ContextTrie::build(fast.graph(), fast.run.result, nullptr);
   EXPECT_EQ(folded_diff(a, b, false), "f4 10 5\n");
 }
 
 TEST(ContextProfile, RealTracesMatchTheNaiveOracle) {
   for (const char* name : {"full_ghost_b2_cpu2", "full_circuit_2node_p4_cpu2"}) {
     auto r = testing::replay_real(name);
-    auto trie = ContextTrie::build(r.built.graph, r.result, nullptr);
-    EXPECT_EQ(trie.folded(false), naive_folded(r.built.graph, r.result)) << name;
+    auto trie = ContextTrie::build(r.graph(), r.run.result, nullptr);
+    EXPECT_EQ(trie.folded(false), naive_folded(r.graph(), r.run.result)) << name;
     EXPECT_GT(trie.size(), 3u) << name;
   }
 }
@@ -76,16 +76,9 @@ TEST(ContextProfile, RealTracesMatchTheNaiveOracle) {
 TEST(ContextProfile, GeneratedSamplesMatchTheNaiveOracle) {
   for (const char* name : {"dme_all_4n", "dme_mixed_2n"}) {
     const std::string dir = std::string(RR_SOURCE_DIR "/data/traces/s3d/") + name;
-    auto trace = parser::read_trace({dir}, {});
-    ASSERT_TRUE(trace.ok()) << name;
-    auto built = graph::build_event_graph(*trace);
-    auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml");
-    auto map = MachineMap::build(*trace, *model, 0);
-    ASSERT_TRUE(map.ok());
-    auto result = run_replay(built.graph, *map, *model);
-    ASSERT_TRUE(result.ok());
-    auto trie = ContextTrie::build(built.graph, *result, nullptr);
-    EXPECT_EQ(trie.folded(false), naive_folded(built.graph, *result)) << name;
+    auto r = testing::replay_path(dir, RR_SOURCE_DIR "/data/machines/titan.toml");
+    auto trie = ContextTrie::build(r.graph(), r.run.result, nullptr);
+    EXPECT_EQ(trie.folded(false), naive_folded(r.graph(), r.run.result)) << name;
     EXPECT_GT(trie.size(), 10u) << name;  // one context per task function
   }
 }

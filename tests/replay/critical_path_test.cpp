@@ -10,7 +10,7 @@ namespace {
 using testing::replay_lines;
 using testing::task;
 
-CriticalPath path_of(const testing::Replayed& r) { return critical_path(r.built.graph, *r.map, r.model, r.result); }
+CriticalPath path_of(const testing::Replayed& r) { return critical_path(r.graph(), r.run.map, r.run.model, r.run.result); }
 
 TimeNs cls(const CriticalPath& cp, PathClass c) { return cp.by_class[static_cast<std::size_t>(c)]; }
 
@@ -88,8 +88,8 @@ TEST(CriticalPath, IssueBound) {
 TEST(CriticalPath, RealTracesAddUp) {
   for (const char* name : {"full_ghost_b2_cpu2", "full_circuit_2node_p4_cpu2"}) {
     auto r = testing::replay_real(name);
-    auto cp = critical_path(r.built.graph, *r.map, r.model, r.result);
-    expect_adds_up(cp, r.result.makespan_ns);
+    auto cp = critical_path(r.graph(), r.run.map, r.run.model, r.run.result);
+    expect_adds_up(cp, r.run.result.makespan_ns);
     // Steps tile [0, makespan] without overlap.
     TimeNs at = 0;
     for (const auto& st : cp.steps) {

@@ -24,10 +24,10 @@ TEST(Replay, ChainAddsBusyTimesAndTriggerCosts) {
                          task(3, "80000000", "(20000003,1)", "(20000002,1)"), "Task Time: (20000001,1) 10",
                          "Task Time: (20000002,1) 20", "Task Time: (20000003,1) 30"},
                         {"runtime.trigger_local_ns=1000"});
-  EXPECT_EQ(r.result.makespan_ns, 60000 + 2000);
+  EXPECT_EQ(r.run.result.makespan_ns, 60000 + 2000);
   EXPECT_EQ(r.end_of(OpKind::task, 0x20000002, 1), 10000 + 1000 + 20000);
-  EXPECT_EQ(r.result.operations, 3u);
-  EXPECT_EQ(r.result.stuck, 0u);
+  EXPECT_EQ(r.run.result.operations, 3u);
+  EXPECT_EQ(r.run.result.stuck, 0u);
 }
 
 TEST(Replay, ForkJoinWaitsForTheSlowerBranchAndTheMergeCost) {
@@ -38,7 +38,7 @@ TEST(Replay, ForkJoinWaitsForTheSlowerBranchAndTheMergeCost) {
                          "Task Time: (20000002,1) 20", "Task Time: (20000004,1) 5"},
                         {"runtime.merge_ns=300"});
   EXPECT_EQ(r.end_of(OpKind::merge, 0x20000003, 1), 20000 + 300);
-  EXPECT_EQ(r.result.makespan_ns, 20000 + 300 + 5000);
+  EXPECT_EQ(r.run.result.makespan_ns, 20000 + 300 + 5000);
 }
 
 TEST(Replay, ContentionRunsHighestPriorityThenEarliestThenLowestId) {
@@ -49,7 +49,7 @@ TEST(Replay, ContentionRunsHighestPriorityThenEarliestThenLowestId) {
   EXPECT_EQ(r.end_of(OpKind::task, 0x20000002, 1), 10000);
   EXPECT_EQ(r.end_of(OpKind::task, 0x20000003, 1), 20000);
   EXPECT_EQ(r.end_of(OpKind::task, 0x20000001, 1), 30000);
-  EXPECT_EQ(r.result.processors[1].busy_ns, 30000);  // model processors: node 0's GPU, then its CPUs
+  EXPECT_EQ(r.run.result.processors[1].busy_ns, 30000);  // model processors: node 0's GPU, then its CPUs
 }
 
 // T (CPU 0, priority 1): 100 us with a 60 us wait, so 40 us busy; it issues A (CPU 1, 50 us) as
@@ -72,14 +72,14 @@ TEST(Replay, TaskWaitThatFreesTheProcessorLetsOtherWorkRun) {
   EXPECT_EQ(r.end_of(OpKind::task, 0x20000003, 1), 26666 + 30000);  // B ran during the wait
   EXPECT_EQ(r.end_of(OpKind::task, 0x20000001, 1), 26666);  // T's first segment ends at its wait
   EXPECT_EQ(r.end_of(OpKind::task_resume, 0x20000001, 1), 63333 + (40000 - 26666));
-  EXPECT_EQ(r.result.makespan_ns, 76667);
+  EXPECT_EQ(r.run.result.makespan_ns, 76667);
 }
 
 TEST(Replay, TaskWaitThatHoldsTheProcessorDelaysOtherWork) {
   auto r = replay_lines(wait_scenario(), {"runtime.wait_frees_processor=false"});
   EXPECT_EQ(r.end_of(OpKind::task_resume, 0x20000001, 1), 76667);
   EXPECT_EQ(r.end_of(OpKind::task, 0x20000003, 1), 76667 + 30000);  // B waited for T to finish
-  EXPECT_EQ(r.result.makespan_ns, 106667);
+  EXPECT_EQ(r.run.result.makespan_ns, 106667);
 }
 
 TEST(Replay, CopiesShareChannelLanes) {
@@ -92,16 +92,16 @@ TEST(Replay, CopiesShareChannelLanes) {
   auto two_lanes = replay_lines(copies, {"channels.local.lanes=2", "channels.local.latency_ns=500"});
   EXPECT_EQ(two_lanes.end_of(OpKind::copy, 0x20000001, 1), 1500);
   EXPECT_EQ(two_lanes.end_of(OpKind::copy, 0x20000002, 1), 1500);
-  ASSERT_EQ(two_lanes.result.paths.size(), 1u);
-  EXPECT_EQ(two_lanes.result.paths.begin()->second.bytes, 2000u);
+  ASSERT_EQ(two_lanes.run.result.paths.size(), 1u);
+  EXPECT_EQ(two_lanes.run.result.paths.begin()->second.bytes, 2000u);
 }
 
 TEST(Replay, RemoteCopyUsesTheNetworkPathAndDefaultSize) {
   auto r = replay_lines({"Copy Request: (20000001,1) (0,0) (0,0) 60000000 60800000"},
                         {"channels.net.latency_ns=700", "runtime.default_copy_bytes=300"});
   EXPECT_EQ(r.end_of(OpKind::copy, 0x20000001, 1), 1000);
-  EXPECT_EQ(r.result.copies_default_size, 1u);
-  EXPECT_EQ(r.result.paths.begin()->first, "system -> system (remote)");
+  EXPECT_EQ(r.run.result.copies_default_size, 1u);
+  EXPECT_EQ(r.run.result.paths.begin()->first, "system -> system (remote)");
 }
 
 TEST(Replay, BarrierPhasesCountAltersAndFireInOrder) {
@@ -117,7 +117,7 @@ TEST(Replay, BarrierPhasesCountAltersAndFireInOrder) {
   EXPECT_EQ(r.end_of(OpKind::barrier_phase, 0x20000009, 1), 30100);
   // Phase 2's only arrival took effect at 100 ns, but a phase never fires before the previous one.
   EXPECT_EQ(r.end_of(OpKind::barrier_phase, 0x20000009, 2), 30100);
-  EXPECT_EQ(r.result.makespan_ns, 31100);
+  EXPECT_EQ(r.run.result.makespan_ns, 31100);
 }
 
 TEST(Replay, CrossNodeEventsPayTheNetworkLatency) {
@@ -126,7 +126,7 @@ TEST(Replay, CrossNodeEventsPayTheNetworkLatency) {
                         {"network.latency_ns=5000", "runtime.trigger_remote_ns=200", "runtime.trigger_local_ns=7"},
                         {"Processor: 80000000 1", "Processor: 80800000 1", "Task Time: (20000002,1) 10"});
   EXPECT_EQ(r.ready_of(OpKind::task, 0x20000002, 1), 10000 + 5000 + 200);
-  EXPECT_EQ(r.result.makespan_ns, 25200);
+  EXPECT_EQ(r.run.result.makespan_ns, 25200);
 }
 
 // T (30 us busy on CPU 0) issues A and B (on CPU 1 and the GPU) as actions 0 and 1 of 2.
@@ -146,18 +146,18 @@ TEST(Replay, IssuePointRules) {
   auto end = replay_lines(issue_scenario(), {"runtime.issue_point=end"});
   EXPECT_EQ(end.ready_of(OpKind::task, 0x20000002, 1), 30000);
   EXPECT_EQ(end.ready_of(OpKind::task, 0x20000003, 1), 30000);
-  EXPECT_EQ(end.result.makespan_ns, 31000);
+  EXPECT_EQ(end.run.result.makespan_ns, 31000);
 }
 
 TEST(Replay, StuckBarrierIsReportedAndTheReplayEnds) {
   auto r = replay_lines({"Barrier Creation: 20000009 2", "Barrier Arrive: (20000009,1) (0,0) (0,0) 1",
                          task(1, "80000000", "(20000001,1)", "(20000009,1)"), "Task Time: (20000001,1) 5",
                          task(2, "80000000", "(20000002,1)"), "Task Time: (20000002,1) 7"});
-  EXPECT_EQ(r.result.stuck, 2u);  // the phase and the task behind it
-  EXPECT_EQ(r.result.makespan_ns, 7000);
-  ASSERT_FALSE(r.result.stuck_examples.empty());
+  EXPECT_EQ(r.run.result.stuck, 2u);  // the phase and the task behind it
+  EXPECT_EQ(r.run.result.makespan_ns, 7000);
+  ASSERT_FALSE(r.run.result.stuck_examples.empty());
   bool named = false;
-  for (const auto& s : r.result.stuck_examples) named |= s.reason.find("needs 2 arrivals, got 1") != std::string::npos;
+  for (const auto& s : r.run.result.stuck_examples) named |= s.reason.find("needs 2 arrivals, got 1") != std::string::npos;
   EXPECT_TRUE(named);
 }
 
@@ -215,15 +215,11 @@ TEST(ReplayProperty, WithoutCostsOrContentionTheEstimateIsTheLongestPath) {
     std::vector<std::string> procs;
     auto lines = random_dag(seed, 60, &procs);
     procs.insert(procs.end(), lines.begin(), lines.end());
-    auto trace = testing::make_trace({{0, procs}});
     auto model = machine::parse_machine(kBareMachine, "bare", {"processors.cpu.count=60"});
     ASSERT_TRUE(model.ok());
-    auto built = graph::build_event_graph(trace);
-    auto map = MachineMap::build(trace, *model, 0);
-    ASSERT_TRUE(map.ok());
-    auto result = run_replay(built.graph, *map, *model);
-    ASSERT_TRUE(result.ok());
-    const auto& g = built.graph;
+    auto r = testing::replay_records(testing::make_trace({{0, procs}}), std::move(*model));
+    const auto* result = &r.run.result;
+    const auto& g = r.graph();
     auto path = graph::longest_path(g, [&](VertexId v) -> std::int64_t {
       return g.kind(v) == OpKind::task ? static_cast<std::int64_t>(g.task(v).time_us) * 1000 : 0;
     });
@@ -234,40 +230,30 @@ TEST(ReplayProperty, WithoutCostsOrContentionTheEstimateIsTheLongestPath) {
 
 TEST(ReplayProperty, FasterProcessorsNeverLengthenTheRealTraces) {
   for (const char* name : {"full_ghost_b2_cpu2", "full_circuit_2node_p4_cpu2"}) {
-    auto trace = parser::read_trace({std::string(RR_SOURCE_DIR "/data/traces/real/") + name}, {});
+    auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/real/") + name}, {});
     ASSERT_TRUE(trace.ok());
-    auto built = graph::build_event_graph(*trace);
     TimeNs previous = -1;
     for (const char* speed : {"1", "2", "4", "8"}) {
-      auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml",
-                                         {std::string("processors.cpu.speed=") + speed,
-                                          std::string("processors.utility.speed=") + speed});
-      ASSERT_TRUE(model.ok());
-      auto map = MachineMap::build(*trace, *model, 0);
-      auto result = run_replay(built.graph, *map, *model);
+      auto result = session::replay_trace(*trace, {RR_SOURCE_DIR "/data/machines/titan.toml",
+                                                   {std::string("processors.cpu.speed=") + speed,
+                                                    std::string("processors.utility.speed=") + speed}}, {});
       ASSERT_TRUE(result.ok());
       if (previous >= 0) {
-        EXPECT_LE(result->makespan_ns, previous) << name << " speed " << speed;
+        EXPECT_LE(result->result.makespan_ns, previous) << name << " speed " << speed;
       }
-      previous = result->makespan_ns;
+      previous = result->result.makespan_ns;
     }
   }
 }
 
 TEST(ReplayProperty, FoldingToTheSameNodeCountChangesNothing) {
-  auto trace = parser::read_trace({RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2"}, {});
-  ASSERT_TRUE(trace.ok());
-  auto built = graph::build_event_graph(*trace);
-  auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml");
-  ASSERT_TRUE(model.ok());
-  auto plain_map = MachineMap::build(*trace, *model, 0);
-  auto folded_map = MachineMap::build(*trace, *model, 2);
-  auto plain = run_replay(built.graph, *plain_map, *model);
-  auto folded = run_replay(built.graph, *folded_map, *model);
-  ASSERT_TRUE(plain.ok() && folded.ok());
-  EXPECT_EQ(plain->makespan_ns, folded->makespan_ns);
-  EXPECT_EQ(plain->end, folded->end);
-  EXPECT_EQ(plain->processor_of, folded->processor_of);
+  const std::string circuit = RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2";
+  const std::string titan = RR_SOURCE_DIR "/data/machines/titan.toml";
+  auto plain = testing::replay_path(circuit, titan, {}, 0);
+  auto folded = testing::replay_path(circuit, titan, {}, 2);
+  EXPECT_EQ(plain.run.result.makespan_ns, folded.run.result.makespan_ns);
+  EXPECT_EQ(plain.run.result.end, folded.run.result.end);
+  EXPECT_EQ(plain.run.result.processor_of, folded.run.result.processor_of);
 }
 
 }  // namespace

@@ -7,18 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "graph/graph_builder.hpp"
-#include "parser/trace_reader.hpp"
 #include "machine_models/machine_loader.hpp"
-#include "replay/replay_engine.hpp"
+#include "session/session.hpp"
 #include "support/trace_builder.hpp"
 
 namespace rr::testing {
 
 using replay::ReplayResult;
 using replay::TimeNs;
-using replay::MachineMap;
-using replay::run_replay;
 using graph::OpKind;
 using graph::VertexId;
 
@@ -58,24 +54,50 @@ latency_ns = 0
 inline const std::vector<std::string> kProcs = {"Processor: 80000000 1", "Processor: 80000001 1", "Processor: 80000002 0",
                                          "Processor: 80800000 1", "Memory: 60000000 1", "Memory: 60800000 1"};
 
+// A trace replayed through the session, the one pipeline: the trace and its run, and lookups by event.
 struct Replayed {
-  graph::BuildResult built;
-  machine::MachineModel model;
-  std::optional<MachineMap> map;
-  ReplayResult result;
-  TimeNs end_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
-    for (VertexId v = 0; v < built.graph.vertex_count(); ++v)
-      if (built.graph.kind(v) == kind && built.graph.event(v) == core::EventKey::make(id, gen)) return result.end[v];
+  session::LoadedTrace trace;
+  session::ReplayRun run;
+  const graph::EventGraph& graph() const { return trace.graph(); }
+  const ReplayResult& result() const { return run.result; }
+  VertexId vertex_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
+    for (VertexId v = 0; v < graph().vertex_count(); ++v)
+      if (graph().kind(v) == kind && graph().event(v) == core::EventKey::make(id, gen)) return v;
     ADD_FAILURE() << "no such operation";
-    return -2;
+    return graph::kNoVertex;
+  }
+  TimeNs end_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
+    const VertexId v = vertex_of(kind, id, gen);
+    return v == graph::kNoVertex ? -2 : result().end[v];
   }
   TimeNs ready_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
-    for (VertexId v = 0; v < built.graph.vertex_count(); ++v)
-      if (built.graph.kind(v) == kind && built.graph.event(v) == core::EventKey::make(id, gen)) return result.ready[v];
-    ADD_FAILURE() << "no such operation";
-    return -2;
+    const VertexId v = vertex_of(kind, id, gen);
+    return v == graph::kNoVertex ? -2 : result().ready[v];
   }
 };
+
+// Records in memory replayed on a model in memory.
+inline Replayed replay_records(core::TraceRecords records, machine::MachineModel model, std::uint32_t fold = 0) {
+  auto trace = session::load_records(std::move(records), "test", {});
+  EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().to_string());
+  session::ReplaySettings settings;
+  settings.fold = fold;
+  auto run = session::replay_on(*trace, std::move(model), settings);
+  EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().to_string());
+  return {std::move(*trace), std::move(*run)};
+}
+
+// A trace on disk replayed on a machine file.
+inline Replayed replay_path(const std::string& trace_path, const std::string& machine_path,
+                            std::vector<std::string> overrides = {}, std::uint32_t fold = 0) {
+  auto trace = session::load_trace({trace_path}, {});
+  EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().to_string());
+  session::ReplaySettings settings;
+  settings.fold = fold;
+  auto run = session::replay_trace(*trace, {machine_path, std::move(overrides)}, settings);
+  EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().to_string());
+  return {std::move(*trace), std::move(*run)};
+}
 
 inline Replayed replay_lines(std::vector<std::string> node0, std::vector<std::string> overrides = {},
                       std::vector<std::string> node1 = {}, std::uint32_t fold = 0) {
@@ -83,15 +105,9 @@ inline Replayed replay_lines(std::vector<std::string> node0, std::vector<std::st
   lines0.insert(lines0.end(), node0.begin(), node0.end());
   std::vector<NodeLog> logs{{0, lines0}};
   if (!node1.empty()) logs.push_back({1, node1});
-  auto trace = make_trace(logs);
   auto model = machine::parse_machine(kBareMachine, "bare.toml", overrides);
   EXPECT_TRUE(model.ok()) << (model.ok() ? "" : model.error().to_string());
-  auto built = graph::build_event_graph(trace);
-  auto map = MachineMap::build(trace, *model, fold);
-  EXPECT_TRUE(map.ok()) << (map.ok() ? "" : map.error().to_string());
-  auto result = run_replay(built.graph, *map, *model);
-  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().to_string());
-  return {std::move(built), *model, std::move(*map), std::move(*result)};
+  return replay_records(make_trace(logs), std::move(*model), fold);
 }
 
 inline std::string task(std::uint32_t func, const char* proc, const char* finish, const char* pre = "(0,0)",
@@ -102,23 +118,8 @@ inline std::string task(std::uint32_t func, const char* proc, const char* finish
 
 
 // A real bundled trace replayed on Titan.
-struct RealReplay {
-  graph::BuildResult built;
-  machine::MachineModel model;
-  std::optional<MachineMap> map;
-  ReplayResult result;
-};
-inline RealReplay replay_real(const std::string& name) {
-  auto trace = parser::read_trace({std::string(RR_SOURCE_DIR "/data/traces/real/") + name}, {});
-  EXPECT_TRUE(trace.ok()) << name;
-  auto built = graph::build_event_graph(*trace);
-  auto model = machine::load_machine(RR_SOURCE_DIR "/data/machines/titan.toml");
-  EXPECT_TRUE(model.ok());
-  auto map = MachineMap::build(*trace, *model, 0);
-  EXPECT_TRUE(map.ok());
-  auto result = run_replay(built.graph, *map, *model);
-  EXPECT_TRUE(result.ok());
-  return {std::move(built), *model, std::move(*map), std::move(*result)};
+inline Replayed replay_real(const std::string& name) {
+  return replay_path(std::string(RR_SOURCE_DIR "/data/traces/real/") + name, RR_SOURCE_DIR "/data/machines/titan.toml");
 }
 
 }  // namespace rr::testing

@@ -1,0 +1,60 @@
+// The command-line side of the session: the reading and machine options every command that reads a trace
+// shares, opening a trace or a replay with progress on a terminal, and the reading summary on stderr.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "run_context.hpp"
+#include "session/session.hpp"
+
+namespace rr::app {
+
+struct ReadingFlags {
+  bool keep_going = false;
+  bool strict = false;
+  bool quiet = false;
+  std::size_t max_messages = 5;
+};
+
+// -j/--threads, --keep-going, --strict, --quiet and --max-messages on a command that reads traces.
+void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common);
+
+// Reads and builds a trace; on failure prints "realm-replay <command>: error: ..." and returns nothing.
+// Prints the reading summary on stderr unless --quiet.
+std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
+                                               const CommonOptions& common, const ReadingFlags& flags,
+                                               bool summarise = false, std::size_t examples_per_finding = 10);
+
+// "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
+std::string reading_summary(const session::LoadedTrace& trace);
+
+struct ReplayInputs {
+  std::vector<std::string> trace;
+  std::string machine;
+  std::vector<std::string> overrides;
+  std::uint32_t fold = 0;
+  ReadingFlags reading;
+};
+
+// The trace, --machine, --set and --fold, plus the reading options.
+void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common);
+
+struct OpenedReplay {
+  session::LoadedTrace trace;
+  session::ReplayRun run;
+};
+
+// Reads, builds and replays; on failure prints the error and returns null.
+std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
+                                          const session::ReplaySettings& settings);
+
+// The report context of a command run on `in`.
+RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common,
+                          const OpenedReplay& opened);
+
+}  // namespace rr::app

@@ -1,0 +1,91 @@
+// The one pipeline every command, the sweep runner, the tests and the bindings run: read a trace, build its
+// event graph, load a machine, map, replay, take the critical path. Libraries return errors; this one too.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "core/trace_records.hpp"
+#include "graph/graph_builder.hpp"
+#include "machine_models/machine_model.hpp"
+#include "parser/trace_summary.hpp"
+#include "replay/critical_path.hpp"
+#include "replay/machine_map.hpp"
+#include "replay/replay_engine.hpp"
+
+namespace rr::session {
+
+// How a trace is read: the same options on every command that reads one.
+struct ReadingOptions {
+  unsigned threads = 0;             // 0: every hardware thread
+  bool keep_going = false;          // an unreadable file is reported and the others are read
+  bool strict = false;              // a malformed line, or a file skipped by keep_going, is an error
+  std::size_t max_messages_per_file = 5;  // located messages kept for malformed lines
+  std::size_t examples_per_finding = 10;  // ids kept per kind of graph finding
+  bool summarise = false;           // keep the per-node counts (`stats`); costs a pass over the records
+  // Called with decoded byte counts while reading, from several threads at once.
+  std::function<void(std::uint64_t)> on_progress;
+};
+
+// A trace read and built: what every command starts from. The graph records are released by the build;
+// processor, group and memory records, counts and statistics stay.
+struct LoadedTrace {
+  std::vector<std::string> inputs;   // as given
+  std::string label;                 // the first input's folder or archive name, without archive extension
+  std::uint32_t nodes = 0;           // traced nodes
+  std::string family;                // see trace_family()
+  core::TraceRecords records;
+  std::optional<parser::TraceSummary> summary;  // when ReadingOptions::summarise
+  graph::BuildResult built;
+
+  const graph::EventGraph& graph() const { return built.graph; }
+  std::uint64_t malformed_lines() const;
+  std::uint64_t skipped_lines() const;
+  // The first located messages about malformed lines, over all files, in input order.
+  std::vector<core::Diagnostic> malformed_messages() const;
+};
+
+// Reads and builds. Fails on an unreadable input (unless keep_going), an empty trace, or, with strict, on the
+// first malformed line or skipped file (the error names it).
+core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options);
+// The same from records already in memory (tests, generators): `label` names them in reports.
+core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string label, const ReadingOptions& options);
+
+// The label of an input path: its file or folder name, without a trailing archive extension.
+std::string label_of(const std::string& path);
+
+// Runs whose family is the same differ only in node count (weak scaling). The rule: the label with the
+// decimal node count written next to an 'n' or 'node(s)' (`4n`, `4node`, `4nodes`, `n4`, `nodes4`), the first
+// such place, replaced by 'N'; a label that names no node count is a family of its own.
+std::string trace_family(const std::string& label, std::uint32_t nodes);
+
+// The machine a trace is replayed on: a TOML file plus `key=value` overrides.
+struct MachineChoice {
+  std::string path;
+  std::vector<std::string> overrides;
+};
+
+struct ReplaySettings {
+  std::uint32_t fold = 0;          // model nodes (0: the traced node count)
+  replay::ReplayOptions engine;
+  bool critical_path = true;       // also walk the critical path (and the lower bound)
+};
+
+struct ReplayRun {
+  machine::MachineModel model;
+  replay::MachineMap map;
+  replay::ReplayResult result;
+  std::optional<replay::CriticalPath> critical;
+};
+
+core::Expected<ReplayRun> replay_trace(const LoadedTrace& trace, const MachineChoice& machine,
+                                       const ReplaySettings& settings);
+// The same on a model already loaded.
+core::Expected<ReplayRun> replay_on(const LoadedTrace& trace, machine::MachineModel model,
+                                    const ReplaySettings& settings);
+
+}  // namespace rr::session

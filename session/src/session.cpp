@@ -1,0 +1,124 @@
+// The pipeline: read (parser) -> build (graph) -> machine (TOML) -> map and replay (replay) -> critical path.
+#include "session/session.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <set>
+
+#include "machine_models/machine_loader.hpp"
+#include "parser/trace_reader.hpp"
+
+namespace rr::session {
+
+std::uint64_t LoadedTrace::malformed_lines() const {
+  std::uint64_t n = 0;
+  for (const auto& f : records.files) n += f.stats.malformed_total();
+  return n;
+}
+
+std::uint64_t LoadedTrace::skipped_lines() const {
+  std::uint64_t n = 0;
+  for (const auto& f : records.files) n += f.stats.skipped.total();
+  return n;
+}
+
+std::vector<core::Diagnostic> LoadedTrace::malformed_messages() const {
+  std::vector<core::Diagnostic> out;
+  for (const auto& f : records.files) out.insert(out.end(), f.stats.first_messages.begin(), f.stats.first_messages.end());
+  return out;
+}
+
+std::string label_of(const std::string& path) {
+  std::filesystem::path p(path);
+  std::string name = p.filename().string();
+  if (name.empty()) name = p.parent_path().filename().string();
+  for (std::string_view ext : {".tar.zst", ".tar.gz", ".tar.xz", ".tar", ".tgz"}) {
+    if (name.size() > ext.size() && name.ends_with(ext)) {
+      name.resize(name.size() - ext.size());
+      break;
+    }
+  }
+  return name;
+}
+
+std::string trace_family(const std::string& label, std::uint32_t nodes) {
+  const std::string count = std::to_string(nodes);
+  auto is_digit = [&](std::size_t i) { return i < label.size() && std::isdigit(static_cast<unsigned char>(label[i])); };
+  for (std::size_t i = 0; i < label.size(); ++i) {
+    if (!is_digit(i) || (i > 0 && is_digit(i - 1))) continue;
+    std::size_t j = i;
+    while (is_digit(j)) ++j;
+    if (label.compare(i, j - i, count) != 0) continue;
+    const std::string_view after = std::string_view(label).substr(j);
+    const std::string_view before = std::string_view(label).substr(0, i);
+    const bool named = after.starts_with("n") || before.ends_with("n") || before.ends_with("nodes") ||
+                       before.ends_with("node");
+    // "n" after the count must end a word ("4n", "4node", "4nodes"), not start another ("4noise").
+    const bool word_ends = !after.starts_with("n") || after.size() == 1 || after.starts_with("node") ||
+                           !std::isalpha(static_cast<unsigned char>(after[1]));
+    if (named && word_ends) return label.substr(0, i) + "N" + label.substr(j);
+  }
+  return label;
+}
+
+core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options) {
+  parser::ReadOptions read;
+  read.threads = options.threads;
+  read.keep_going = options.keep_going;
+  read.max_messages_per_file = options.max_messages_per_file;
+  read.on_progress = options.on_progress;
+  auto records = parser::read_trace(inputs, read);
+  if (!records) return records.error();
+  auto loaded = load_records(std::move(*records), inputs.empty() ? std::string() : label_of(inputs.front()), options);
+  if (loaded) loaded->inputs = inputs;
+  return loaded;
+}
+
+core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string label, const ReadingOptions& options) {
+  if (options.strict) {
+    if (!records.failed_files.empty()) return records.failed_files.front();
+    for (const auto& f : records.files)
+      if (f.stats.malformed_total() > 0) {
+        const std::string count = std::to_string(f.stats.malformed_total());
+        if (!f.stats.first_messages.empty()) {
+          const core::Diagnostic& d = f.stats.first_messages.front();
+          return core::InputError{d.where, d.message + " (--strict; " + count + " malformed line(s) in this file)"};
+        }
+        return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " malformed line(s) (--strict)"};
+      }
+  }
+  LoadedTrace t;
+  t.label = std::move(label);
+  std::set<std::int32_t> nodes;
+  for (const auto& f : records.files)
+    if (f.node >= 0) nodes.insert(f.node);
+  t.nodes = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(nodes.size()));
+  t.family = trace_family(t.label, t.nodes);
+  if (options.summarise) t.summary = parser::summarise(records);
+  graph::BuildOptions build;
+  build.threads = options.threads;
+  build.examples_per_finding = options.examples_per_finding;
+  t.built = graph::build_event_graph_releasing(records, build);
+  t.records = std::move(records);
+  return t;
+}
+
+core::Expected<ReplayRun> replay_trace(const LoadedTrace& trace, const MachineChoice& machine,
+                                       const ReplaySettings& settings) {
+  auto model = machine::load_machine(machine.path, machine.overrides);
+  if (!model) return model.error();
+  return replay_on(trace, std::move(*model), settings);
+}
+
+core::Expected<ReplayRun> replay_on(const LoadedTrace& trace, machine::MachineModel model,
+                                    const ReplaySettings& settings) {
+  auto map = replay::MachineMap::build(trace.records, model, settings.fold);
+  if (!map) return map.error();
+  auto result = replay::run_replay(trace.graph(), *map, model, settings.engine);
+  if (!result) return result.error();
+  ReplayRun run{std::move(model), std::move(*map), std::move(*result), std::nullopt};
+  if (settings.critical_path) run.critical = replay::critical_path(trace.graph(), run.map, run.model, run.result);
+  return run;
+}
+
+}  // namespace rr::session
