@@ -77,26 +77,59 @@ struct BarrierPhaseInfo {
   bool first = false;         // the barrier's first phase
 };
 
-class GraphBuilder;
+// An edge u -> v: v cannot happen before u.
+struct Edge {
+  VertexId from;
+  VertexId to;
+  EdgeKind kind;
+};
+
+// The per-vertex attributes of a graph, filled by whoever builds it (graph_builder) and then frozen with its
+// edges into an EventGraph. Parallel arrays indexed by vertex, plus the payload arrays they index.
+struct VertexTable {
+  std::vector<OpKind> kind;
+  std::vector<std::uint32_t> node;
+  std::vector<core::EventKey> event;
+  std::vector<VertexId> issuer;
+  std::vector<std::uint32_t> position;
+  std::vector<std::uint32_t> payload;
+  std::vector<TaskInfo> tasks;
+  std::vector<CopyInfo> copies;
+  std::vector<BarrierPhaseInfo> phases;
+  std::vector<std::int64_t> barrier_values;
+  std::vector<WaitInfo> waits;
+
+  std::uint32_t size() const { return static_cast<std::uint32_t>(kind.size()); }
+  // A task's waits in program order: a contiguous run of `waits` from TaskInfo::first_wait.
+  std::span<const WaitInfo> waits_of(VertexId task_vertex) const;
+  // Appends a vertex with no issuer; returns its id. Positions are placed by program order, which sizes
+  // `position` for the vertices it knows; later ones get position 0 when the table is frozen.
+  VertexId add(OpKind k, std::uint32_t on_node, const core::EventKey& e, std::uint32_t payload_index);
+};
 
 class EventGraph {
  public:
-  std::uint32_t vertex_count() const { return static_cast<std::uint32_t>(kind_.size()); }
+  EventGraph() = default;
+  // Freezes `vertices` and the edges of `edge_runs` (each run a contiguous array, read in order) into forward
+  // and reverse CSR. Within a vertex, edges keep the order of the runs: the same input gives the same graph.
+  static EventGraph freeze(VertexTable vertices, std::span<const std::span<const Edge>> edge_runs);
+
+  std::uint32_t vertex_count() const { return v_.size(); }
   std::uint64_t edge_count() const { return succ_.size(); }
 
-  OpKind kind(VertexId v) const { return kind_[v]; }
+  OpKind kind(VertexId v) const { return v_.kind[v]; }
   // The node the operation happens on: a task's processor node, a phase's owner, else the logging node.
-  std::uint32_t node(VertexId v) const { return node_[v]; }
+  std::uint32_t node(VertexId v) const { return v_.node[v]; }
   // The event the operation produces (a task's finish event, a phase's (barrier, gen), ...).
-  const core::EventKey& event(VertexId v) const { return event_[v]; }
+  const core::EventKey& event(VertexId v) const { return v_.event[v]; }
   // The issuing task's first segment, or kNoVertex for operations issued outside any task (at
   // t=0) and for merges/phases. The issue edge itself leaves the segment the action happens in.
-  VertexId issuer(VertexId v) const { return issuer_[v]; }
+  VertexId issuer(VertexId v) const { return v_.issuer[v]; }
   // k: the operation's place among its issuer's K actions (program order), 0-based.
-  std::uint32_t position(VertexId v) const { return position_[v]; }
+  std::uint32_t position(VertexId v) const { return v_.position[v]; }
   // Index into tasks()/copies()/phases()/barrier_values() by kind; merges: announced input
   // count; task_resume: index of its wait in waits().
-  std::uint32_t payload(VertexId v) const { return payload_[v]; }
+  std::uint32_t payload(VertexId v) const { return v_.payload[v]; }
 
   std::span<const VertexId> successors(VertexId v) const {
     return {succ_.data() + succ_offset_[v], succ_.data() + succ_offset_[v + 1]};
@@ -113,41 +146,26 @@ class EventGraph {
   // Index of the first out-edge of v in the global edge numbering (edges are numbered by source).
   std::uint64_t first_edge(VertexId v) const { return succ_offset_[v]; }
 
-  const TaskInfo& task(VertexId v) const { return tasks_[payload_[v]]; }
-  const WaitInfo& resume_wait(VertexId v) const { return waits_[payload_[v]]; }
-  const CopyInfo& copy(VertexId v) const { return copies_[payload_[v]]; }
-  const BarrierPhaseInfo& phase(VertexId v) const { return phases_[payload_[v]]; }
+  const TaskInfo& task(VertexId v) const { return v_.tasks[v_.payload[v]]; }
+  const WaitInfo& resume_wait(VertexId v) const { return v_.waits[v_.payload[v]]; }
+  const CopyInfo& copy(VertexId v) const { return v_.copies[v_.payload[v]]; }
+  const BarrierPhaseInfo& phase(VertexId v) const { return v_.phases[v_.payload[v]]; }
   // Arrive count or Alter delta.
-  std::int64_t barrier_value(VertexId v) const { return barrier_values_[payload_[v]]; }
-  const std::vector<WaitInfo>& waits() const { return waits_; }
+  std::int64_t barrier_value(VertexId v) const { return v_.barrier_values[v_.payload[v]]; }
+  const std::vector<WaitInfo>& waits() const { return v_.waits; }
   // A task's waits in program order: a contiguous run of waits() from TaskInfo::first_wait.
-  std::span<const WaitInfo> waits_of(VertexId task_vertex) const;
+  std::span<const WaitInfo> waits_of(VertexId task_vertex) const { return v_.waits_of(task_vertex); }
   // The sum of a task's Task Waits.
   std::uint64_t wait_us(VertexId task_vertex) const;
 
-
  private:
-  friend class GraphBuilder;
-
-  std::vector<OpKind> kind_;
-  std::vector<std::uint32_t> node_;
-  std::vector<core::EventKey> event_;
-  std::vector<VertexId> issuer_;
-  std::vector<std::uint32_t> position_;
-  std::vector<std::uint32_t> payload_;
-
+  VertexTable v_;
   std::vector<std::uint64_t> succ_offset_;
   std::vector<VertexId> succ_;
   std::vector<EdgeKind> succ_kind_;
   std::vector<std::uint64_t> pred_offset_;
   std::vector<VertexId> pred_;
   std::vector<EdgeKind> pred_kind_;
-
-  std::vector<TaskInfo> tasks_;
-  std::vector<CopyInfo> copies_;
-  std::vector<BarrierPhaseInfo> phases_;
-  std::vector<std::int64_t> barrier_values_;
-  std::vector<WaitInfo> waits_;
 };
 
 }  // namespace rr::graph

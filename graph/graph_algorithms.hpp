@@ -12,12 +12,9 @@ namespace rr::graph {
 // Vertices in an order where every edge goes forward; empty if the graph has a cycle.
 std::vector<VertexId> topological_order(const EventGraph& g);
 
-// The operations of one cycle (each waits on the next... and the last on the first),
-// or empty when the graph is acyclic. Uses strongly connected components.
+// The operations of one cycle (each waits on the next... and the last on the first), or empty when the graph
+// is acyclic: one topological pass, and strongly connected components only on what it cannot order.
 std::vector<VertexId> find_cycle(const EventGraph& g);
-// The same, searching only the vertices v with within[v] != 0 (a set that holds every cycle, such as
-// what remains after peeling the vertices that cannot be on one), which is much faster on a large graph.
-std::vector<VertexId> find_cycle(const EventGraph& g, const std::vector<char>& within);
 
 struct LongestPath {
   std::int64_t length = 0;

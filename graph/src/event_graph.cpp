@@ -1,16 +1,65 @@
-// Names of operation and edge kinds, finding descriptions, and the EventGraph accessors derived from its arrays.
+// The frozen graph: the CSR freeze, accessors derived from its arrays, and the names of operation and edge kinds.
 #include "graph/event_graph.hpp"
 
-#include "graph/graph_findings.hpp"
+#include <tbb/parallel_invoke.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "platform/huge_pages.hpp"
 
 namespace rr::graph {
 
-std::span<const WaitInfo> EventGraph::waits_of(VertexId task_vertex) const {
-  const std::uint32_t first = task(task_vertex).first_wait;
+VertexId VertexTable::add(OpKind k, std::uint32_t on_node, const core::EventKey& e, std::uint32_t payload_index) {
+  const VertexId v = size();
+  kind.push_back(k);
+  node.push_back(on_node);
+  event.push_back(e);
+  issuer.push_back(kNoVertex);
+  payload.push_back(payload_index);
+  return v;
+}
+
+// Counting sort of the edges into forward (by source) and reverse (by target) CSR, one direction per thread.
+EventGraph EventGraph::freeze(VertexTable vertices, std::span<const std::span<const Edge>> edge_runs) {
+  EventGraph g;
+  g.v_ = std::move(vertices);
+  const std::size_t n = g.v_.size();
+  g.v_.position.resize(n, 0);  // vertices added after program order was placed are no action of a task
+  std::uint64_t m = 0;
+  for (const auto& run : edge_runs) m += run.size();
+  auto build = [&](bool forward, std::vector<std::uint64_t>& offset, std::vector<VertexId>& ends,
+                   std::vector<EdgeKind>& kinds) {
+    platform::reserve_on_huge_pages(offset, n + 1);
+    platform::reserve_on_huge_pages(ends, m);
+    platform::reserve_on_huge_pages(kinds, m);
+    offset.assign(n + 1, 0);
+    for (const auto& run : edge_runs)
+      for (const Edge& e : run) ++offset[(forward ? e.from : e.to) + 1];
+    std::partial_sum(offset.begin(), offset.end(), offset.begin());
+    ends.resize(m);
+    kinds.resize(m);
+    // offset[v] serves as v's cursor while placing, and ends up as offset[v + 1]: shifted back after.
+    for (const auto& run : edge_runs)
+      for (const Edge& e : run) {
+        auto at = offset[forward ? e.from : e.to]++;
+        ends[at] = forward ? e.to : e.from;
+        kinds[at] = e.kind;
+      }
+    std::copy_backward(offset.begin(), offset.end() - 1, offset.end());
+    offset[0] = 0;
+  };
+  tbb::parallel_invoke([&] { build(true, g.succ_offset_, g.succ_, g.succ_kind_); },
+                       [&] { build(false, g.pred_offset_, g.pred_, g.pred_kind_); });
+  return g;
+}
+
+std::span<const WaitInfo> VertexTable::waits_of(VertexId task_vertex) const {
+  const std::uint32_t first = tasks[payload[task_vertex]].first_wait;
   if (first == kNoWait) return {};
   std::size_t end = first;
-  while (end < waits_.size() && waits_[end].task == task_vertex) ++end;
-  return {waits_.data() + first, end - first};
+  while (end < waits.size() && waits[end].task == task_vertex) ++end;
+  return {waits.data() + first, end - first};
 }
 
 std::uint64_t EventGraph::wait_us(VertexId task_vertex) const {
@@ -44,42 +93,6 @@ const char* edge_kind_name(EdgeKind kind) {
     case EdgeKind::continuation: return "continuation";
   }
   return "?";
-}
-
-namespace {
-struct FindingText {
-  std::string_view key;
-  std::string_view description;
-};
-constexpr FindingText kFindings[kFindingKindCount] = {
-    {"external_event", "awaited events that no record produces (fired at t=0)"},
-    {"duplicate_producer", "events produced by more than one record"},
-    {"merge_count_mismatch", "merges whose announced input count differs from their preconditions"},
-    {"precondition_without_merge", "Event Preconditions whose merged event has no Event Merge"},
-    {"task_time_without_request", "Task Times with no Task Request"},
-    {"zero_byte_copy_orphan", "0-byte Copy Sizes with no Copy Request (reduction copies)"},
-    {"copy_size_without_request", "Copy Sizes with bytes but no Copy Request"},
-    {"task_without_time", "tasks with no Task Time"},
-    {"copy_without_size", "copies with no Copy Size"},
-    {"duplicate_task_time", "tasks with more than one Task Time"},
-    {"duplicate_copy_size", "copies with more than one Copy Size"},
-    {"wait_without_task", "Task Waits whose waiting task has no Task Request"},
-    {"unknown_issuer", "operations whose enclosing event is not a task of the trace"},
-    {"barrier_without_creation", "barriers with no Barrier Creation"},
-    {"barrier_phase_incomplete", "barrier phases whose arrivals never reach the required count"},
-    {"cycle", "operations that wait on each other in a cycle"},
-};
-}  // namespace
-
-std::string_view finding_key(FindingKind kind) { return kFindings[static_cast<std::size_t>(kind)].key; }
-std::string_view finding_description(FindingKind kind) {
-  return kFindings[static_cast<std::size_t>(kind)].description;
-}
-
-std::uint64_t GraphFindings::total() const {
-  std::uint64_t t = 0;
-  for (auto c : counts) t += c;
-  return t;
 }
 
 }  // namespace rr::graph

@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "graph/bgl_adapter.hpp"
+#include "platform/huge_pages.hpp"
 
 namespace rr::graph {
 
@@ -32,11 +33,10 @@ struct InSet {
   const std::vector<char>* set = nullptr;
   bool operator()(VertexId v) const { return (*set)[v] != 0; }
 };
-}  // namespace
 
-std::vector<VertexId> find_cycle(const EventGraph& g) { return find_cycle(g, std::vector<char>(g.vertex_count(), 1)); }
-
-std::vector<VertexId> find_cycle(const EventGraph& g, const std::vector<char>& within) {
+// The operations of one cycle among the vertices v with within[v] != 0 (a set that holds every cycle), by
+// strongly connected components: the lowest vertex in a component of size > 1, then a walk inside it.
+std::vector<VertexId> cycle_within(const EventGraph& g, const std::vector<char>& within) {
   const std::uint32_t n = g.vertex_count();
   const InSet inside{&within};
   boost::filtered_graph<EventGraph, boost::keep_all, InSet> part(g, boost::keep_all(), inside);
@@ -79,6 +79,52 @@ std::vector<VertexId> find_cycle(const EventGraph& g, const std::vector<char>& w
     }
   }
   return {start};
+}
+
+}  // namespace
+
+// Kahn's algorithm settles the usual case (no cycle) in one pass over the CSR. Only a graph with a cycle pays
+// for strongly connected components, and only on what Kahn's algorithm could not order and that still leads
+// somewhere: every cycle lies in that part.
+std::vector<VertexId> find_cycle(const EventGraph& g) {
+  const VertexId n = g.vertex_count();
+  std::vector<std::uint32_t> pending;
+  platform::reserve_on_huge_pages(pending, n);
+  pending.resize(n);
+  std::vector<VertexId> ready;
+  platform::reserve_on_huge_pages(ready, n);
+  for (VertexId v = 0; v < n; ++v) {
+    pending[v] = static_cast<std::uint32_t>(g.predecessors(v).size());
+    if (pending[v] == 0) ready.push_back(v);
+  }
+  std::uint64_t ordered = 0;
+  while (!ready.empty()) {
+    VertexId v = ready.back();
+    ready.pop_back();
+    ++ordered;
+    for (VertexId w : g.successors(v))
+      if (--pending[w] == 0) ready.push_back(w);
+  }
+  if (ordered == n) return {};
+  // Peel the rest from the other end: vertices none of whose successors is left.
+  std::vector<char> left(n, 0);
+  for (VertexId v = 0; v < n; ++v) left[v] = pending[v] != 0;
+  for (VertexId v = 0; v < n; ++v) {
+    if (!left[v]) continue;
+    pending[v] = 0;
+    for (VertexId w : g.successors(v)) pending[v] += left[w];
+    if (pending[v] == 0) ready.push_back(v);
+  }
+  std::vector<VertexId> removed;
+  while (!ready.empty()) {
+    VertexId v = ready.back();
+    ready.pop_back();
+    removed.push_back(v);
+    for (VertexId w : g.predecessors(v))
+      if (left[w] && --pending[w] == 0) ready.push_back(w);
+  }
+  for (VertexId v : removed) left[v] = 0;
+  return cycle_within(g, left);
 }
 
 LongestPath longest_path(const EventGraph& g, const std::function<std::int64_t(VertexId)>& vertex_weight,

@@ -1,0 +1,75 @@
+// Barrier phases: one vertex per (barrier, generation), arrivals into them, phase order and completeness.
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "graph/src/builder/graph_builder_impl.hpp"
+
+namespace rr::graph::build_detail {
+
+VertexId GraphBuilder::phase_vertex(const core::EventKey& phase, std::uint32_t node) {
+  VertexId v = phases_.find(phase);
+  if (v != EventTable::kMissing) return v;
+  v = v_.add(OpKind::barrier_phase, node, phase, static_cast<std::uint32_t>(v_.phases.size()));
+  v_.phases.push_back({});
+  phases_.insert(phase, v);
+  phase_list_.push_back(v);
+  return v;
+}
+
+// Barrier creations, and one vertex per (barrier, generation) that Alter/Arrive name, after every
+// record's vertex; arrivals become edges into their phase.
+void GraphBuilder::collect_barriers() {
+  for (const BatchWork& w : work_) {
+    const core::RecordBatch& b = *w.batch;
+    for (const auto& r : b.barrier_creations) barriers_.try_emplace(r.id.value(), r.expected_arrivals);
+    for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i) {
+      const auto& r = b.barrier_alters[i];
+      VertexId p = phase_vertex(r.phase, owner_node(r.phase.id()));
+      v_.phases[v_.payload[p]].required += r.delta;
+      barrier_edges_.push_back({w.first_alter + i, p, EdgeKind::arrival});
+    }
+    for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
+      const auto& r = b.barrier_arrives[i];
+      VertexId p = phase_vertex(r.phase, owner_node(r.phase.id()));
+      v_.phases[v_.payload[p]].arrived += r.count;
+      barrier_edges_.push_back({w.first_arrive + i, p, EdgeKind::arrival});
+    }
+  }
+}
+
+// Barrier phases: expected arrivals from the creation, order between phases, gaps filled,
+// and phases whose arrivals can never reach the required count (spec §7.5).
+void GraphBuilder::complete_barriers() {
+  std::map<std::uint64_t, std::vector<std::uint32_t>> gens;  // barrier id -> phase gens (ordered by id)
+  for (VertexId p : phase_list_) gens[v_.event[p].id()].push_back(v_.event[p].gen);
+  for (auto& [id, list] : gens) {
+    std::sort(list.begin(), list.end());
+    first_phase_.emplace(id, list.front());
+    auto created = barriers_.find(id);
+    std::int64_t expected = 0;
+    if (created == barriers_.end())
+      log_.note(FindingKind::barrier_without_creation, core::EventKey::make(id, list.front()));
+    else
+      expected = created->second;
+    VertexId previous = kNoVertex;
+    // The first phase is the smallest generation seen in Alter/Arrive; a missing
+    // generation in between still has to fire before the next one can.
+    for (std::uint32_t gen = list.front(); gen <= list.back(); ++gen) {
+      core::EventKey key = core::EventKey::make(id, gen);
+      VertexId p = phase_vertex(key, owner_node(id));
+      BarrierPhaseInfo& info = v_.phases[v_.payload[p]];
+      info.required += expected;
+      info.first = previous == kNoVertex;
+      if (previous != kNoVertex) barrier_edges_.push_back({previous, p, EdgeKind::phase_order});
+      if (info.arrived < info.required)
+        log_.note(FindingKind::barrier_phase_incomplete, key, [&] {
+          return "needs " + std::to_string(info.required) + " arrivals, gets " + std::to_string(info.arrived);
+        });
+      previous = p;
+      if (gen == 0xffffffffu) break;
+    }
+  }
+}
+
+}  // namespace rr::graph::build_detail

@@ -1,0 +1,266 @@
+// The event -> producer table across all files, and the resolution of every reference into an edge.
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <numeric>
+#include <string>
+
+#include "graph/src/builder/graph_builder_impl.hpp"
+
+namespace rr::graph::build_detail {
+
+// The event -> producer table, each part filled by one thread in vertex order, so that of two producers
+// of one event the first one in the input wins and the second is the finding.
+void GraphBuilder::register_producers() {
+  const VertexTable& vertices = v_;
+  const VertexId n = vertices.size();
+  using Table = PartitionedEventTable;
+  auto produces = [&](VertexId v) {
+    return vertices.kind[v] != OpKind::barrier_alter && vertices.kind[v] != OpKind::barrier_arrive &&
+           !vertices.event[v].is_none();
+  };
+  std::array<std::vector<std::pair<VertexId, VertexId>>, Table::kParts> repeats;  // (second, first) producer
+  // The producing vertices bucketed by part, each bucket in vertex order: one pass over the events, not
+  // one per part.
+  constexpr std::uint8_t kNotProducing = 0xff;
+  std::vector<std::uint8_t> part_of(n);
+  std::array<std::size_t, Table::kParts + 1> start{};
+  for (VertexId v = 0; v < n; ++v) {
+    part_of[v] = produces(v) ? static_cast<std::uint8_t>(Table::part_of(vertices.event[v])) : kNotProducing;
+    if (part_of[v] != kNotProducing) ++start[part_of[v] + 1];
+  }
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<VertexId> bucketed(start.back());
+  auto cursor = start;
+  for (VertexId v = 0; v < n; ++v)
+    if (part_of[v] != kNotProducing) bucketed[cursor[part_of[v]]++] = v;
+  part_of = {};
+  tbb::parallel_for(std::size_t{0}, Table::kParts, [&](std::size_t part) {
+    EventTable& table = producers_.part(part);
+    const std::size_t end = start[part + 1];
+    table.reserve(end - start[part]);
+    for (std::size_t i = start[part]; i < end; ++i) {
+      if (i + kPrefetchDistance < end) table.prefetch(vertices.event[bucketed[i + kPrefetchDistance]]);
+      const VertexId v = bucketed[i];
+      const VertexId existing = table.insert(vertices.event[v], v);
+      if (existing != v) repeats[part].emplace_back(v, existing);
+    }
+  });
+  // Findings in vertex order, whichever part found them.
+  std::vector<std::pair<VertexId, VertexId>> all;
+  for (const auto& r : repeats) all.insert(all.end(), r.begin(), r.end());
+  std::sort(all.begin(), all.end());
+  for (const auto& [second, first] : all)
+    log_.note(FindingKind::duplicate_producer, vertices.event[second], [&] {
+      return std::string(op_kind_name(vertices.kind[first])) + " and " + op_kind_name(vertices.kind[second]);
+    });
+}
+
+// The producer of an awaited event, or kNoVertex for NO_EVENT and external events.
+VertexId GraphBuilder::producer_of(BatchWork& w, const core::EventKey& event) const {
+  if (event.is_none()) return kNoVertex;
+  VertexId v = producers_.find(event);
+  if (v != EventTable::kMissing) return v;
+  auto first = first_phase_.find(event.id());
+  if (first != first_phase_.end() && event.gen < first->second) {
+    ++w.pre_first_phase_references;
+    return kNoVertex;
+  }
+  ++w.external_references;
+  w.external_inputs.push_back(event);
+  return kNoVertex;
+}
+
+// The vertex of `event` if it is of `kind`, else kNoVertex.
+VertexId GraphBuilder::producer_of_kind(const core::EventKey& event, OpKind kind) const {
+  VertexId v = producers_.find(event);
+  return v != EventTable::kMissing && v_.kind[v] == kind ? v : kNoVertex;
+}
+
+// Every reference in one batch becomes an edge from its producer; timing records join their request.
+void GraphBuilder::resolve(BatchWork& w) {
+  const core::RecordBatch& b = *w.batch;
+  VertexTable& vertices = v_;
+  auto edge = [&](VertexId from, VertexId to, EdgeKind kind) {
+    if (from != kNoVertex) w.edges.push_back({from, to, kind});
+  };
+  auto issued = [&](VertexId v, const core::EventKey& enclosing, std::uint32_t rel_line) {
+    if (enclosing.is_none()) return;
+    VertexId t = producer_of_kind(enclosing, OpKind::task);
+    if (t == kNoVertex) {
+      w.findings.note(FindingKind::unknown_issuer, enclosing, [&] {
+        return std::string("issues a ") + op_kind_name(vertices.kind[v]) + " producing " + core::to_string(vertices.event[v]);
+      });
+      return;
+    }
+    vertices.issuer[v] = t;
+    w.edges.push_back({t, v, EdgeKind::issue});
+    w.actions.push_back({t, v, Action::at(w.file, b.file_line(rel_line))});
+  };
+  // Prefetches the slots of the records kPrefetchDistance ahead of i.
+  auto ahead = [&](const auto& records, std::size_t i, auto... keys) {
+    if (i + kPrefetchDistance < records.size()) {
+      const auto& r = records[i + kPrefetchDistance];
+      (producers_.prefetch(r.*keys), ...);
+    }
+  };
+  using namespace core;
+  for (std::uint32_t i = 0; i < w.task_references.size(); ++i) {
+    ahead(w.task_references, i, &TaskReferences::precondition, &TaskReferences::enclosing);
+    const TaskReferences& r = w.task_references[i];
+    edge(producer_of(w, r.precondition), w.first_task + i, EdgeKind::precondition);
+    issued(w.first_task + i, r.enclosing, r.line);
+  }
+  freed_.released(platform::free_array(w.task_references));
+  for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
+    ahead(b.copy_requests, i, &CopyRequestRecord::wait_on, &CopyRequestRecord::enclosing);
+    const auto& r = b.copy_requests[i];
+    edge(producer_of(w, r.wait_on), w.first_copy + i, EdgeKind::precondition);
+    issued(w.first_copy + i, r.enclosing, r.line);
+  }
+  for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i) {
+    ahead(b.event_triggers, i, &EventTriggerRecord::wait_on, &EventTriggerRecord::enclosing);
+    const auto& r = b.event_triggers[i];
+    edge(producer_of(w, r.wait_on), w.first_trigger + i, EdgeKind::precondition);
+    issued(w.first_trigger + i, r.enclosing, r.line);
+  }
+  for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i)
+    issued(w.first_alter + i, b.barrier_alters[i].enclosing, b.barrier_alters[i].line);
+  for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
+    const auto& r = b.barrier_arrives[i];
+    edge(producer_of(w, r.wait_on), w.first_arrive + i, EdgeKind::precondition);
+    issued(w.first_arrive + i, r.enclosing, r.line);
+  }
+  for (std::size_t i = 0; i < b.event_preconditions.size(); ++i) {
+    ahead(b.event_preconditions, i, &EventPreconditionRecord::merged, &EventPreconditionRecord::input);
+    const auto& r = b.event_preconditions[i];
+    VertexId m = producer_of_kind(r.merged, OpKind::merge);
+    if (m == kNoVertex) {
+      w.findings.note(FindingKind::precondition_without_merge, r.merged,
+                      [&] { return "input " + core::to_string(r.input); });
+      continue;
+    }
+    const VertexId input = producer_of(w, r.input);
+    if (input == kNoVertex)
+      w.unproduced_merge_inputs.push_back(m);
+    else
+      w.edges.push_back({input, m, EdgeKind::merge_input});
+  }
+  for (std::size_t i = 0; i < b.task_times.size(); ++i) {
+    ahead(b.task_times, i, &TaskTimeRecord::finish);
+    const auto& r = b.task_times[i];
+    VertexId t = producer_of_kind(r.finish, OpKind::task);
+    if (t == kNoVertex) {
+      w.findings.note(FindingKind::task_time_without_request, r.finish,
+                      [&] { return std::to_string(r.micros) + " us"; });
+      continue;
+    }
+    // A second Task Time for one task is settled after the parallel part, in input order.
+    std::uint64_t none = kNoValue;
+    if (!std::atomic_ref<std::uint64_t>(vertices.tasks[vertices.payload[t]].time_us).compare_exchange_strong(none, r.micros))
+      w.repeated_task_time = true;
+  }
+  for (std::size_t i = 0; i < b.copy_sizes.size(); ++i) {
+    ahead(b.copy_sizes, i, &CopySizeRecord::copy);
+    const auto& r = b.copy_sizes[i];
+    VertexId c = producer_of_kind(r.copy, OpKind::copy);
+    if (c == kNoVertex) {
+      w.findings.note(r.bytes == 0 ? FindingKind::zero_byte_copy_orphan : FindingKind::copy_size_without_request,
+                      r.copy, [&] { return std::to_string(r.bytes) + " bytes"; });
+      continue;
+    }
+    std::uint64_t none = kNoValue;
+    if (!std::atomic_ref<std::uint64_t>(vertices.copies[vertices.payload[c]].bytes).compare_exchange_strong(none, r.bytes))
+      w.repeated_copy_size = true;
+  }
+  for (const auto& r : b.task_waits) {
+    VertexId t = producer_of_kind(r.waiter, OpKind::task);
+    if (t == kNoVertex) {
+      w.findings.note(FindingKind::wait_without_task, r.waiter,
+                      [&] { return "waits on " + core::to_string(r.awaited); });
+      continue;
+    }
+    VertexId awaited = producer_of(w, r.awaited);
+    w.actions.push_back({t, static_cast<std::uint32_t>(w.waits.size()) | Action::kWaitFlag, Action::at(w.file, b.file_line(r.line))});
+    w.waits.push_back({t, kNoVertex, awaited, r.awaited, r.micros, 0});
+  }
+  // Everything but the timing records is in the graph now. Freeing them here, batch by batch, gives
+  // back about as much memory as the edges and actions the remaining batches still add.
+  if (core::RecordBatch* r = w.releasable)
+    freed_.released(release(*r, r->task_waits) + release(*r, r->event_merges) +
+                    release(*r, r->event_preconditions) + release(*r, r->event_triggers) +
+                    release(*r, r->barrier_creations) + release(*r, r->barrier_alters) +
+                    release(*r, r->barrier_arrives) + release(*r, r->copy_requests));
+}
+
+// Joins what the batches found, in input order.
+void GraphBuilder::join_batches() {
+  EventTable externals;
+  std::size_t waits = 0;
+  for (const BatchWork& w : work_) waits += w.waits.size();
+  v_.waits.reserve(waits);
+  // The batches' actions move down to one run at the start of their array (never onto a later batch's).
+  actions_ = {action_slab_.get(), 0, 0};
+  bool repeated_times = false, repeated_sizes = false;
+  for (BatchWork& w : work_) {
+    w.findings.append_to(out_.findings);
+    out_.findings.external_references += w.external_references;
+    out_.findings.pre_first_phase_references += w.pre_first_phase_references;
+    unproduced_merge_inputs_.insert(unproduced_merge_inputs_.end(), w.unproduced_merge_inputs.begin(),
+                                    w.unproduced_merge_inputs.end());
+    w.unproduced_merge_inputs = {};
+    for (const core::EventKey& e : w.external_inputs) {
+      const std::size_t before = externals.size();
+      externals.insert(e, 0);
+      if (externals.size() > before) log_.note(FindingKind::external_event, e);
+    }
+    const auto wait_base = static_cast<std::uint32_t>(v_.waits.size());
+    v_.waits.insert(v_.waits.end(), w.waits.begin(), w.waits.end());
+    for (Action a : w.actions) {
+      if (a.is_wait()) a.ref += wait_base;
+      actions_.data[actions_.size++] = a;
+    }
+    repeated_times |= w.repeated_task_time;
+    repeated_sizes |= w.repeated_copy_size;
+    w.external_inputs = {};
+    w.waits = {};
+    w.actions = {};
+  }
+  if (repeated_times || repeated_sizes) settle_repeated_timings(repeated_times, repeated_sizes);
+  for (BatchWork& w : work_)
+    if (core::RecordBatch* r = w.releasable) freed_.released(release(*r, r->task_times) + release(*r, r->copy_sizes));
+}
+
+// When a task has two Task Times (or a copy two Copy Sizes), the first in input order counts and the
+// others are findings: joined again here in order, which only a damaged trace pays for.
+void GraphBuilder::settle_repeated_timings(bool times, bool sizes) {
+  VertexTable& vertices = v_;
+  if (times)
+    for (TaskInfo& t : vertices.tasks) t.time_us = kNoValue;
+  if (sizes)
+    for (CopyInfo& c : vertices.copies) c.bytes = kNoValue;
+  for (const BatchWork& w : work_) {
+    for (const auto& r : w.batch->task_times) {
+      VertexId t = times ? producer_of_kind(r.finish, OpKind::task) : kNoVertex;
+      if (t == kNoVertex) continue;
+      std::uint64_t& time = vertices.tasks[vertices.payload[t]].time_us;
+      if (time != kNoValue)
+        log_.note(FindingKind::duplicate_task_time, r.finish);
+      else
+        time = r.micros;
+    }
+    for (const auto& r : w.batch->copy_sizes) {
+      VertexId c = sizes ? producer_of_kind(r.copy, OpKind::copy) : kNoVertex;
+      if (c == kNoVertex) continue;
+      std::uint64_t& bytes = vertices.copies[vertices.payload[c]].bytes;
+      if (bytes != kNoValue)
+        log_.note(FindingKind::duplicate_copy_size, r.copy);
+      else
+        bytes = r.bytes;
+    }
+  }
+}
+
+}  // namespace rr::graph::build_detail

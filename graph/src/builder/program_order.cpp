@@ -1,0 +1,90 @@
+// Program order of each task's actions, and the split of tasks at their Task Waits.
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+
+#include "platform/huge_pages.hpp"
+
+#include "graph/src/builder/graph_builder_impl.hpp"
+
+namespace rr::graph::build_detail {
+
+// Program order of each task's actions: by file and line (one thread logs them all, spec §6).
+// Every (issuer, file, line) is distinct, so the parallel sort gives one order.
+void GraphBuilder::order_actions() {
+  tbb::parallel_sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) {
+    return a.issuer != b.issuer ? a.issuer < b.issuer : a.where < b.where;
+  });
+  // Positions are stored only now, when the records are no longer held: that keeps them off the peak.
+  // Vertices added later (task_resume) get theirs in freeze().
+  platform::assign_on_huge_pages(v_.position, std::size_t{v_.size()}, std::uint32_t{0});
+  for (std::size_t i = 0; i < actions_.size;) {
+    std::size_t j = i;
+    while (j < actions_.size && actions_.data[j].issuer == actions_.data[i].issuer) ++j;
+    TaskInfo& task = v_.tasks[v_.payload[actions_.data[i].issuer]];
+    task.action_count = static_cast<std::uint32_t>(j - i);
+    for (std::size_t k = i; k < j; ++k) {
+      const Action& a = actions_.data[k];
+      if (a.is_wait())
+        v_.waits[a.index()].position = static_cast<std::uint32_t>(k - i);
+      else
+        v_.position[a.index()] = static_cast<std::uint32_t>(k - i);
+    }
+    i = j;
+  }
+  actions_ = {};
+  action_slab_.reset();
+  // Waits grouped by task, in program order, so each task owns a contiguous range.
+  std::stable_sort(v_.waits.begin(), v_.waits.end(), [](const WaitInfo& a, const WaitInfo& b) {
+    return a.task != b.task ? a.task < b.task : a.position < b.position;
+  });
+  for (std::uint32_t i = 0; i < v_.waits.size(); ++i) {
+    const WaitInfo& w = v_.waits[i];
+    TaskInfo& t = v_.tasks[v_.payload[w.task]];
+    if (t.first_wait == kNoWait) t.first_wait = i;
+  }
+}
+
+// A Task Wait splits its task: each wait gets a task_resume vertex that follows the
+// previous segment and the awaited event. Issue edges leave the segment their action
+// is in; edges from the task's finish event leave its last segment. Without this split,
+// a task that issues work and then waits for it would look like a cycle.
+void GraphBuilder::split_tasks_at_waits() {
+  if (v_.waits.empty()) return;
+  const VertexId first_resume = v_.size();
+  for (std::uint32_t i = 0; i < v_.waits.size(); ++i) {
+    WaitInfo& w = v_.waits[i];
+    w.resume = v_.add(OpKind::task_resume, v_.node[w.task], v_.event[w.task], i);
+  }
+  std::vector<VertexId> last_segment(first_resume, kNoVertex);  // by task vertex, for tasks that wait
+  for (std::uint32_t i = 0; i < v_.waits.size(); ++i) {
+    const WaitInfo& w = v_.waits[i];
+    const TaskInfo& t = v_.tasks[v_.payload[w.task]];
+    VertexId previous = i == t.first_wait ? w.task : v_.waits[i - 1].resume;
+    tail_edges_.push_back({previous, w.resume, EdgeKind::continuation});
+    if (w.awaited != kNoVertex) tail_edges_.push_back({w.awaited, w.resume, EdgeKind::wait});
+    last_segment[w.task] = w.resume;
+  }
+  auto move_source = [&](auto& edges) {
+    for (Edge& e : edges) {
+      if (e.from >= first_resume || v_.kind[e.from] != OpKind::task || last_segment[e.from] == kNoVertex) continue;
+      if (e.kind == EdgeKind::issue) {
+        // Segment of the action at position k: the resume after the last wait before k.
+        const std::uint32_t k = v_.position[e.to];
+        VertexId segment = e.from;
+        for (const WaitInfo& wait : v_.waits_of(e.from)) {
+          if (wait.position >= k) break;
+          segment = wait.resume;
+        }
+        e.from = segment;
+      } else if (e.kind != EdgeKind::continuation) {
+        e.from = last_segment[e.from];  // the finish event fires when the last segment ends
+      }
+    }
+  };
+  move_source(barrier_edges_);
+  tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { move_source(work_[i].edges); });
+}
+
+}  // namespace rr::graph::build_detail

@@ -1,0 +1,42 @@
+// Keys and descriptions of the graph findings, and their totals.
+#include "graph/graph_findings.hpp"
+
+namespace rr::graph {
+
+namespace {
+struct FindingText {
+  std::string_view key;
+  std::string_view description;
+};
+constexpr FindingText kFindings[kFindingKindCount] = {
+    {"external_event", "awaited events that no record produces (fired at t=0)"},
+    {"duplicate_producer", "events produced by more than one record"},
+    {"merge_count_mismatch", "merges whose announced input count differs from their preconditions"},
+    {"precondition_without_merge", "Event Preconditions whose merged event has no Event Merge"},
+    {"task_time_without_request", "Task Times with no Task Request"},
+    {"zero_byte_copy_orphan", "0-byte Copy Sizes with no Copy Request (reduction copies)"},
+    {"copy_size_without_request", "Copy Sizes with bytes but no Copy Request"},
+    {"task_without_time", "tasks with no Task Time"},
+    {"copy_without_size", "copies with no Copy Size"},
+    {"duplicate_task_time", "tasks with more than one Task Time"},
+    {"duplicate_copy_size", "copies with more than one Copy Size"},
+    {"wait_without_task", "Task Waits whose waiting task has no Task Request"},
+    {"unknown_issuer", "operations whose enclosing event is not a task of the trace"},
+    {"barrier_without_creation", "barriers with no Barrier Creation"},
+    {"barrier_phase_incomplete", "barrier phases whose arrivals never reach the required count"},
+    {"cycle", "operations that wait on each other in a cycle"},
+};
+}  // namespace
+
+std::string_view finding_key(FindingKind kind) { return kFindings[static_cast<std::size_t>(kind)].key; }
+std::string_view finding_description(FindingKind kind) {
+  return kFindings[static_cast<std::size_t>(kind)].description;
+}
+
+std::uint64_t GraphFindings::total() const {
+  std::uint64_t t = 0;
+  for (auto c : counts) t += c;
+  return t;
+}
+
+}  // namespace rr::graph
