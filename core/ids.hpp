@@ -39,20 +39,6 @@ static_assert(sizeof(Handle) == 8);
 
 enum class IdWidth : std::uint8_t { unknown = 0, bits32 = 32, bits64 = 64 };
 
-// Type codes of the ID class (spec §5, `ID_Types`).
-enum class IdType : std::uint8_t {
-  special = 0,
-  event = 2,
-  barrier = 3,  // E3 only; barriers are events (type 2) in E1/E2
-  lock = 4,
-  memory = 6,
-  processor = 8,
-  procgroup = 9,
-  indexspace = 10,
-  allocator = 12,
-  instance = 14,
-};
-
 // Field widths of the packed id for one id width.
 struct IdLayout {
   unsigned total_bits;

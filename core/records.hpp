@@ -16,7 +16,6 @@ struct ProcessorRecord {
   std::uint32_t line;
   Handle id;
   ProcessorKind kind;
-  std::int32_t raw_kind;  // the printed integer, kept for unknown values
 };
 
 // Members live in RecordBatch::group_members[first_member, first_member + member_count).
@@ -31,7 +30,6 @@ struct MemoryRecord {
   std::uint32_t line;
   Handle id;
   MemoryKind kind;
-  std::int32_t raw_kind;
 };
 
 struct TaskRequestRecord {
@@ -42,8 +40,7 @@ struct TaskRequestRecord {
   EventKey precondition;
   EventKey enclosing;
   std::int32_t priority;
-  std::uint32_t arglen;
-  std::uint32_t args_null;  // 1 when the args pointer printed as "(nil)"
+  // The args pointer and length are checked and counted (FileStats::null_args), not kept: nothing uses them.
 };
 
 struct TaskTimeRecord {

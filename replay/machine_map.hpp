@@ -32,7 +32,6 @@ class MachineMap {
                                         std::uint32_t fold_nodes);
 
   std::uint32_t model_nodes() const { return model_nodes_; }
-  std::uint32_t traced_nodes() const { return traced_nodes_; }
   const std::vector<ModelProcessor>& processors() const { return processors_; }
   // Model processors a traced processor or group may run on (a group: all its members).
   const std::vector<std::uint32_t>& targets(std::uint64_t traced_processor_or_group) const;

@@ -326,9 +326,9 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         x3::parse(it, end, g::id_kind, r);
         stats_.note_id(r.id);
         if (kind == RecordKind::processor)
-          batch_.processors.push_back({line_no, core::Handle::make(r.id), core::processor_kind_from_int(r.kind), r.kind});
+          batch_.processors.push_back({line_no, core::Handle::make(r.id), core::processor_kind_from_int(r.kind)});
         else
-          batch_.memories.push_back({line_no, core::Handle::make(r.id), core::memory_kind_from_int(r.kind), r.kind});
+          batch_.memories.push_back({line_no, core::Handle::make(r.id), core::memory_kind_from_int(r.kind)});
         break;
       }
       case RecordKind::group: {
@@ -370,8 +370,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         stats_.note_id(r.enclosing.id);
         if (r.args == 0) ++stats_.null_args;
         batch_.task_requests.push_back({line_no, static_cast<std::uint32_t>(r.func), core::Handle::make(r.target),
-                                        to_key(r.finish), to_key(r.precondition), to_key(r.enclosing), r.priority,
-                                        static_cast<std::uint32_t>(r.arglen), r.args == 0 ? 1u : 0u});
+                                        to_key(r.finish), to_key(r.precondition), to_key(r.enclosing), r.priority});
         break;
       }
       case RecordKind::task_time:
