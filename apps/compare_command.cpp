@@ -35,6 +35,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
     std::string csv, json, html;
     std::string title = "realm-replay comparison";
     ReadingFlags reading;
+    std::string unlogged = "measured";
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -47,6 +48,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("--json", opts->json, "also write JSON here");
   cmd->add_option("--html", opts->html, "also write a self-contained HTML report with charts here");
   cmd->add_option("--title", opts->title, "title of the HTML report")->capture_default_str();
+  add_unlogged_option(cmd, opts->unlogged);
   add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
@@ -61,6 +63,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
       for (const auto& m : opts->machines) {
         session::GridJob job{t.get(), {m, opts->overrides}, "", {}};
         job.settings.fold = opts->fold;
+        job.settings.engine.unlogged = unlogged_time(opts->unlogged);
         jobs.push_back(std::move(job));
       }
     auto runs = session::run_grid(jobs, common.threads);
@@ -76,6 +79,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
     ctx.keep_going = opts->reading.keep_going;
     ctx.strict = opts->reading.strict;
     ctx.options["fold"] = opts->fold;
+    ctx.options["unlogged_time"] = opts->unlogged;
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << render_comparison_text(rows);
     return write_comparison_outputs("compare", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk

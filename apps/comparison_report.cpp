@@ -14,7 +14,8 @@
 namespace rr::app {
 namespace {
 
-const char* kClassColors[replay::kPathClassCount] = {"#4e79a7", "#f28e2b", "#76b7b2", "#e15759", "#edc948", "#b07aa1"};
+const char* kClassColors[replay::kPathClassCount] = {"#4e79a7", "#f28e2b", "#76b7b2", "#e15759",
+                                                    "#edc948", "#b07aa1", "#9c755f"};
 
 std::string label(const replay::RunSummary& r) { return r.trace_label + " @ " + r.machine_label; }
 
@@ -66,7 +67,7 @@ std::vector<ComparisonRow> make_rows(std::vector<replay::RunSummary> runs) {
 
 std::string render_comparison_text(const std::vector<ComparisonRow>& rows) {
   std::string out = "run                                              nodes    time (ms)  speedup  weak eff   GPU    CPU   util"
-                    "   copies (MiB)  critical path: compute/copy/runtime/latency/queue/issue %\n";
+                    "   copies (MiB)  critical path: compute/copy/runtime/latency/queue/issue/wait %\n";
   for (const auto& row : rows) {
     const auto& r = row.run;
     char line[512];
@@ -87,8 +88,10 @@ std::string render_comparison_text(const std::vector<ComparisonRow>& rows) {
 
 std::string render_comparison_csv(const std::vector<ComparisonRow>& rows) {
   std::string out = "trace,machine,family,nodes,estimated_ns,speedup,weak_efficiency,util_gpu,util_cpu,util_utility,"
-                    "copies,copy_bytes,crit_compute_ns,crit_copy_ns,crit_runtime_ns,crit_latency_ns,crit_queueing_ns,"
-                    "crit_issue_ns,lower_bound_ns,operations,stuck\n";
+                    "copies,copy_bytes";
+  for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
+    out += std::string(",crit_") + replay::path_class_name(static_cast<replay::PathClass>(c)) + "_ns";
+  out += ",lower_bound_ns,operations,stuck\n";
   for (const auto& row : rows) {
     const auto& r = row.run;
     out += csv_field(r.trace_label) + "," + csv_field(r.machine_label) + "," + csv_field(r.family) + "," +

@@ -30,8 +30,7 @@ std::function<int()> add_profile_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("-o,--output", opts->output, "write to this file (whole or not at all)");
   return [opts, &common]() -> int {
     auto profile = [&](const ReplayInputs& in) -> std::optional<replay::ContextTrie> {
-      session::ReplaySettings settings;
-      settings.fold = in.fold;
+      session::ReplaySettings settings = replay_settings(in);
       settings.critical_path = opts->critical;
       auto s = open_replay("profile", in, common, settings);
       if (!s) return std::nullopt;

@@ -50,8 +50,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
       return kExitUsage;
     }
     filter.nodes.insert(opts->nodes.begin(), opts->nodes.end());
-    session::ReplaySettings settings;
-    settings.fold = opts->in.fold;
+    session::ReplaySettings settings = replay_settings(opts->in);
     settings.engine.record_intervals = !opts->timeline.empty();
     auto s = open_replay("replay", opts->in, common, settings);
     if (!s) return kExitBadInput;

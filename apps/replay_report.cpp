@@ -49,6 +49,13 @@ std::string render_replay_text(const ReplayView& v) {
   std::ostringstream out;
   out << "Machine: " << v.model.name << " (" << v.model.description << "), " << v.map.model_nodes() << " node(s)\n";
   out << "Estimated run time: " << ms(r.makespan_ns) << " ms\n";
+  if (r.measured_waits)
+    out << "  of which waits on events no record produces, replayed with their measured time: " << r.measured_waits
+        << " wait(s), " << ms(r.measured_wait_ns) << " ms in all (--unlogged-time instant ends them at once)\n";
+  if (r.tasks_without_time)
+    out << "  left out: " << r.tasks_without_time << " task(s) without Task Time (they did not finish in the traced run)"
+        << (r.after_untimed ? " and " + std::to_string(r.after_untimed) + " operation(s) after them" : std::string())
+        << "; with them the replay ends at " << ms(r.last_end_ns) << " ms\n";
   out << "Operations replayed: " << r.operations << (r.stuck ? ", STUCK: " + std::to_string(r.stuck) : "") << "\n\n";
 
   out << "Processors        count   busy (ms)  utilisation  segments\n";
@@ -90,14 +97,17 @@ std::string render_replay_text(const ReplayView& v) {
   }
   out << "\nMapping:\n";
   for (const auto& line : v.map.describe()) out << "  " << line << "\n";
-  if (r.tasks_without_time || r.copies_default_size || r.clamped_waits || v.map.unknown_processors()) {
-    out << "\nNotes:";
-    if (r.tasks_without_time) out << " " << r.tasks_without_time << " task(s) without Task Time ran for 0 s;";
-    if (r.copies_default_size)
-      out << " " << r.copies_default_size << " copy(ies) without Copy Size used " << v.model.default_copy_bytes << " B;";
-    if (r.clamped_waits) out << " " << r.clamped_waits << " task(s) waited longer than their Task Time;";
-    if (v.map.unknown_processors()) out << " " << v.map.unknown_processors() << " processor(s) without a record ran as CPUs;";
-    out << "\n";
+  std::vector<std::string> notes;
+  if (r.copies_default_size)
+    notes.push_back(std::to_string(r.copies_default_size) + " copy(ies) without Copy Size used " +
+                    std::to_string(v.model.default_copy_bytes) + " B");
+  if (r.clamped_waits) notes.push_back(std::to_string(r.clamped_waits) + " task segment(s) waited longer than their Task Time");
+  if (v.map.unknown_processors())
+    notes.push_back(std::to_string(v.map.unknown_processors()) + " processor(s) without a record ran as CPUs");
+  if (!notes.empty()) {
+    out << "\nNotes: ";
+    for (std::size_t i = 0; i < notes.size(); ++i) out << (i ? "; " : "") << notes[i];
+    out << ".\n";
   }
   if (r.stuck) {
     out << "\nStuck operations (" << r.stuck << "), first ones:\n";
@@ -141,6 +151,10 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   j["channels"] = channels;
   j["mapping"] = v.map.describe();
   j["notes"] = {{"tasks_without_time", r.tasks_without_time},
+                {"after_untimed", r.after_untimed},
+                {"last_end_ns", r.last_end_ns},
+                {"measured_waits", r.measured_waits},
+                {"measured_wait_ns", r.measured_wait_ns},
                 {"copies_default_size", r.copies_default_size},
                 {"clamped_waits", r.clamped_waits},
                 {"unknown_processors", v.map.unknown_processors()}};

@@ -23,6 +23,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     std::string csv, json, html;
     std::string title = "realm-replay sweep";
     ReadingFlags reading;
+    std::string unlogged = "measured";
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("sweep", "Replay one trace over a grid of machine values, in parallel.");
@@ -35,6 +36,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("--json", opts->json, "also write JSON here");
   cmd->add_option("--html", opts->html, "also write a self-contained HTML report here");
   cmd->add_option("--title", opts->title, "title of the HTML report")->capture_default_str();
+  add_unlogged_option(cmd, opts->unlogged);
   add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
@@ -72,6 +74,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     for (const auto& combo : grid) {
       session::GridJob job{&*trace, {opts->machine, opts->overrides}, "", {}};
       job.settings.fold = opts->fold;
+        job.settings.engine.unlogged = unlogged_time(opts->unlogged);
       std::string label;
       for (const auto& setting : combo) {
         job.machine.overrides.push_back(setting);
@@ -93,6 +96,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     ctx.keep_going = opts->reading.keep_going;
     ctx.strict = opts->reading.strict;
     ctx.options["fold"] = opts->fold;
+    ctx.options["unlogged_time"] = opts->unlogged;
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << render_comparison_text(rows);
     return write_comparison_outputs("sweep", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk

@@ -66,11 +66,30 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
   return std::move(*trace);
 }
 
+void add_unlogged_option(CLI::App* cmd, std::string& unlogged) {
+  cmd->add_option("--unlogged-time", unlogged,
+                  "waits on events no record produces: 'measured' (last their measured time) or 'instant'")
+      ->check(CLI::IsMember({"measured", "instant"}))
+      ->capture_default_str();
+}
+
+replay::UnloggedTime unlogged_time(const std::string& name) {
+  return name == "instant" ? replay::UnloggedTime::instant : replay::UnloggedTime::measured;
+}
+
+session::ReplaySettings replay_settings(const ReplayInputs& in) {
+  session::ReplaySettings settings;
+  settings.fold = in.fold;
+  settings.engine.unlogged = unlogged_time(in.unlogged);
+  return settings;
+}
+
 void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
   cmd->add_option("trace", in.trace, "trace: folder, log files, globs or tar archives")->required();
   cmd->add_option("-m,--machine", in.machine, "machine description (TOML), e.g. data/machines/titan.toml")->required();
   cmd->add_option("--set", in.overrides, "override a machine value: key=value (repeatable), e.g. processors.gpu.speed=4");
   cmd->add_option("--fold", in.fold, "replay an N-node trace on this many nodes (node n runs on n mod M)");
+  add_unlogged_option(cmd, in.unlogged);
   add_reading_options(cmd, in.reading, common);
 }
 
@@ -96,6 +115,7 @@ RunContext replay_context(const char* command, const ReplayInputs& in, const Com
   ctx.strict = in.reading.strict;
   ctx.machine = MachineContext{opened.run.model.name, opened.run.model.source, in.overrides};
   ctx.options["fold"] = in.fold;
+  ctx.options["unlogged_time"] = in.unlogged;
   return ctx;
 }
 

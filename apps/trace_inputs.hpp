@@ -33,16 +33,23 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
 // "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
 std::string reading_summary(const session::LoadedTrace& trace);
 
+// --unlogged-time measured|instant: what the replay does with waits on events no record produces.
+void add_unlogged_option(CLI::App* cmd, std::string& unlogged);
+replay::UnloggedTime unlogged_time(const std::string& name);
+
 struct ReplayInputs {
   std::vector<std::string> trace;
   std::string machine;
   std::vector<std::string> overrides;
   std::uint32_t fold = 0;
+  std::string unlogged = "measured";
   ReadingFlags reading;
 };
 
-// The trace, --machine, --set and --fold, plus the reading options.
+// The trace, --machine, --set, --fold and --unlogged-time, plus the reading options.
 void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common);
+// The session settings those options ask for.
+session::ReplaySettings replay_settings(const ReplayInputs& in);
 
 struct OpenedReplay {
   session::LoadedTrace trace;

@@ -43,6 +43,10 @@ struct TaskRequestRecord {
   // The args pointer and length are checked and counted (FileStats::null_args), not kept: nothing uses them.
 };
 
+// The longest Task Time or Task Wait a trace may give: 2^42 µs (51 days). In nanoseconds it is 2^52, so sums
+// of a million such durations still fit an int64 (the parser counts a larger value as malformed).
+inline constexpr std::uint64_t kMaxLoggedMicros = std::uint64_t{1} << 42;
+
 struct TaskTimeRecord {
   std::uint32_t line;
   EventKey finish;

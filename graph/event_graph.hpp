@@ -14,6 +14,7 @@ inline constexpr VertexId kNoVertex = 0xffffffffu;
 inline constexpr std::uint32_t kNoNode = 0xffffffffu;
 inline constexpr std::uint64_t kNoValue = ~std::uint64_t{0};
 inline constexpr std::uint32_t kNoWait = 0xffffffffu;
+inline constexpr std::int64_t kNoTime = -1;
 
 // What a vertex is. Every operation except merges and barrier phases is issued by a task.
 enum class OpKind : std::uint8_t {
@@ -43,12 +44,12 @@ inline constexpr std::size_t kEdgeKindCount = 7;
 const char* edge_kind_name(EdgeKind kind);
 
 // One per task: 32 bytes, as there is about one task per three records. Few tasks wait (drivers), so the
-// number and total of a task's waits are derived from waits() (EventGraph::waits_of, wait_us), not stored.
+// number and total of a task's waits are derived from waits() (EventGraph::waits_of, wait_ns), not stored.
 struct TaskInfo {
   std::uint32_t func_id = 0;
   std::int32_t priority = 0;
   core::Handle processor;            // target processor or group
-  std::uint64_t time_us = kNoValue;  // Task Time; kNoValue when the trace has none
+  std::int64_t time_ns = kNoTime;  // Task Time in ns (the 2015 logs give whole µs); kNoTime when the trace has none
   std::uint32_t action_count = 0;  // K: operations it issues plus its waits
   std::uint32_t first_wait = kNoWait;  // its first wait in EventGraph::waits(); kNoWait when it has none
 };
@@ -67,7 +68,7 @@ struct WaitInfo {
   VertexId resume = kNoVertex;   // the task_resume vertex that runs after this wait
   VertexId awaited = kNoVertex;  // producer of the awaited event; kNoVertex when external
   core::EventKey event;
-  std::uint64_t micros = 0;
+  std::int64_t wait_ns = 0;  // the Task Wait's measured duration
   std::uint32_t position = 0;  // k among the task's K actions
 };
 
@@ -155,8 +156,8 @@ class EventGraph {
   const std::vector<WaitInfo>& waits() const { return v_.waits; }
   // A task's waits in program order: a contiguous run of waits() from TaskInfo::first_wait.
   std::span<const WaitInfo> waits_of(VertexId task_vertex) const { return v_.waits_of(task_vertex); }
-  // The sum of a task's Task Waits.
-  std::uint64_t wait_us(VertexId task_vertex) const;
+  // The sum of a task's Task Waits, in ns.
+  std::int64_t wait_ns(VertexId task_vertex) const;
 
  private:
   VertexTable v_;

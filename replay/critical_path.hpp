@@ -21,8 +21,9 @@ enum class PathClass : std::uint8_t {
   latency,   // an event travelling to where it is awaited (trigger cost, network)
   queueing,  // ready, but its processor or lane was busy
   issue,     // the issuing task had not yet reached the action
+  wait,      // a Task Wait on an event no record produces, replayed with its measured duration
 };
-inline constexpr std::size_t kPathClassCount = 6;
+inline constexpr std::size_t kPathClassCount = 7;
 const char* path_class_name(PathClass c);
 
 struct PathStep {

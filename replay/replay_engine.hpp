@@ -11,9 +11,21 @@
 
 namespace rr::replay {
 
+// What the replay does with time the trace measured but no record explains: a Task Wait on an event that no
+// record produces (a lock grant, an unlogged internal event) lasts its measured duration (`measured`), or ends
+// at once (`instant`, as if the event had fired at t=0).
+enum class UnloggedTime : std::uint8_t { measured, instant };
+const char* unlogged_time_name(UnloggedTime u);
+
 struct ReplayOptions {
   bool record_intervals = false;      // keep every busy interval for a timeline
   std::size_t stuck_examples = 10;    // stuck operations described in the result
+  UnloggedTime unlogged = UnloggedTime::measured;
+  // Multiplicative lognormal noise on every duration (task busy time, copy transfers, measured waits): each
+  // operation's factor is exp(sigma·z − sigma²/2), z standard normal drawn from (seed, operation), so its
+  // mean is 1 and a run depends only on the seed. 0: no noise.
+  double perturb_sigma = 0;
+  std::uint64_t perturb_seed = 0;
 };
 
 // Replays `g`. Fails (before replaying) when a copy needs a path the model does not describe.

@@ -72,7 +72,18 @@ struct ReplayResult {
   std::uint64_t operations = 0;            // operations that completed
   std::uint64_t stuck = 0;                 // operations that never could
   std::vector<StuckExample> stuck_examples;
-  std::uint64_t tasks_without_time = 0;    // replayed with zero busy time
+  // Tasks without Task Time did not finish in the traced run (meta-tasks requested at shutdown, tasks
+  // waiting on events still pending at exit). They and everything after them (their successors, to any
+  // depth) are replayed with zero busy time but left out of the estimate: the makespan and the critical path
+  // count only the other operations.
+  std::uint64_t tasks_without_time = 0;
+  std::uint64_t after_untimed = 0;         // other operations that depend on one of them
+  std::vector<char> outside_estimate;      // per vertex: one of those (empty when there are none)
+  bool counts(graph::VertexId v) const { return outside_estimate.empty() || !outside_estimate[v]; }
+  TimeNs last_end_ns = 0;                  // end of the last operation, those outside the estimate included
+  // Task Waits on events no record produces, replayed with their measured duration (UnloggedTime::measured).
+  std::uint64_t measured_waits = 0;
+  TimeNs measured_wait_ns = 0;
   std::uint64_t copies_default_size = 0;   // replayed with the model's default size
   std::uint64_t clamped_waits = 0;         // tasks whose waits exceeded their Task Time
 };

@@ -62,9 +62,9 @@ std::span<const WaitInfo> VertexTable::waits_of(VertexId task_vertex) const {
   return {waits.data() + first, end - first};
 }
 
-std::uint64_t EventGraph::wait_us(VertexId task_vertex) const {
-  std::uint64_t total = 0;
-  for (const WaitInfo& w : waits_of(task_vertex)) total += w.micros;
+std::int64_t EventGraph::wait_ns(VertexId task_vertex) const {
+  std::int64_t total = 0;
+  for (const WaitInfo& w : waits_of(task_vertex)) total += w.wait_ns;
   return total;
 }
 

@@ -99,9 +99,9 @@ std::string to_json(const EventGraph& g, const std::vector<VertexId>& vertices) 
     if (g.kind(v) == OpKind::task) {
       const TaskInfo& t = g.task(v);
       out += ",\"func\":" + std::to_string(t.func_id) + ",\"priority\":" + std::to_string(t.priority) +
-             ",\"processor\":\"" + core::hex(t.processor.value()) + "\",\"time_us\":" +
-             (t.time_us == kNoValue ? std::string("null") : std::to_string(t.time_us)) +
-             ",\"wait_us\":" + std::to_string(g.wait_us(v)) + ",\"actions\":" + std::to_string(t.action_count);
+             ",\"processor\":\"" + core::hex(t.processor.value()) + "\",\"time_ns\":" +
+             (t.time_ns == kNoTime ? std::string("null") : std::to_string(t.time_ns)) +
+             ",\"wait_ns\":" + std::to_string(g.wait_ns(v)) + ",\"actions\":" + std::to_string(t.action_count);
     } else if (g.kind(v) == OpKind::copy) {
       const CopyInfo& c = g.copy(v);
       out += ",\"src\":\"" + core::hex(c.src_memory.value()) + "\",\"dst\":\"" + core::hex(c.dst_memory.value()) +
@@ -116,7 +116,7 @@ std::string to_json(const EventGraph& g, const std::vector<VertexId>& vertices) 
     } else if (g.kind(v) == OpKind::task_resume) {
       const WaitInfo& w = g.resume_wait(v);
       out += ",\"task\":" + std::to_string(w.task) + ",\"awaited\":\"" + core::to_string(w.event) +
-             "\",\"wait_us\":" + std::to_string(w.micros);
+             "\",\"wait_ns\":" + std::to_string(w.wait_ns);
     }
     out += "}";
   }

@@ -377,6 +377,11 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
       case RecordKind::copy_size: {
         g::RawEventCount r;
         x3::parse(it, end, g::event_count, r);
+        if (kind == RecordKind::task_time && r.value > core::kMaxLoggedMicros) {
+          bad(core::MalformedReason::value_out_of_range,
+              "task time " + std::to_string(r.value) + " us is beyond the limit of 2^42 us (51 days)");
+          return;
+        }
         stats_.note_id(r.event.id);
         if (kind == RecordKind::task_time)
           batch_.task_times.push_back({line_no, to_key(r.event), r.value});
@@ -387,6 +392,11 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
       case RecordKind::task_wait: {
         g::RawTaskWait r;
         x3::parse(it, end, g::task_wait, r);
+        if (r.micros > core::kMaxLoggedMicros) {
+          bad(core::MalformedReason::value_out_of_range,
+              "task wait " + std::to_string(r.micros) + " us is beyond the limit of 2^42 us (51 days)");
+          return;
+        }
         stats_.note_id(r.waiter.id);
         stats_.note_id(r.awaited.id);
         batch_.task_waits.push_back({line_no, to_key(r.waiter), to_key(r.awaited), r.micros});

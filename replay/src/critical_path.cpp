@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "graph/graph_algorithms.hpp"
+#include "replay/copy_route.hpp"
 #include "replay/timing_rules.hpp"
 
 namespace rr::replay {
@@ -17,6 +18,7 @@ const char* path_class_name(PathClass c) {
     case PathClass::latency: return "latency";
     case PathClass::queueing: return "queueing";
     case PathClass::issue: return "issue";
+    case PathClass::wait: return "wait";
   }
   return "?";
 }
@@ -39,15 +41,9 @@ std::string own_label(const graph::EventGraph& g, const MachineMap& map, VertexI
       return "compute " + std::string(core::processor_kind_name(map.kind_of(t.processor.value()))) + " f" +
              std::to_string(t.func_id);
     }
-    case OpKind::copy: {
+    case OpKind::copy:
       *cls = PathClass::copy;
-      const auto& c = g.copy(v);
-      MemoryPlace src = map.memory(c.src_memory.value());
-      MemoryPlace dst = map.memory(c.dst_memory.value());
-      bool remote = src.spans_nodes || dst.spans_nodes || src.node != dst.node;
-      return "copy " + std::string(core::memory_kind_name(src.kind)) + " -> " + std::string(core::memory_kind_name(dst.kind)) +
-             (remote ? " (remote)" : " (local)");
-    }
+      return "copy " + route_name(copy_route(g, map, v));
     default:
       *cls = PathClass::runtime;
       return std::string("runtime ") + graph::op_kind_name(g.kind(v));
@@ -60,10 +56,10 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
                            const ReplayResult& r) {
   CriticalPath cp;
   cp.length_ns = r.makespan_ns;
-  // The last operation to finish; ties to the lowest id.
+  // The last operation to finish among those the estimate counts; ties to the lowest id.
   VertexId v = graph::kNoVertex;
   for (VertexId u = 0; u < g.vertex_count(); ++u)
-    if (r.end[u] != kNever && (v == graph::kNoVertex || r.end[u] > r.end[v])) v = u;
+    if (r.end[u] != kNever && r.counts(u) && (v == graph::kNoVertex || r.end[u] > r.end[v])) v = u;
 
   std::vector<PathStep> reversed;
   auto account = [&](VertexId at, PathClass cls, std::string label, TimeNs begin, TimeNs end) {
@@ -99,13 +95,19 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
         hi = std::min(r.end[next], hi);
         via_issue = false;
         break;
-      case Release::input:
+      case Release::input: {
         account(v, PathClass::queueing, "queueing", std::min(r.ready[v], hi), hi);
         hi = std::min(r.ready[v], hi);
-        account(v, PathClass::latency, "latency", std::min(r.end[next], hi), hi);
+        // After the segment before it, a resume waits out a wait no record explains: measured, not latency.
+        const bool measured_wait = g.kind(v) == OpKind::task_resume && g.resume_wait(v).awaited == graph::kNoVertex;
+        if (measured_wait)
+          account(v, PathClass::wait, "wait (measured, unlogged event)", std::min(r.end[next], hi), hi);
+        else
+          account(v, PathClass::latency, "latency", std::min(r.end[next], hi), hi);
         hi = std::min(r.end[next], hi);
         via_issue = false;
         break;
+      }
       case Release::issue: {
         account(v, PathClass::queueing, "queueing", std::min(r.ready[v], hi), hi);
         hi = std::min(r.ready[v], hi);
@@ -132,6 +134,9 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {
     if (r.end[from] == kNever || r.end[to] == kNever) return 0;
     if (kind == graph::EdgeKind::issue) return r.issued[to] - r.end[from];
+    // A measured wait delays the resume after its previous segment: the delay the replay applied.
+    if (kind == graph::EdgeKind::continuation && g.resume_wait(to).awaited == graph::kNoVertex)
+      return r.ready[to] - r.end[from];
     return edge_delay_ns(g, map, model, from, to, kind);
   };
   cp.lower_bound_ns = graph::longest_path(g, weight, edge).length;

@@ -3,9 +3,11 @@
 // eagerly (max is order-free); only count-based barrier arrivals go through the queue in time order.
 #include "replay/replay_engine.hpp"
 
+#include "replay/copy_route.hpp"
 #include "replay/timing_rules.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <queue>
 #include <set>
@@ -158,18 +160,17 @@ class Engine {
     for (VertexId v = 0; v < n_; ++v) {
       if (g_.kind(v) != OpKind::copy) continue;
       const graph::CopyInfo& c = g_.copy(v);
-      MemoryPlace src = map_.memory(c.src_memory.value());
-      MemoryPlace dst = map_.memory(c.dst_memory.value());
+      const CopyRoute route = copy_route(g_, map_, v);
+      const MemoryPlace& src = route.src;
+      const MemoryPlace& dst = route.dst;
+      const bool remote = route.remote;
       CopyPlan& plan = copies_[v];
-      plan.src_node = src.spans_nodes ? dst.node : src.node;
-      plan.dst_node = dst.spans_nodes ? src.node : dst.node;
-      const bool remote = src.spans_nodes || dst.spans_nodes || plan.src_node != plan.dst_node;
+      plan.src_node = route.src_node;
+      plan.dst_node = route.dst_node;
       plan.path = model_.path(src.kind, dst.kind, remote);
       if (plan.path == nullptr)
         return core::InputError{core::SourceLocation{model_.source, 0, std::nullopt},
-                              "machine '" + model_.name + "' has no [[paths]] entry for copies from " +
-                                  std::string(core::memory_kind_name(src.kind)) + " to " +
-                                  std::string(core::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)") +
+                              "machine '" + model_.name + "' has no [[paths]] entry for copies " + route_name(route) +
                                   ", needed by copy " + core::to_string(g_.event(v))};
       plan.bytes = c.bytes;
       if (c.bytes == graph::kNoValue) {
@@ -181,8 +182,7 @@ class Engine {
                                                      static_cast<std::uint32_t>(path_usage_.size()));
       if (fresh) {
         path_usage_.push_back({});
-        path_names_.push_back(std::string(core::memory_kind_name(src.kind)) + " -> " +
-                              std::string(core::memory_kind_name(dst.kind)) + (remote ? " (remote)" : " (local)"));
+        path_names_.push_back(route_name(route));
       }
       plan.path_slot = slot->second;
     }
@@ -215,8 +215,63 @@ class Engine {
       pending_[v] = count;
       if (g_.kind(v) == OpKind::task || g_.kind(v) == OpKind::task_resume) assign_queue(v);
     }
+    mark_outside_estimate();
     for (VertexId v = 0; v < n_; ++v)
       if (pending_[v] == 0) push(0, v, EventType::ready);
+  }
+
+  // Tasks without Task Time, and every operation after them, are left out of the estimate (ReplayResult).
+  void mark_outside_estimate() {
+    std::vector<VertexId> todo;
+    for (VertexId v = 0; v < n_; ++v)
+      if (g_.kind(v) == OpKind::task && g_.task(v).time_ns == graph::kNoTime) {
+        ++r_.tasks_without_time;
+        todo.push_back(v);
+      }
+    if (todo.empty()) return;
+    r_.outside_estimate.assign(n_, 0);
+    for (VertexId v : todo) r_.outside_estimate[v] = 1;
+    while (!todo.empty()) {
+      const VertexId v = todo.back();
+      todo.pop_back();
+      for (VertexId w : g_.successors(v))
+        if (!r_.outside_estimate[w]) {
+          r_.outside_estimate[w] = 1;
+          ++r_.after_untimed;
+          todo.push_back(w);
+        }
+    }
+  }
+
+  // ---- noise (ReplayOptions::perturb_sigma) ------------------------------------------------
+
+  // exp(sigma·z − sigma²/2) with z standard normal from (seed, v): a mean-1 lognormal factor that depends
+  // on nothing but the seed and the operation, so samples are the same whatever runs them.
+  double noise_factor(VertexId v) const {
+    auto mix = [](std::uint64_t x) {
+      x += 0x9e3779b97f4a7c15ull;
+      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+      x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+      return x ^ (x >> 31);
+    };
+    const std::uint64_t a = mix(options_.perturb_seed ^ mix(v));
+    const std::uint64_t b = mix(a);
+    const double u1 = (static_cast<double>(a >> 11) + 0.5) * 0x1p-53;  // (0, 1)
+    const double u2 = static_cast<double>(b >> 11) * 0x1p-53;
+    const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    const double s = options_.perturb_sigma;
+    return std::exp(s * z - 0.5 * s * s);
+  }
+  TimeNs perturbed(TimeNs duration, VertexId v) const {
+    if (options_.perturb_sigma <= 0 || duration <= 0) return duration;
+    return static_cast<TimeNs>(std::llround(static_cast<double>(duration) * noise_factor(v)));
+  }
+
+  // The measured duration of the wait before resume segment v when no record produces its event.
+  TimeNs unlogged_wait(VertexId v) const {
+    const graph::WaitInfo& w = g_.resume_wait(v);
+    if (w.awaited != kNoVertex || options_.unlogged == UnloggedTime::instant) return 0;
+    return perturbed(w.wait_ns, v);
   }
 
   // Every task segment waits in a queue served by the model processors its target maps to.
@@ -259,17 +314,13 @@ class Engine {
   // Busy time of a task on the model, and the busy offsets of its actions (DESIGN §3 issue rule).
   TimeNs task_busy(VertexId task) {
     const graph::TaskInfo& t = g_.task(task);
-    std::int64_t busy_us = 0;
-    if (t.time_us == graph::kNoValue) {
-      ++r_.tasks_without_time;
-    } else {
-      busy_us = static_cast<std::int64_t>(t.time_us) - static_cast<std::int64_t>(g_.wait_us(task));
-      if (busy_us < 0) {
-        ++r_.clamped_waits;
-        busy_us = 0;
-      }
+    if (t.time_ns == graph::kNoTime) return 0;
+    TimeNs busy = t.time_ns - g_.wait_ns(task);
+    if (busy < 0) {
+      ++r_.clamped_waits;  // counted once a segment: only tasks that wait have more than one
+      busy = 0;
     }
-    return model_.scale_busy(map_.kind_of(t.processor.value()), t.func_id, busy_us * 1000);
+    return perturbed(model_.scale_busy(map_.kind_of(t.processor.value()), t.func_id, busy), task);
   }
 
   TimeNs action_offset(TimeNs busy, std::uint32_t k, std::uint32_t count) const {
@@ -420,7 +471,7 @@ class Engine {
       }
     }
     ci.last_user = c;
-    const TimeNs duration = model_.transfer_ns(model_.channels[ci.channel], plan.bytes);
+    const TimeNs duration = perturbed(model_.transfer_ns(model_.channels[ci.channel], plan.bytes), c);
     if (options_.record_intervals)
       r_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, now_, now_ + duration});
     ci.busy_ns += duration;
@@ -452,6 +503,7 @@ class Engine {
     if (s.fired || !s.previous_done || s.arrived < g_.phase(p).required) return;
     s.fired = true;
     r_.ready[p] = now_;
+    r_.start[p] = now_;  // a phase takes no time: waiting for its arrivals is the arrivals' and the edges' time
     r_.released_by[p] = because;
     r_.release[p] = because == kNoVertex ? Release::none : why;
     push(now_, p, EventType::fire);
@@ -479,7 +531,6 @@ class Engine {
         break;
       case OpKind::barrier_phase: {
         PhaseState& s = phase_[v];
-        r_.start[v] = now_;
         s.previous_done = true;
         try_fire_phase(v, r_.released_by[v], Release::input);
         break;
@@ -491,7 +542,8 @@ class Engine {
     r_.end[v] = now_;
     if (r_.start[v] == kNever) r_.start[v] = now_;
     ++r_.operations;
-    r_.makespan_ns = std::max(r_.makespan_ns, now_);
+    r_.last_end_ns = std::max(r_.last_end_ns, now_);
+    if (r_.counts(v)) r_.makespan_ns = std::max(r_.makespan_ns, now_);
     auto succ = g_.successors(v);
     auto kinds = g_.successor_kinds(v);
     for (std::size_t i = 0; i < succ.size(); ++i) {
@@ -503,6 +555,15 @@ class Engine {
           if (g_.kind(v) == OpKind::barrier_arrive)
             push(now_ + edge_delay(v, w, EdgeKind::arrival), w, EventType::arrival_effect, v);
           break;
+        case EdgeKind::continuation: {
+          const TimeNs waited = unlogged_wait(w);
+          if (waited > 0) {
+            ++r_.measured_waits;
+            r_.measured_wait_ns += waited;
+          }
+          contribute(w, now_ + edge_delay(v, w, kinds[i]) + waited, v, Release::input);
+          break;
+        }
         default: contribute(w, now_ + edge_delay(v, w, kinds[i]), v, Release::input); break;
       }
     }
@@ -572,6 +633,8 @@ class Engine {
 };
 
 }  // namespace
+
+const char* unlogged_time_name(UnloggedTime u) { return u == UnloggedTime::measured ? "measured" : "instant"; }
 
 core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayOptions& options) {

@@ -27,7 +27,7 @@ std::string describe(const graph::BuildResult& r) {
         << g.issuer(v) << ' ' << g.position(v) << ' ' << g.payload(v);
     if (g.kind(v) == graph::OpKind::task) {
       const auto& t = g.task(v);
-      out << " t" << t.func_id << ',' << t.priority << ',' << t.time_us << ',' << g.waits_of(v).size() << ',' << t.action_count;
+      out << " t" << t.func_id << ',' << t.priority << ',' << t.time_ns << ',' << g.waits_of(v).size() << ',' << t.action_count;
     }
     if (g.kind(v) == graph::OpKind::copy) out << " c" << g.copy(v).bytes;
     out << " ->";
@@ -102,8 +102,8 @@ TEST(GraphBuilderThreads, SameGraphAndFindingsWhateverTheThreadsAndChunks) {
         // The first Task Time in input order counts (random-dag tasks take at most 500 us), not node 2's
         // repeat, which is ten times longer.
         for (graph::VertexId v = 0; v < r.graph.vertex_count(); ++v)
-          if (r.graph.kind(v) == graph::OpKind::task && r.graph.task(v).time_us != graph::kNoValue) {
-            EXPECT_LE(r.graph.task(v).time_us, 500u);
+          if (r.graph.kind(v) == graph::OpKind::task && r.graph.task(v).time_ns != graph::kNoTime) {
+            EXPECT_LE(r.graph.task(v).time_ns, 500000);
           }
       } else {
         EXPECT_EQ(first_difference(got, reference), "") << "chunk " << chunk << ", threads " << threads;

@@ -62,7 +62,7 @@ TEST(GraphAlgorithms, LongestPathTakesTheHeavierBranch) {
   auto r = diamond();
   const auto& g = r.graph;
   auto weight = [&](VertexId v) -> std::int64_t {
-    return g.kind(v) == OpKind::task ? static_cast<std::int64_t>(g.task(v).time_us) : 0;
+    return g.kind(v) == OpKind::task ? g.task(v).time_ns / 1000 : 0;
   };
   auto path = longest_path(g, weight);
   EXPECT_EQ(path.length, 1 + 30 + 5);

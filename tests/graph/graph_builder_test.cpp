@@ -45,7 +45,7 @@ TEST(GraphBuilder, TaskTimeJoinsRequestAcrossFilesAndNodeComesFromProcessorId) {
   auto r = build_event_graph(trace);
   ASSERT_EQ(r.graph.vertex_count(), 1u);
   VertexId t = vertex_of(r.graph, OpKind::task, 0x20000001, 1);
-  EXPECT_EQ(r.graph.task(t).time_us, 125u);
+  EXPECT_EQ(r.graph.task(t).time_ns, 125000);
   EXPECT_EQ(r.graph.task(t).func_id, 7u);
   EXPECT_EQ(r.graph.node(t), 1u);
   EXPECT_EQ(r.findings.total(), 0u);
@@ -131,8 +131,8 @@ TEST(GraphBuilder, TaskWaitSplitsTheTaskSoIssueThenWaitIsNotACycle) {
   EXPECT_FALSE(has_edge(g, top, trig, EdgeKind::precondition));
   ASSERT_EQ(g.waits_of(top).size(), 1u);
   EXPECT_EQ(g.waits_of(top)[0].position, 1u);
-  EXPECT_EQ(g.waits_of(top)[0].micros, 40u);
-  EXPECT_EQ(g.wait_us(top), 40u);
+  EXPECT_EQ(g.waits_of(top)[0].wait_ns, 40000);
+  EXPECT_EQ(g.wait_ns(top), 40000);
   EXPECT_EQ(g.task(top).action_count, 3u);
   EXPECT_EQ(g.position(b), 2u);
   EXPECT_TRUE(r.findings.cycle.empty());
@@ -176,7 +176,7 @@ TEST(GraphBuilder, TimingRecordsWithoutRequestsAndRequestsWithoutTiming) {
   EXPECT_EQ(example_events(f, FindingKind::duplicate_task_time), std::vector<std::string>{"(20000003,1)"});
   EXPECT_EQ(example_events(f, FindingKind::duplicate_copy_size), std::vector<std::string>{"(20000004,1)"});
   EXPECT_EQ(example_events(f, FindingKind::wait_without_task), std::vector<std::string>{"(20000060,1)"});
-  EXPECT_EQ(r.graph.task(vertex_of(r.graph, OpKind::task, 0x20000003, 1)).time_us, 1u);  // the first one counts
+  EXPECT_EQ(r.graph.task(vertex_of(r.graph, OpKind::task, 0x20000003, 1)).time_ns, 1000);  // the first one counts
 }
 
 TEST(GraphBuilder, PreconditionWithoutMergeAndUnknownIssuer) {

@@ -221,7 +221,7 @@ TEST(ReplayProperty, WithoutCostsOrContentionTheEstimateIsTheLongestPath) {
     const auto* result = &r.run.result;
     const auto& g = r.graph();
     auto path = graph::longest_path(g, [&](VertexId v) -> std::int64_t {
-      return g.kind(v) == OpKind::task ? static_cast<std::int64_t>(g.task(v).time_us) * 1000 : 0;
+      return g.kind(v) == OpKind::task ? g.task(v).time_ns : 0;
     });
     EXPECT_EQ(result->makespan_ns, path.length) << "seed " << seed;
     EXPECT_EQ(result->stuck, 0u);

@@ -29,7 +29,7 @@ void GraphBuilder::check_merge_counts() {
 void GraphBuilder::check_timing_joins() {
   const EventGraph& graph = out_.graph;
   for (VertexId v = 0; v < graph.vertex_count(); ++v) {
-    if (graph.kind(v) == OpKind::task && graph.task(v).time_us == kNoValue)
+    if (graph.kind(v) == OpKind::task && graph.task(v).time_ns == kNoTime)
       log_.note(FindingKind::task_without_time, graph.event(v));
     else if (graph.kind(v) == OpKind::copy && graph.copy(v).bytes == kNoValue)
       log_.note(FindingKind::copy_without_size, graph.event(v));

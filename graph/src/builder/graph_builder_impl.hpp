@@ -61,6 +61,10 @@ std::size_t release(core::RecordBatch& batch, std::vector<Record>& records) {
   return platform::free_array(records);
 }
 
+// The logs' microseconds as the graph's nanoseconds. The parser bounds them (core::kMaxLoggedMicros), so this
+// cannot overflow.
+inline std::int64_t micros_to_ns(std::uint64_t micros) { return static_cast<std::int64_t>(micros) * 1000; }
+
 // How many keys ahead of the current one lookups prefetch their slot.
 constexpr std::size_t kPrefetchDistance = 12;
 

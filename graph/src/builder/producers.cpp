@@ -158,8 +158,9 @@ void GraphBuilder::resolve(BatchWork& w) {
       continue;
     }
     // A second Task Time for one task is settled after the parallel part, in input order.
-    std::uint64_t none = kNoValue;
-    if (!std::atomic_ref<std::uint64_t>(vertices.tasks[vertices.payload[t]].time_us).compare_exchange_strong(none, r.micros))
+    std::int64_t none = kNoTime;
+    if (!std::atomic_ref<std::int64_t>(vertices.tasks[vertices.payload[t]].time_ns)
+             .compare_exchange_strong(none, micros_to_ns(r.micros)))
       w.repeated_task_time = true;
   }
   for (std::size_t i = 0; i < b.copy_sizes.size(); ++i) {
@@ -184,7 +185,7 @@ void GraphBuilder::resolve(BatchWork& w) {
     }
     VertexId awaited = producer_of(w, r.awaited);
     w.actions.push_back({t, static_cast<std::uint32_t>(w.waits.size()) | Action::kWaitFlag, Action::at(w.file, b.file_line(r.line))});
-    w.waits.push_back({t, kNoVertex, awaited, r.awaited, r.micros, 0});
+    w.waits.push_back({t, kNoVertex, awaited, r.awaited, micros_to_ns(r.micros), 0});
   }
   // Everything but the timing records is in the graph now. Freeing them here, batch by batch, gives
   // back about as much memory as the edges and actions the remaining batches still add.
@@ -238,18 +239,18 @@ void GraphBuilder::join_batches() {
 void GraphBuilder::settle_repeated_timings(bool times, bool sizes) {
   VertexTable& vertices = v_;
   if (times)
-    for (TaskInfo& t : vertices.tasks) t.time_us = kNoValue;
+    for (TaskInfo& t : vertices.tasks) t.time_ns = kNoTime;
   if (sizes)
     for (CopyInfo& c : vertices.copies) c.bytes = kNoValue;
   for (const BatchWork& w : work_) {
     for (const auto& r : w.batch->task_times) {
       VertexId t = times ? producer_of_kind(r.finish, OpKind::task) : kNoVertex;
       if (t == kNoVertex) continue;
-      std::uint64_t& time = vertices.tasks[vertices.payload[t]].time_us;
+      std::int64_t& time = vertices.tasks[vertices.payload[t]].time_ns;
       if (time != kNoValue)
         log_.note(FindingKind::duplicate_task_time, r.finish);
       else
-        time = r.micros;
+        time = micros_to_ns(r.micros);
     }
     for (const auto& r : w.batch->copy_sizes) {
       VertexId c = sizes ? producer_of_kind(r.copy, OpKind::copy) : kNoVertex;
