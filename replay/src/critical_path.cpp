@@ -127,12 +127,13 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   // Lower bound: every operation takes its replayed duration and every edge its delay, but nothing queues.
   // An issued operation starts from its issuer's issue point, which is (end - issued) before the issuer's end.
   // A phase's own span is spent waiting for its arrivals, which the edges already carry: it weighs nothing.
+  // Operations outside the estimate weigh nothing, nor do the edges into them: they cannot lengthen the bound.
   auto weight = [&](VertexId u) -> std::int64_t {
-    if (r.end[u] == kNever || g.kind(u) == OpKind::barrier_phase) return 0;
+    if (r.end[u] == kNever || g.kind(u) == OpKind::barrier_phase || !r.counts(u)) return 0;
     return r.end[u] - r.start[u];
   };
   auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {
-    if (r.end[from] == kNever || r.end[to] == kNever) return 0;
+    if (r.end[from] == kNever || r.end[to] == kNever || !r.counts(to)) return 0;
     if (kind == graph::EdgeKind::issue) return r.issued[to] - r.end[from];
     // A measured wait delays the resume after its previous segment: the delay the replay applied.
     if (kind == graph::EdgeKind::continuation && g.resume_wait(to).awaited == graph::kNoVertex)
