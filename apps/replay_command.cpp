@@ -5,6 +5,8 @@
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "replay_report.hpp"
+#include "session/perturbation.hpp"
+#include "text_format.hpp"
 #include "trace_inputs.hpp"
 
 namespace rr::app {
@@ -32,6 +34,9 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     std::string window;
     std::vector<std::uint32_t> nodes;
     std::string output;
+    double perturb = 0;
+    std::uint32_t samples = 100;
+    std::uint64_t seed = 1;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("replay", "Replay a trace's event graph on a machine model and estimate its run time.");
@@ -41,6 +46,13 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("--window", opts->window, "timeline only: A:B in microseconds of replayed time");
   cmd->add_option("--nodes", opts->nodes, "timeline only: these model nodes")->delimiter(',');
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
+  auto* perturb = cmd->add_option("--perturb", opts->perturb,
+                                  "also replay --samples times with lognormal noise of this sigma on every duration "
+                                  "(mean 1) and report the estimate's distribution")
+                      ->check(CLI::Range(0.0, 4.0));
+  cmd->add_option("--samples", opts->samples, "noisy replays for --perturb")->check(CLI::Range(1, 100000))->needs(perturb)
+      ->capture_default_str();
+  cmd->add_option("--seed", opts->seed, "seed of the noise for --perturb")->needs(perturb)->capture_default_str();
 
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
@@ -57,7 +69,26 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical};
     RunContext ctx = replay_context("replay", opts->in, common, *s);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::string report = opts->json ? render_replay_json(view, ctx).dump(2) + "\n" : render_replay_text(view);
+    std::optional<session::EstimateDistribution> noise;
+    if (opts->perturb > 0) {
+      auto d = session::perturbed_estimates(s->trace, s->run.model, settings,
+                                            {opts->perturb, opts->samples, opts->seed, common.threads});
+      if (!d) {
+        std::cerr << "realm-replay replay: error: " << d.error().to_string() << "\n";
+        return kExitBadInput;
+      }
+      noise = std::move(*d);
+      ctx.options["perturb"] = {{"sigma", opts->perturb}, {"samples", opts->samples}, {"seed", opts->seed}};
+    }
+    std::string report;
+    if (opts->json) {
+      auto j = render_replay_json(view, ctx);
+      if (noise) j["perturbation"] = distribution_json(*noise);
+      report = j.dump(2) + "\n";
+    } else {
+      report = render_replay_text(view);
+      if (noise) report += "\n" + distribution_text(*noise);
+    }
     if (!opts->timeline.empty()) {
       if (auto err = write_file_atomically(opts->timeline, render_timeline(view, filter)); !err.empty()) {
         std::cerr << "realm-replay replay: error: " << err << "\n";

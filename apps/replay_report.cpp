@@ -3,6 +3,7 @@
 
 #include "text_format.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -174,6 +175,19 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
                           {"by_class_ns", classes}, {"operations", events}};
   }
   return j;
+}
+
+std::string distribution_text(const session::EstimateDistribution& d) {
+  return "Under noise (lognormal factor of mean 1 and sigma " + fixed(d.sigma, 3) + " on every duration, " +
+         std::to_string(d.samples.size()) + " samples, seed " + std::to_string(d.seed) + "), estimated run time in ms:\n" +
+         "  mean " + ms(static_cast<replay::TimeNs>(std::llround(d.mean_ns))) + "   p5 " + ms(d.p5_ns) + "   p50 " +
+         ms(d.p50_ns) + "   p95 " + ms(d.p95_ns) + "   (min " + ms(d.min_ns) + ", max " + ms(d.max_ns) + ")\n";
+}
+
+nlohmann::ordered_json distribution_json(const session::EstimateDistribution& d) {
+  return {{"sigma", d.sigma},     {"samples", d.samples.size()}, {"seed", d.seed},    {"mean_ns", d.mean_ns},
+          {"p5_ns", d.p5_ns},     {"p50_ns", d.p50_ns},          {"p95_ns", d.p95_ns}, {"min_ns", d.min_ns},
+          {"max_ns", d.max_ns}};
 }
 
 std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {

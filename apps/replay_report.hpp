@@ -12,6 +12,7 @@
 #include "replay/critical_path.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_result.hpp"
+#include "session/perturbation.hpp"
 #include "stats_report.hpp"
 
 namespace rr::app {
@@ -28,6 +29,10 @@ std::string render_replay_text(const ReplayView& v);
 // {"compute": ns, "copy": ns, ...}: time per critical-path class, in class order.
 nlohmann::ordered_json path_classes_json(const std::array<replay::TimeNs, replay::kPathClassCount>& by_class);
 nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx);
+
+// The estimate under noise (replay --perturb): mean and percentiles.
+std::string distribution_text(const session::EstimateDistribution& d);
+nlohmann::ordered_json distribution_json(const session::EstimateDistribution& d);
 
 struct TimelineFilter {
   std::optional<replay::TimeNs> from_ns;

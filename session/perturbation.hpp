@@ -1,0 +1,34 @@
+// The estimate's distribution under noise: the same replay repeated with seeded multiplicative lognormal noise on
+// every duration (ReplayOptions::perturb_sigma), samples run in parallel, the same for a seed at any thread count.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/result.hpp"
+#include "session/session.hpp"
+
+namespace rr::session {
+
+struct PerturbationRequest {
+  double sigma = 0.1;        // of log(duration factor); factors have mean 1
+  std::uint32_t samples = 100;
+  std::uint64_t seed = 1;
+  unsigned threads = 0;      // 0: every hardware thread
+};
+
+struct EstimateDistribution {
+  double sigma = 0;
+  std::uint64_t seed = 0;
+  std::vector<replay::TimeNs> samples;  // estimated run time of each sample, in sample order
+  double mean_ns = 0;
+  // Nearest-rank percentiles of the samples: the smallest sample with at least p% of them at or below it.
+  replay::TimeNs p5_ns = 0, p50_ns = 0, p95_ns = 0, min_ns = 0, max_ns = 0;
+};
+
+// Sample i runs with noise seed mix(seed, i); `settings` give everything else (fold, unlogged time, ...).
+core::Expected<EstimateDistribution> perturbed_estimates(const LoadedTrace& trace, const machine::MachineModel& model,
+                                                         const ReplaySettings& settings,
+                                                         const PerturbationRequest& request);
+
+}  // namespace rr::session
