@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   auto run_sweep = rr::app::add_sweep_command(app, common);
   auto run_diff = rr::app::add_diff_command(app, common);
   auto run_gen = rr::app::add_gen_command(app, common);
+  auto run_machine = rr::app::add_machine_command(app, common);
 
   try {
     app.parse(argc, argv);
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("sweep")) return run_sweep();
     if (app.got_subcommand("diff")) return run_diff();
     if (app.got_subcommand("gen")) return run_gen();
+    if (app.got_subcommand("machine")) return run_machine();
   } catch (const std::exception& e) {
     std::cerr << "realm-replay: internal error: " << e.what() << "\n";
     return rr::app::kExitBadInput;

@@ -86,7 +86,10 @@ session::ReplaySettings replay_settings(const ReplayInputs& in) {
 
 void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
   cmd->add_option("trace", in.trace, "trace: folder, log files, globs or tar archives")->required();
-  cmd->add_option("-m,--machine", in.machine, "machine description (TOML), e.g. data/machines/titan.toml")->required();
+  cmd->add_option("-m,--machine", in.machine,
+                  "machine description (TOML), e.g. data/machines/titan.toml, or 'traced': the machine the trace was "
+                  "taken on (realm-replay machine from-trace)")
+      ->required();
   cmd->add_option("--set", in.overrides, "override a machine value: key=value (repeatable), e.g. processors.gpu.speed=4");
   cmd->add_option("--fold", in.fold, "replay an N-node trace on this many nodes (node n runs on n mod M)");
   add_unlogged_option(cmd, in.unlogged);

@@ -20,9 +20,12 @@ enum class IssuePoint : std::uint8_t { interpolate, start, end };
 const char* issue_point_name(IssuePoint p);
 
 struct ProcessorClass {
-  std::uint32_t count = 0;  // per node
+  std::uint32_t count = 0;  // per node, unless per_node gives the node's own count
+  std::vector<std::uint32_t> per_node;  // optional: the count of model node n is per_node[n] (nodes beyond: count)
   double speed = 1.0;       // relative to the traced machine: busy time is divided by it
   std::map<std::uint32_t, double> function_speed;  // optional extra factor per task function id
+
+  std::uint32_t count_on(std::uint32_t node) const { return node < per_node.size() ? per_node[node] : count; }
 };
 
 // One kind of transfer resource, instantiated once per node (a PCIe link, a DMA engine, a NIC).

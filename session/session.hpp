@@ -63,11 +63,16 @@ std::string label_of(const std::string& path);
 // such place, replaced by 'N'; a label that names no node count is a family of its own.
 std::string trace_family(const std::string& label, std::uint32_t nodes);
 
-// The machine a trace is replayed on: a TOML file plus `key=value` overrides.
+// The machine a trace is replayed on: a TOML file, or "traced" for the machine the trace was taken on
+// (machine::traced_machine_toml), plus `key=value` overrides.
 struct MachineChoice {
   std::string path;
   std::vector<std::string> overrides;
+  bool traced() const;
 };
+
+// Loads the machine a choice names for this trace.
+core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine);
 
 struct ReplaySettings {
   std::uint32_t fold = 0;          // model nodes (0: the traced node count)

@@ -113,6 +113,15 @@ ProcessorClass read_processor(const toml::table& t, const std::string& path) {
   TableReader r(t, path);
   ProcessorClass p;
   p.count = static_cast<std::uint32_t>(r.integer("count", std::nullopt, 0));
+  if (const toml::node* n = r.find("per_node")) {
+    const toml::array* arr = n->as_array();
+    if (!arr) throw LoadError("'" + path + ".per_node' must be an array of counts, one per node", line_of(*n));
+    for (const auto& item : *arr) {
+      auto v = item.value_exact<std::int64_t>();
+      if (!v || *v < 0) throw LoadError("'" + path + ".per_node' lists counts (integers >= 0)", line_of(item));
+      p.per_node.push_back(static_cast<std::uint32_t>(*v));
+    }
+  }
   p.speed = r.number("speed", 1.0, 0, true);
   const toml::table& f = r.table("function_speed", false);
   for (const auto& [key, value] : f) {

@@ -42,7 +42,7 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
   for (std::uint32_t n = 0; n < map.model_nodes_; ++n) {
     for (auto kind : {core::ProcessorKind::gpu, core::ProcessorKind::cpu, core::ProcessorKind::utility}) {
       first[n][kind_slot(kind)] = static_cast<std::uint32_t>(map.processors_.size());
-      for (std::uint32_t i = 0; i < model.processor(kind).count; ++i) map.processors_.push_back({n, kind, i});
+      for (std::uint32_t i = 0; i < model.processor(kind).count_on(n); ++i) map.processors_.push_back({n, kind, i});
     }
     map.first_cpu_of_node_[n] = first[n][kind_slot(core::ProcessorKind::cpu)];
   }
@@ -55,13 +55,14 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
     if (kind != core::ProcessorKind::gpu && kind != core::ProcessorKind::cpu && kind != core::ProcessorKind::utility)
       continue;
     const std::uint32_t node = map.layout_.node_of(id);
-    const std::uint32_t count = model.processor(kind).count;
+    const std::uint32_t model_node = map.fold(node);
+    const std::uint32_t count = model.processor(kind).count_on(model_node);
     if (count == 0)
       return core::InputError{core::SourceLocation{model.source, 0, std::nullopt},
                             "the trace has " + std::string(core::processor_kind_name(kind)) + " processors (e.g. " +
                                 core::hex(id) + " on node " + std::to_string(node) + ") but machine '" + model.name +
-                                "' has no " + std::string(core::processor_kind_name(kind)) + " processor"};
-    std::uint32_t model_node = map.fold(node);
+                                "' has no " + std::string(core::processor_kind_name(kind)) + " processor" +
+                                (model.processor(kind).per_node.empty() ? "" : " on model node " + std::to_string(model_node))};
     std::uint32_t index = next_index[{model_node, kind_slot(kind)}]++;
     ++traced_count[{node, kind_slot(kind)}];
     map.targets_[id] = {first[model_node][kind_slot(kind)] + index % count};
@@ -87,8 +88,8 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
     map.description_.push_back("traced node " + std::to_string(key.first) + " " +
                                std::string(core::processor_kind_name(kind)) + ": " + std::to_string(count) +
                                " processor(s) -> model node " + std::to_string(map.fold(key.first)) + ", " +
-                               std::to_string(std::min(count, model.processor(kind).count)) + " of its " +
-                               std::to_string(model.processor(kind).count));
+                               std::to_string(std::min(count, model.processor(kind).count_on(map.fold(key.first)))) +
+                               " of its " + std::to_string(model.processor(kind).count_on(map.fold(key.first))));
   }
   return map;
 }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "machine_models/machine_loader.hpp"
+#include "machine_models/traced_machine.hpp"
 #include "parser/trace_reader.hpp"
 
 namespace rr::session {
@@ -103,9 +104,18 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
   return t;
 }
 
+bool MachineChoice::traced() const { return path == machine::kTracedMachine; }
+
+core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine) {
+  if (machine.traced())
+    return machine::parse_machine(machine::traced_machine_toml(trace.records, trace.label),
+                                  "the traced machine of " + trace.label, machine.overrides);
+  return machine::load_machine(machine.path, machine.overrides);
+}
+
 core::Expected<ReplayRun> replay_trace(const LoadedTrace& trace, const MachineChoice& machine,
                                        const ReplaySettings& settings) {
-  auto model = machine::load_machine(machine.path, machine.overrides);
+  auto model = load_machine_for(trace, machine);
   if (!model) return model.error();
   return replay_on(trace, std::move(*model), settings);
 }

@@ -1,0 +1,130 @@
+// Deriving the traced machine: counts and memories from the Processor and Memory records, a median copy size from
+// the Copy Sizes, and the assumptions every machine file needs for what the trace does not record.
+#include "machine_models/traced_machine.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace rr::machine {
+
+namespace {
+
+struct Observed {
+  std::uint32_t nodes = 1;
+  // [kind][node] processors
+  std::array<std::map<std::uint32_t, std::uint32_t>, 3> processors;
+  std::map<std::uint32_t, std::set<std::string>> memories;  // node -> "system 60000000", ...
+  std::vector<std::uint64_t> copy_sizes;
+};
+
+Observed observe(const core::TraceRecords& trace) {
+  Observed o;
+  const auto layout = core::IdLayout::for_width(trace.width == core::IdWidth::unknown ? core::IdWidth::bits32 : trace.width);
+  std::set<std::uint64_t> seen_processors, seen_memories;
+  for (const auto& f : trace.files) {
+    if (f.node >= 0) o.nodes = std::max(o.nodes, static_cast<std::uint32_t>(f.node) + 1);
+    for (const auto& b : f.batches) {
+      for (const auto& p : b.processors) {
+        const auto k = static_cast<std::size_t>(p.kind);
+        if (k >= 3 || !seen_processors.insert(p.id.value()).second) continue;
+        const std::uint32_t node = layout.node_of(p.id.value());
+        ++o.processors[k][node];
+        o.nodes = std::max(o.nodes, node + 1);
+      }
+      for (const auto& m : b.memories) {
+        if (!seen_memories.insert(m.id.value()).second) continue;
+        // GASNet global memory spans the nodes; its node bits mean nothing (spec §5).
+        const std::uint32_t node = m.kind == core::MemoryKind::global ? 0 : layout.node_of(m.id.value());
+        o.memories[node].insert(std::string(core::memory_kind_name(m.kind)) + " " + core::hex(m.id.value()));
+      }
+      for (const auto& c : b.copy_sizes)
+        if (c.bytes > 0) o.copy_sizes.push_back(c.bytes);
+    }
+  }
+  return o;
+}
+
+const char* kKindKeys[3] = {"gpu", "cpu", "utility"};
+
+}  // namespace
+
+std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label) {
+  const Observed o = observe(trace);
+  std::ostringstream t;
+  t << "# The machine trace '" << label << "' was taken on, as the trace logged it (realm-replay machine from-trace).\n"
+    << "# [T] from the trace. [A] an assumption: the trace does not record it; change it with --set, or fit it to\n"
+    << "# measured run times with realm-replay calibrate.\n\n";
+  std::ostringstream summary;
+  for (std::size_t k = 0; k < 3; ++k) {
+    std::uint32_t total = 0;
+    for (const auto& [node, n] : o.processors[k]) total += n;
+    if (total) summary << (summary.tellp() ? ", " : "") << total << " " << core::processor_kind_name(static_cast<core::ProcessorKind>(k));
+  }
+  t << "[machine]\nname = \"traced\"\ndescription = \"as traced: " << o.nodes << " node(s), " << summary.str()
+    << " processor(s) in all\"\n\n";
+  t << "# Realm processors of each kind on each node, exactly as the Processor records list them [T]; speed 1 is the\n"
+    << "# traced hardware itself: the trace's own durations [T].\n";
+  for (std::size_t k = 0; k < 3; ++k) {
+    std::vector<std::uint32_t> counts(o.nodes, 0);
+    for (const auto& [node, n] : o.processors[k]) counts[node] = n;
+    const bool uniform = std::all_of(counts.begin(), counts.end(), [&](auto c) { return c == counts[0]; });
+    t << "[processors." << kKindKeys[k] << "]\ncount = " << (counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end()));
+    if (uniform) t << "        # on every node [T]\n";
+    else {
+      t << "        # the most on any node; each node's own count below [T]\nper_node = [";
+      for (std::uint32_t n = 0; n < o.nodes; ++n) t << (n ? ", " : "") << counts[n];
+      t << "]\n";
+    }
+    t << "speed = 1.0\n\n";
+  }
+  t << "# Memories the trace logged [T]:\n";
+  for (const auto& [node, list] : o.memories) {
+    t << "#   node " << node << ":";
+    for (const auto& m : list) t << " " << m << ";";
+    t << "\n";
+  }
+  if (o.memories.empty()) t << "#   none (E3 traces log no Memory records)\n";
+  t << "\n# Copy channels, one instance per node; a transfer holds one lane for latency + bytes / bandwidth.\n"
+    << "[channels.memcpy]          # host memory to host memory in a node, by a DMA thread\n"
+    << "latency_ns = 1000          # [A]\nbandwidth_gbs = 10.0       # [A] one core's memcpy\nlanes = 1                  # [A]\n\n"
+    << "[channels.network]         # node to node (GASNet)\n"
+    << "latency_ns = 25000         # [A] GASNet's UDP conduit over loopback, as the bundled real traces ran; 1–5 us on an HPC interconnect\n"
+    << "bandwidth_gbs = 1.0        # [A]\nlanes = 1                  # [A]\n\n"
+    << "[channels.pcie_h2d]        # host to GPU framebuffer\nlatency_ns = 10000         # [A]\nbandwidth_gbs = 6.0        # [A] PCIe Gen2 x16\nlanes = 1                  # [A]\nside = \"destination\"\n\n"
+    << "[channels.pcie_d2h]        # GPU framebuffer to host\nlatency_ns = 10000         # [A]\nbandwidth_gbs = 6.0        # [A]\nlanes = 1                  # [A]\n\n"
+    << "[channels.fb_copy]         # framebuffer to framebuffer on one GPU\nlatency_ns = 5000          # [A]\nbandwidth_gbs = 100.0      # [A]\nlanes = 1                  # [A]\n\n";
+  const char* host = "[\"system\", \"registered\", \"zero_copy\", \"socket\", \"global\", \"l1_cache\", \"l2_cache\", \"l3_cache\"]";
+  auto path = [&](const std::string& src, const std::string& dst, const char* scope, const char* hops) {
+    t << "[[paths]]\nsrc = " << src << "\ndst = " << dst << "\nscope = \"" << scope << "\"\nhops = " << hops << "\n\n";
+  };
+  t << "# Which channels each copy takes [A]: remote framebuffer traffic is staged through host memory.\n";
+  path(host, host, "local", "[\"memcpy\"]");
+  path(host, "\"framebuffer\"", "local", "[\"pcie_h2d\"]");
+  path("\"framebuffer\"", host, "local", "[\"pcie_d2h\"]");
+  path("\"framebuffer\"", "\"framebuffer\"", "local", "[\"fb_copy\"]");
+  path(host, host, "remote", "[\"network\"]");
+  path("\"framebuffer\"", host, "remote", "[\"pcie_d2h\", \"network\"]");
+  path(host, "\"framebuffer\"", "remote", "[\"network\", \"pcie_h2d\"]");
+  path("\"framebuffer\"", "\"framebuffer\"", "remote", "[\"pcie_d2h\", \"network\", \"pcie_h2d\"]");
+  std::uint64_t median = 65536;
+  if (!o.copy_sizes.empty()) {
+    std::vector<std::uint64_t> sizes = o.copy_sizes;
+    std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
+    median = sizes[sizes.size() / 2];
+  }
+  t << "[network]\nlatency_ns = 25000         # [A] one way, an event or a launch between nodes (as channels.network)\n\n"
+    << "[runtime]\n"
+    << "task_launch_ns = 0         # [A] the runtime's own work is in the logged meta-tasks (function 4)\n"
+    << "trigger_local_ns = 0       # [A]\ntrigger_remote_ns = 0      # [A] on top of the network latency\n"
+    << "merge_ns = 0               # [A]\nbarrier_arrival_ns = 0     # [A]\n"
+    << "wait_frees_processor = true   # Realm runs other ready tasks while one waits (spec §7.4)\n"
+    << "issue_point = \"interpolate\"   # action k of K at start + (k+1)/(K+1) x busy (DESIGN §3)\n"
+    << "default_copy_bytes = " << median << (o.copy_sizes.empty() ? "   # [A] the trace logs no Copy Size\n" : "   # [T] the median Copy Size of the trace\n");
+  return t.str();
+}
+
+}  // namespace rr::machine
