@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ using TimeNs = std::int64_t;
 // Where an operation issued by a task happens inside the task (DESIGN §3).
 enum class IssuePoint : std::uint8_t { interpolate, start, end };
 const char* issue_point_name(IssuePoint p);
+
+// The name of a memory kind in machine files ("system", "zero_copy", "global", ...), and back.
+std::string_view memory_kind_key(core::MemoryKind kind);
+std::optional<core::MemoryKind> memory_kind_from_key(std::string_view key);
 
 struct ProcessorClass {
   std::uint32_t count = 0;  // per node, unless per_node gives the node's own count

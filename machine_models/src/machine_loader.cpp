@@ -19,16 +19,6 @@ struct LoadError : std::runtime_error {
 
 std::uint64_t line_of(const toml::node& n) { return n.source().begin.line; }
 
-const std::map<std::string, core::MemoryKind, std::less<>>& memory_names() {
-  static const std::map<std::string, core::MemoryKind, std::less<>> names = {
-      {"global", core::MemoryKind::global},       {"system", core::MemoryKind::system},
-      {"registered", core::MemoryKind::registered}, {"socket", core::MemoryKind::socket},
-      {"zero_copy", core::MemoryKind::zero_copy}, {"framebuffer", core::MemoryKind::framebuffer},
-      {"l3_cache", core::MemoryKind::l3_cache},   {"l2_cache", core::MemoryKind::l2_cache},
-      {"l1_cache", core::MemoryKind::l1_cache}};
-  return names;
-}
-
 // Reads one table's keys against a fixed list; whatever is left over is an unknown key.
 class TableReader {
  public:
@@ -145,12 +135,12 @@ ProcessorClass read_processor(const toml::table& t, const std::string& path) {
 core::MemoryKind memory_kind(const toml::node& n, const std::string& key) {
   auto s = n.value_exact<std::string>();
   if (!s) throw LoadError("'" + key + "' must be a memory kind name", line_of(n));
-  auto it = memory_names().find(*s);
-  if (it == memory_names().end())
+  auto kind = memory_kind_from_key(*s);
+  if (!kind)
     throw LoadError("'" + key + "': unknown memory kind \"" + *s +
                         "\" (system, registered, zero_copy, framebuffer, global, socket, l1/l2/l3_cache)",
                     line_of(n));
-  return it->second;
+  return *kind;
 }
 
 // A memory kind name or an array of them.

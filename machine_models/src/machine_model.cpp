@@ -5,6 +5,31 @@
 
 namespace rr::machine {
 
+namespace {
+struct MemoryKey {
+  core::MemoryKind kind;
+  std::string_view key;
+};
+constexpr MemoryKey kMemoryKeys[] = {
+    {core::MemoryKind::global, "global"},       {core::MemoryKind::system, "system"},
+    {core::MemoryKind::registered, "registered"}, {core::MemoryKind::socket, "socket"},
+    {core::MemoryKind::zero_copy, "zero_copy"}, {core::MemoryKind::framebuffer, "framebuffer"},
+    {core::MemoryKind::l3_cache, "l3_cache"},   {core::MemoryKind::l2_cache, "l2_cache"},
+    {core::MemoryKind::l1_cache, "l1_cache"}};
+}  // namespace
+
+std::string_view memory_kind_key(core::MemoryKind kind) {
+  for (const auto& m : kMemoryKeys)
+    if (m.kind == kind) return m.key;
+  return "unknown";
+}
+
+std::optional<core::MemoryKind> memory_kind_from_key(std::string_view key) {
+  for (const auto& m : kMemoryKeys)
+    if (m.key == key) return m.kind;
+  return std::nullopt;
+}
+
 const char* issue_point_name(IssuePoint p) {
   switch (p) {
     case IssuePoint::interpolate: return "interpolate";

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "machine_models/machine_loader.hpp"
+#include "machine_models/machine_writer.hpp"
 
 namespace rr::machine {
 namespace {
@@ -146,6 +147,61 @@ TEST(MachineLoader, BadOverridesAndSyntaxErrors) {
   auto missing = load_machine(kMachines + "no_such_machine.toml");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("cannot open"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rr::machine
+
+namespace rr::machine {
+namespace {
+
+// What the writer writes, the loader reads back to the same model: every bundled machine and a traced one.
+void expect_same_model(const MachineModel& a, const MachineModel& b, const std::string& what) {
+  EXPECT_EQ(a.name, b.name) << what;
+  EXPECT_EQ(a.description, b.description) << what;
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(a.processors[k].count, b.processors[k].count) << what;
+    EXPECT_EQ(a.processors[k].per_node, b.processors[k].per_node) << what;
+    EXPECT_EQ(a.processors[k].speed, b.processors[k].speed) << what;
+    EXPECT_EQ(a.processors[k].function_speed, b.processors[k].function_speed) << what;
+  }
+  ASSERT_EQ(a.channels.size(), b.channels.size()) << what;
+  for (std::size_t i = 0; i < a.channels.size(); ++i) {
+    EXPECT_EQ(a.channels[i].name, b.channels[i].name) << what;
+    EXPECT_EQ(a.channels[i].latency_ns, b.channels[i].latency_ns) << what;
+    EXPECT_EQ(a.channels[i].bytes_per_ns, b.channels[i].bytes_per_ns) << what;
+    EXPECT_EQ(a.channels[i].lanes, b.channels[i].lanes) << what;
+    EXPECT_EQ(a.channels[i].destination_side, b.channels[i].destination_side) << what;
+  }
+  ASSERT_EQ(a.paths.size(), b.paths.size()) << what;
+  for (std::size_t i = 0; i < a.paths.size(); ++i) {
+    EXPECT_EQ(a.paths[i].src, b.paths[i].src) << what;
+    EXPECT_EQ(a.paths[i].dst, b.paths[i].dst) << what;
+    EXPECT_EQ(a.paths[i].remote, b.paths[i].remote) << what;
+    EXPECT_EQ(a.paths[i].hops, b.paths[i].hops) << what;
+  }
+  EXPECT_EQ(a.network_latency_ns, b.network_latency_ns) << what;
+  EXPECT_EQ(a.runtime.task_launch_ns, b.runtime.task_launch_ns) << what;
+  EXPECT_EQ(a.runtime.trigger_local_ns, b.runtime.trigger_local_ns) << what;
+  EXPECT_EQ(a.runtime.trigger_remote_ns, b.runtime.trigger_remote_ns) << what;
+  EXPECT_EQ(a.runtime.merge_ns, b.runtime.merge_ns) << what;
+  EXPECT_EQ(a.runtime.barrier_arrival_ns, b.runtime.barrier_arrival_ns) << what;
+  EXPECT_EQ(a.wait_frees_processor, b.wait_frees_processor) << what;
+  EXPECT_EQ(a.issue_point, b.issue_point) << what;
+  EXPECT_EQ(a.default_copy_bytes, b.default_copy_bytes) << what;
+}
+
+TEST(MachineWriter, WhatItWritesReadsBackTheSame) {
+  for (const char* name : {"titan.toml", "titan_fastgpu.toml", "modern_multigpu.toml"}) {
+    auto m = load_machine(kMachines + name, {"processors.cpu.function_speed.7=2.5", "processors.gpu.per_node=[1, 0, 3]",
+                                             "processors.cpu.speed=0.3333333333333333"});
+    ASSERT_TRUE(m.ok()) << m.error().to_string();
+    const std::string text = to_toml(*m, "a header\nof two lines", {{"network.latency_ns", "fitted"}});
+    EXPECT_NE(text.find("latency_ns = " + std::to_string(m->network_latency_ns) + "   # fitted"), std::string::npos);
+    auto back = parse_machine(text, "written");
+    ASSERT_TRUE(back.ok()) << back.error().to_string() << "\n" << text;
+    expect_same_model(*m, *back, name);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,109 @@
+// The machine file writer: every section and key the loader knows, one [[paths]] entry per (src, dst, scope).
+#include "machine_models/machine_writer.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace rr::machine {
+
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// A double that reads back as the same value: shortest round-trip form, always with a decimal point.
+std::string number(double v) {
+  char buf[64];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return s;
+}
+
+class Writer {
+ public:
+  Writer(const std::map<std::string, std::string>& notes) : notes_(notes) {}
+  void section(const std::string& name) {
+    out_ << "\n[" << name << "]\n";
+    section_ = name;
+  }
+  void value(const std::string& key, const std::string& text) {
+    out_ << key << " = " << text;
+    auto it = notes_.find(section_.empty() ? key : section_ + "." + key);
+    if (it != notes_.end()) out_ << "   # " << it->second;
+    out_ << "\n";
+  }
+  std::ostringstream& raw() { return out_; }
+
+ private:
+  const std::map<std::string, std::string>& notes_;
+  std::ostringstream out_;
+  std::string section_;
+};
+
+}  // namespace
+
+std::string to_toml(const MachineModel& m, const std::string& header, const std::map<std::string, std::string>& notes) {
+  Writer w(notes);
+  std::istringstream lines(header);
+  for (std::string line; std::getline(lines, line);) w.raw() << "# " << line << "\n";
+  w.section("machine");
+  w.value("name", quoted(m.name));
+  w.value("description", quoted(m.description));
+  const char* kinds[3] = {"gpu", "cpu", "utility"};
+  for (std::size_t k = 0; k < 3; ++k) {
+    const ProcessorClass& p = m.processors[k];
+    w.section(std::string("processors.") + kinds[k]);
+    w.value("count", std::to_string(p.count));
+    if (!p.per_node.empty()) {
+      std::string list = "[";
+      for (std::size_t i = 0; i < p.per_node.size(); ++i) list += (i ? ", " : "") + std::to_string(p.per_node[i]);
+      w.value("per_node", list + "]");
+    }
+    w.value("speed", number(p.speed));
+    if (!p.function_speed.empty()) {
+      w.section(std::string("processors.") + kinds[k] + ".function_speed");
+      for (const auto& [func, speed] : p.function_speed) w.value(quoted(std::to_string(func)), number(speed));
+    }
+  }
+  for (const Channel& c : m.channels) {
+    w.section("channels." + c.name);
+    w.value("latency_ns", std::to_string(c.latency_ns));
+    w.value("bandwidth_gbs", number(c.bytes_per_ns));
+    w.value("lanes", std::to_string(c.lanes));
+    w.value("side", c.destination_side ? "\"destination\"" : "\"source\"");
+  }
+  for (const CopyPath& p : m.paths) {
+    w.raw() << "\n[[paths]]\n";
+    w.raw() << "src = " << quoted(std::string(memory_kind_key(p.src))) << "\n";
+    w.raw() << "dst = " << quoted(std::string(memory_kind_key(p.dst))) << "\n";
+    w.raw() << "scope = " << (p.remote ? "\"remote\"" : "\"local\"") << "\n";
+    w.raw() << "hops = [";
+    for (std::size_t i = 0; i < p.hops.size(); ++i) w.raw() << (i ? ", " : "") << quoted(m.channels[p.hops[i]].name);
+    w.raw() << "]\n";
+  }
+  w.section("network");
+  w.value("latency_ns", std::to_string(m.network_latency_ns));
+  w.section("runtime");
+  w.value("task_launch_ns", std::to_string(m.runtime.task_launch_ns));
+  w.value("trigger_local_ns", std::to_string(m.runtime.trigger_local_ns));
+  w.value("trigger_remote_ns", std::to_string(m.runtime.trigger_remote_ns));
+  w.value("merge_ns", std::to_string(m.runtime.merge_ns));
+  w.value("barrier_arrival_ns", std::to_string(m.runtime.barrier_arrival_ns));
+  w.value("wait_frees_processor", m.wait_frees_processor ? "true" : "false");
+  w.value("issue_point", quoted(issue_point_name(m.issue_point)));
+  w.value("default_copy_bytes", std::to_string(m.default_copy_bytes));
+  return w.raw().str();
+}
+
+}  // namespace rr::machine
