@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   auto run_diff = rr::app::add_diff_command(app, common);
   auto run_gen = rr::app::add_gen_command(app, common);
   auto run_machine = rr::app::add_machine_command(app, common);
+  auto run_calibrate = rr::app::add_calibrate_command(app, common);
 
   try {
     app.parse(argc, argv);
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("diff")) return run_diff();
     if (app.got_subcommand("gen")) return run_gen();
     if (app.got_subcommand("machine")) return run_machine();
+    if (app.got_subcommand("calibrate")) return run_calibrate();
   } catch (const std::exception& e) {
     std::cerr << "realm-replay: internal error: " << e.what() << "\n";
     return rr::app::kExitBadInput;
