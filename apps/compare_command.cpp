@@ -31,11 +31,10 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
     std::vector<std::string> traces;
     std::vector<std::string> machines;
     std::vector<std::string> overrides;
-    std::uint32_t fold = 0;
     std::string csv, json, html;
     std::string title = "realm-replay comparison";
     ReadingFlags reading;
-    std::string unlogged = "measured";
+    ReplayFlags replay;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -43,15 +42,19 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("traces", opts->traces, "traces: each a folder or archive")->required();
   cmd->add_option("-m,--machine", opts->machines, "machine description(s); every trace runs on each")->required();
   cmd->add_option("--set", opts->overrides, "override a value on every machine: key=value (repeatable)");
-  cmd->add_option("--fold", opts->fold, "replay on this many nodes");
   cmd->add_option("--csv", opts->csv, "also write CSV here");
   cmd->add_option("--json", opts->json, "also write JSON here");
   cmd->add_option("--html", opts->html, "also write a self-contained HTML report with charts here");
   cmd->add_option("--title", opts->title, "title of the HTML report")->capture_default_str();
-  add_unlogged_option(cmd, opts->unlogged);
+  add_replay_flags(cmd, opts->replay);
   add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
+    auto settings = replay_settings(opts->replay);
+    if (!settings) {
+      std::cerr << "realm-replay compare: error: " << settings.error().to_string() << "\n";
+      return kExitBadInput;
+    }
     std::vector<std::unique_ptr<session::LoadedTrace>> traces;
     for (const auto& path : opts->traces) {
       auto t = open_trace("compare", {path}, common, opts->reading);
@@ -61,10 +64,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
     std::vector<session::GridJob> jobs;
     for (const auto& t : traces)
       for (const auto& m : opts->machines) {
-        session::GridJob job{t.get(), {m, opts->overrides}, "", {}};
-        job.settings.fold = opts->fold;
-        job.settings.engine.unlogged = unlogged_time(opts->unlogged);
-        jobs.push_back(std::move(job));
+        jobs.push_back({t.get(), {m, opts->overrides}, "", *settings});
       }
     auto runs = session::run_grid(jobs, common.threads);
     if (!runs) {
@@ -78,8 +78,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
     ctx.threads = common.threads;
     ctx.keep_going = opts->reading.keep_going;
     ctx.strict = opts->reading.strict;
-    ctx.options["fold"] = opts->fold;
-    ctx.options["unlogged_time"] = opts->unlogged;
+    add_to_context(opts->replay, ctx);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << render_comparison_text(rows);
     return write_comparison_outputs("compare", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk

@@ -88,8 +88,7 @@ std::function<int()> add_critpath_command(CLI::App& app, CommonOptions& common) 
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
-    session::ReplaySettings settings = replay_settings(opts->in);
-    auto s = open_replay("critpath", opts->in, common, settings);
+    auto s = open_replay("critpath", opts->in, common);
     if (!s) return kExitBadInput;
     const replay::CriticalPath& cp = *s->run.critical;
     RunContext ctx = replay_context("critpath", opts->in, common, *s);

@@ -30,9 +30,7 @@ std::function<int()> add_profile_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("-o,--output", opts->output, "write to this file (whole or not at all)");
   return [opts, &common]() -> int {
     auto profile = [&](const ReplayInputs& in) -> std::optional<replay::ContextTrie> {
-      session::ReplaySettings settings = replay_settings(in);
-      settings.critical_path = opts->critical;
-      auto s = open_replay("profile", in, common, settings);
+      auto s = open_replay("profile", in, common, {}, opts->critical);
       if (!s) return std::nullopt;
       return replay::ContextTrie::build(s->trace.graph(), s->run.result, s->run.critical ? &*s->run.critical : nullptr);
     };

@@ -62,16 +62,16 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
       return kExitUsage;
     }
     filter.nodes.insert(opts->nodes.begin(), opts->nodes.end());
-    session::ReplaySettings settings = replay_settings(opts->in);
-    settings.engine.record_intervals = !opts->timeline.empty();
-    auto s = open_replay("replay", opts->in, common, settings);
+    replay::ReplayOptions engine;
+    engine.record_intervals = !opts->timeline.empty();
+    auto s = open_replay("replay", opts->in, common, engine);
     if (!s) return kExitBadInput;
     ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical};
     RunContext ctx = replay_context("replay", opts->in, common, *s);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::optional<session::EstimateDistribution> noise;
     if (opts->perturb > 0) {
-      auto d = session::perturbed_estimates(s->trace, s->run.model, settings,
+      auto d = session::perturbed_estimates(s->trace, s->run.model, s->settings,
                                             {opts->perturb, opts->samples, opts->seed, common.threads});
       if (!d) {
         std::cerr << "realm-replay replay: error: " << d.error().to_string() << "\n";

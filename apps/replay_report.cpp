@@ -97,6 +97,7 @@ std::string render_replay_text(const ReplayView& v) {
     out << "\n";
   }
   out << "\nMapping:\n";
+  for (const auto& line : v.map.changes()) out << "  " << line << "\n";
   for (const auto& line : v.map.describe()) out << "  " << line << "\n";
   std::vector<std::string> notes;
   if (r.copies_default_size)
@@ -151,6 +152,8 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
                         {"transfers", c.transfers}, {"bytes", c.bytes}});
   j["channels"] = channels;
   j["mapping"] = v.map.describe();
+  j["placement"] = machine::placement_name(v.map.placement());
+  j["mapping_changes"] = v.map.changes();
   j["notes"] = {{"tasks_without_time", r.tasks_without_time},
                 {"after_untimed", r.after_untimed},
                 {"last_end_ns", r.last_end_ns},

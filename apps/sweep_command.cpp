@@ -19,24 +19,25 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     std::string machine;
     std::vector<std::string> varies;
     std::vector<std::string> overrides;
-    std::uint32_t fold = 0;
     std::string csv, json, html;
     std::string title = "realm-replay sweep";
     ReadingFlags reading;
-    std::string unlogged = "measured";
+    ReplayFlags replay;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("sweep", "Replay one trace over a grid of machine values, in parallel.");
   cmd->add_option("trace", opts->trace, "trace: a folder or archive")->required();
   cmd->add_option("-m,--machine", opts->machine, "machine description")->required();
-  cmd->add_option("--vary", opts->varies, "key=v1,v2,... (repeatable: the grid is every combination)")->required();
+  cmd->add_option("--vary", opts->varies,
+                  "key=v1,v2,...: a machine value, or placement=traced,pool,eft, or fold=N,M (repeatable: the grid "
+                  "is every combination)")
+      ->required();
   cmd->add_option("--set", opts->overrides, "fixed override for every run: key=value (repeatable)");
-  cmd->add_option("--fold", opts->fold, "replay on this many nodes");
   cmd->add_option("--csv", opts->csv, "also write CSV here");
   cmd->add_option("--json", opts->json, "also write JSON here");
   cmd->add_option("--html", opts->html, "also write a self-contained HTML report here");
   cmd->add_option("--title", opts->title, "title of the HTML report")->capture_default_str();
-  add_unlogged_option(cmd, opts->unlogged);
+  add_replay_flags(cmd, opts->replay);
   add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
@@ -68,16 +69,41 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
         }
       grid = std::move(next);
     }
+    auto settings = replay_settings(opts->replay);
+    if (!settings) {
+      std::cerr << "realm-replay sweep: error: " << settings.error().to_string() << "\n";
+      return kExitBadInput;
+    }
     auto trace = open_trace("sweep", {opts->trace}, common, opts->reading);
     if (!trace) return kExitBadInput;
     std::vector<session::GridJob> jobs;
     for (const auto& combo : grid) {
-      session::GridJob job{&*trace, {opts->machine, opts->overrides}, "", {}};
-      job.settings.fold = opts->fold;
-        job.settings.engine.unlogged = unlogged_time(opts->unlogged);
+      session::GridJob job{&*trace, {opts->machine, opts->overrides}, "", *settings};
       std::string label;
       for (const auto& setting : combo) {
-        job.machine.overrides.push_back(setting);
+        // placement= and fold= vary how the trace is placed; every other key is a machine value.
+        const std::string key = setting.substr(0, setting.find('='));
+        const std::string value = setting.substr(key.size() + 1);
+        if (key == "placement") {
+          auto p = machine::placement_from_name(value);
+          if (!p) {
+            std::cerr << "realm-replay sweep: --vary placement takes traced, pool and eft, not '" << value << "'\n";
+            return kExitUsage;
+          }
+          job.settings.mapping.placement = p;
+        } else if (key == "fold") {
+          try {
+            std::size_t used = 0;
+            const unsigned long fold = std::stoul(value, &used);
+            if (used != value.size() || fold < 1 || fold > 65536) throw std::out_of_range("fold");
+            job.settings.mapping.fold = static_cast<std::uint32_t>(fold);
+          } catch (const std::exception&) {
+            std::cerr << "realm-replay sweep: --vary fold takes node counts, not '" << value << "'\n";
+            return kExitUsage;
+          }
+        } else {
+          job.machine.overrides.push_back(setting);
+        }
         label += (label.empty() ? "" : " ") + setting;
       }
       job.machine_label = label;
@@ -95,8 +121,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     ctx.threads = common.threads;
     ctx.keep_going = opts->reading.keep_going;
     ctx.strict = opts->reading.strict;
-    ctx.options["fold"] = opts->fold;
-    ctx.options["unlogged_time"] = opts->unlogged;
+    add_to_context(opts->replay, ctx);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << render_comparison_text(rows);
     return write_comparison_outputs("sweep", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk

@@ -77,11 +77,55 @@ replay::UnloggedTime unlogged_time(const std::string& name) {
   return name == "instant" ? replay::UnloggedTime::instant : replay::UnloggedTime::measured;
 }
 
-session::ReplaySettings replay_settings(const ReplayInputs& in) {
+void add_replay_flags(CLI::App* cmd, ReplayFlags& flags) {
+  cmd->add_option("--placement", flags.placement,
+                  "traced (each traced processor on one model processor), pool (any free processor of the kind on "
+                  "the node) or eft (earliest finish across kinds); default: traced on -m traced, pool elsewhere")
+      ->check(CLI::IsMember({"traced", "pool", "eft"}));
+  cmd->add_option("--map", flags.moves,
+                  "run task function FUNC on processor kind KIND (gpu, cpu, utility), busy time x FACTOR: "
+                  "FUNC=KIND[:FACTOR] (repeatable)");
+  cmd->add_option("--mapping", flags.mapping_file, "a mapping file (TOML, docs/mapping.md): placement, moves, nodes");
+  cmd->add_option("--fold", flags.fold, "replay an N-node trace on this many model nodes")->check(CLI::Range(1u, 65536u));
+  cmd->add_option("--node-map", flags.node_map,
+                  "which traced nodes share a model node: cyclic (n mod M, default), block (consecutive nodes) or a "
+                  "file with node_map = [...]");
+  add_unlogged_option(cmd, flags.unlogged);
+}
+
+core::Expected<session::ReplaySettings> replay_settings(const ReplayFlags& flags) {
   session::ReplaySettings settings;
-  settings.fold = in.fold;
-  settings.engine.unlogged = unlogged_time(in.unlogged);
+  if (!flags.mapping_file.empty()) {
+    auto spec = machine::load_mapping(flags.mapping_file);
+    if (!spec) return spec.error();
+    settings.mapping = std::move(*spec);
+  }
+  if (!flags.placement.empty()) settings.mapping.placement = machine::placement_from_name(flags.placement);
+  for (const auto& text : flags.moves) {
+    auto move = machine::parse_move(text);
+    if (!move) return move.error();
+    if (settings.mapping.moves_function(move->function))
+      return core::InputError{core::SourceLocation{"--map " + text, 0, std::nullopt},
+                              "function " + std::to_string(move->function) + " is moved twice"};
+    settings.mapping.moves.push_back(std::move(*move));
+  }
+  if (flags.fold) settings.mapping.fold = flags.fold;
+  if (!flags.node_map.empty()) {
+    auto nodes = machine::parse_node_map(flags.node_map);
+    if (!nodes) return nodes.error();
+    settings.mapping.nodes = std::move(*nodes);
+  }
+  settings.engine.unlogged = unlogged_time(flags.unlogged);
   return settings;
+}
+
+void add_to_context(const ReplayFlags& flags, RunContext& ctx) {
+  ctx.options["placement"] = flags.placement.empty() ? "default" : flags.placement;
+  ctx.options["map"] = flags.moves;
+  ctx.options["mapping"] = flags.mapping_file;
+  ctx.options["fold"] = flags.fold;
+  ctx.options["node_map"] = flags.node_map.empty() ? "cyclic" : flags.node_map;
+  ctx.options["unlogged_time"] = flags.unlogged;
 }
 
 void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
@@ -91,21 +135,29 @@ void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
                   "taken on (realm-replay machine from-trace)")
       ->required();
   cmd->add_option("--set", in.overrides, "override a machine value: key=value (repeatable), e.g. processors.gpu.speed=4");
-  cmd->add_option("--fold", in.fold, "replay an N-node trace on this many nodes (node n runs on n mod M)");
-  add_unlogged_option(cmd, in.unlogged);
+  add_replay_flags(cmd, in.replay);
   add_reading_options(cmd, in.reading, common);
 }
 
 std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
-                                          const session::ReplaySettings& settings) {
+                                          const replay::ReplayOptions& engine, bool critical_path) {
+  auto settings = replay_settings(in.replay);
+  if (!settings) {
+    std::cerr << "realm-replay " << command << ": error: " << settings.error().to_string() << "\n";
+    return nullptr;
+  }
+  const replay::UnloggedTime unlogged = settings->engine.unlogged;
+  settings->engine = engine;
+  settings->engine.unlogged = unlogged;
+  settings->critical_path = critical_path;
   auto trace = open_trace(command, in.trace, common, in.reading);
   if (!trace) return nullptr;
-  auto run = session::replay_trace(*trace, {in.machine, in.overrides}, settings);
+  auto run = session::replay_trace(*trace, {in.machine, in.overrides}, *settings);
   if (!run) {
     std::cerr << "realm-replay " << command << ": error: " << run.error().to_string() << "\n";
     return nullptr;
   }
-  return std::make_unique<OpenedReplay>(OpenedReplay{std::move(*trace), std::move(*run)});
+  return std::make_unique<OpenedReplay>(OpenedReplay{std::move(*trace), std::move(*run), std::move(*settings)});
 }
 
 RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common,
@@ -117,8 +169,7 @@ RunContext replay_context(const char* command, const ReplayInputs& in, const Com
   ctx.keep_going = in.reading.keep_going;
   ctx.strict = in.reading.strict;
   ctx.machine = MachineContext{opened.run.model.name, opened.run.model.source, in.overrides};
-  ctx.options["fold"] = in.fold;
-  ctx.options["unlogged_time"] = in.unlogged;
+  add_to_context(in.replay, ctx);
   return ctx;
 }
 

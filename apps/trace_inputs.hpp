@@ -33,32 +33,46 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
 // "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
 std::string reading_summary(const session::LoadedTrace& trace);
 
-// --unlogged-time measured|instant: what the replay does with waits on events no record produces.
+// How every command that replays places the trace on the model and treats unlogged time: --placement, --map,
+// --mapping, --fold, --node-map and --unlogged-time.
+struct ReplayFlags {
+  std::string placement;             // empty: the mapping file's, else traced on the traced machine, pool elsewhere
+  std::vector<std::string> moves;    // FUNC=KIND[:FACTOR]
+  std::string mapping_file;
+  std::uint32_t fold = 0;
+  std::string node_map;              // cyclic, block or a file
+  std::string unlogged = "measured";
+};
+void add_replay_flags(CLI::App* cmd, ReplayFlags& flags);
+// --unlogged-time alone (calibrate, which fits one machine and has no placement of its own to choose).
 void add_unlogged_option(CLI::App* cmd, std::string& unlogged);
 replay::UnloggedTime unlogged_time(const std::string& name);
+// The session settings the flags ask for; fails on a bad --map, --node-map or mapping file.
+core::Expected<session::ReplaySettings> replay_settings(const ReplayFlags& flags);
+// The flags in a report's context options.
+void add_to_context(const ReplayFlags& flags, RunContext& ctx);
 
 struct ReplayInputs {
   std::vector<std::string> trace;
   std::string machine;
   std::vector<std::string> overrides;
-  std::uint32_t fold = 0;
-  std::string unlogged = "measured";
+  ReplayFlags replay;
   ReadingFlags reading;
 };
 
-// The trace, --machine, --set, --fold and --unlogged-time, plus the reading options.
+// The trace, --machine and --set, the replay flags and the reading options.
 void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common);
-// The session settings those options ask for.
-session::ReplaySettings replay_settings(const ReplayInputs& in);
 
 struct OpenedReplay {
   session::LoadedTrace trace;
   session::ReplayRun run;
+  session::ReplaySettings settings;  // what it was replayed with
 };
 
-// Reads, builds and replays; on failure prints the error and returns null.
+// Reads, builds and replays with the settings of `in.replay` (and `engine`); on failure prints the error and
+// returns null.
 std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
-                                          const session::ReplaySettings& settings);
+                                          const replay::ReplayOptions& engine = {}, bool critical_path = true);
 
 // The report context of a command run on `in`.
 RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common,

@@ -438,7 +438,8 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
                      "\n[runtime]\ntask_launch_ns = 0\ntrigger_local_ns = " + std::to_string(m.trigger_local_ns) +
                      "\ntrigger_remote_ns = " + std::to_string(m.trigger_remote_ns) +
                      "\nmerge_ns = " + std::to_string(m.merge_ns) + "\nbarrier_arrival_ns = 0\n"
-                     "wait_frees_processor = true\nissue_point = \"interpolate\"\n";
+                     "wait_frees_processor = true\nissue_point = \"interpolate\"\n"
+                     "placement = \"traced\"   # the truth runs each task on its traced processor\n";
   write_whole(fs::path(dir) / "machine.toml", toml);
   return result;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/kinds.hpp"
+#include "machine_models/mapping.hpp"
 
 namespace rr::machine {
 
@@ -70,6 +71,9 @@ struct MachineModel {
   bool wait_frees_processor = true;  // may a processor run other tasks while one waits?
   IssuePoint issue_point = IssuePoint::interpolate;
   std::uint64_t default_copy_bytes = 0;  // for copies with no Copy Size
+  // The placement replays use unless told otherwise (`[runtime] placement`): the traced machine and a
+  // generator's truth machine say "traced", as they reproduce the traced run; unset: pool.
+  std::optional<Placement> default_placement;
 
   const ProcessorClass& processor(core::ProcessorKind k) const { return processors[static_cast<std::size_t>(k)]; }
   // Busy time on this machine of work that took `traced_ns` on the traced one.

@@ -1,7 +1,9 @@
-// Maps the traced machine onto a model: traced processors to model processors (identity by node, kind and
-// index modulo the model's count, nodes folded modulo --fold), memories to kinds and nodes.
+// Maps the traced machine onto a model: traced nodes to model nodes (a node map), traced processors to the model
+// processors a task may run on (by placement policy, and by the function moves of a mapping), memories to kinds
+// and nodes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -10,6 +12,7 @@
 #include "core/result.hpp"
 #include "core/trace_records.hpp"
 #include "machine_models/machine_model.hpp"
+#include "machine_models/mapping.hpp"
 
 namespace rr::replay {
 
@@ -25,38 +28,67 @@ struct MemoryPlace {
   bool spans_nodes = false;  // GASNet global memory
 };
 
+// Where a task's data lives on a processor kind: a GPU's framebuffer, host memory for CPUs and utility processors.
+core::MemoryKind home_memory(core::ProcessorKind kind);
+
 class MachineMap {
  public:
-  // Fails with a message naming the processor kind the model lacks.
+  // Fails when a node map does not fit the trace. The placement is the mapping's, else the model's default, else
+  // pool.
   static core::Expected<MachineMap> build(const core::TraceRecords& trace, const machine::MachineModel& model,
-                                        std::uint32_t fold_nodes);
+                                          const machine::MappingSpec& mapping = {});
 
   std::uint32_t model_nodes() const { return model_nodes_; }
+  std::uint32_t traced_nodes() const { return traced_nodes_; }
+  machine::Placement placement() const { return placement_; }
+  const machine::MappingSpec& mapping() const { return mapping_; }
   const std::vector<ModelProcessor>& processors() const { return processors_; }
-  // Model processors a traced processor or group may run on (a group: all its members).
-  const std::vector<std::uint32_t>& targets(std::uint64_t traced_processor_or_group) const;
-  core::ProcessorKind kind_of(std::uint64_t traced_processor_or_group) const;
+
+  // The model processors a task of function `func` requested on `traced` (a processor or group) may run on:
+  // under `traced` placement its processor's own model processor (a group: its members'), under `pool` every
+  // processor of its kind on its model node; a moved function: every processor of its new kind there.
+  const std::vector<std::uint32_t>& targets(std::uint32_t func, std::uint64_t traced) const;
+  // Under eft: every processor, of every kind the task may run on (its traced kind, and a moved function's new
+  // kind), on its model node.
+  const std::vector<std::uint32_t>& candidates(std::uint32_t func, std::uint64_t traced) const;
+  // The kind of a traced processor or group (CPU for one without a record).
+  core::ProcessorKind traced_kind(std::uint64_t traced) const;
+  // The move of a function, or null.
+  const machine::FunctionMove* move(std::uint32_t func) const;
+  // The kind a task of `func` on `traced` runs on under traced or pool placement.
+  core::ProcessorKind task_kind(std::uint32_t func, std::uint64_t traced) const;
   MemoryPlace memory(std::uint64_t traced_memory) const;
-  std::uint32_t fold(std::uint32_t traced_node) const { return model_nodes_ ? traced_node % model_nodes_ : 0; }
+  // The model node of a traced node.
+  std::uint32_t fold(std::uint32_t traced_node) const;
   // Traced processors that had no Processor record (E3 traces): run as CPUs, counted here.
   std::uint64_t unknown_processors() const { return unknown_processors_; }
-  // One line per kind and node for reports: "node 0 CPU: 2 traced -> 12 model".
+  // One line per kind and node for reports: "traced node 0 CPU: 2 processor(s) -> model node 0, 2 of its 12".
   std::vector<std::string> describe() const;
+  // The mapping against the traced one: placement, node map, moves (one line each).
+  std::vector<std::string> changes() const;
 
  private:
+  const std::vector<std::uint32_t>& pool(std::uint32_t model_node, core::ProcessorKind kind) const;
+  std::uint32_t node_of(std::uint64_t traced) const;
+
   std::uint32_t model_nodes_ = 0;
   std::uint32_t traced_nodes_ = 0;
+  machine::Placement placement_ = machine::Placement::traced;
+  machine::MappingSpec mapping_;
+  std::vector<std::uint32_t> node_map_;  // traced node -> model node
   std::vector<ModelProcessor> processors_;  // model processors, node-major then kind then index
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> targets_;
+  std::vector<std::array<std::vector<std::uint32_t>, 3>> pools_;  // [model node][kind]: its processors
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> targets_;  // traced placement, by traced id
   std::unordered_map<std::uint64_t, core::ProcessorKind> kinds_;
+  std::unordered_map<std::uint64_t, std::uint32_t> traced_node_of_;
   std::unordered_map<std::uint64_t, MemoryPlace> memories_;
+  std::unordered_map<std::uint32_t, const machine::FunctionMove*> moves_;
   std::vector<std::string> description_;
   mutable std::uint64_t unknown_processors_ = 0;
   core::IdLayout layout_ = core::IdLayout::for_width(core::IdWidth::bits32);
-  core::IdWidth width_ = core::IdWidth::bits32;
-  // Fallback for a processor without a record: the model's CPUs of its node.
   mutable std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> fallback_;
-  std::vector<std::uint32_t> first_cpu_of_node_;
+  mutable std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> candidates_;  // key: func << 32 ^ traced
+  std::vector<std::uint32_t> none_;
 };
 
 }  // namespace rr::replay

@@ -12,6 +12,7 @@
 #include "core/trace_records.hpp"
 #include "graph/graph_builder.hpp"
 #include "machine_models/machine_model.hpp"
+#include "machine_models/mapping.hpp"
 #include "parser/trace_summary.hpp"
 #include "replay/critical_path.hpp"
 #include "replay/machine_map.hpp"
@@ -75,7 +76,7 @@ struct MachineChoice {
 core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine);
 
 struct ReplaySettings {
-  std::uint32_t fold = 0;          // model nodes (0: the traced node count)
+  machine::MappingSpec mapping;    // placement, function moves, fold and node map
   replay::ReplayOptions engine;
   bool critical_path = true;       // also walk the critical path (and the lower bound)
 };

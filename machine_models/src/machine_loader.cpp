@@ -250,6 +250,12 @@ MachineModel read_model(const toml::table& root) {
     else if (issue == "end") m.issue_point = IssuePoint::end;
     else throw LoadError("'runtime.issue_point' must be \"interpolate\", \"start\" or \"end\"", line_of(*r.find("issue_point")));
     m.default_copy_bytes = static_cast<std::uint64_t>(r.integer("default_copy_bytes", 65536, 0));
+    if (r.find("placement")) {
+      std::string placement = r.string("placement", std::nullopt);
+      m.default_placement = placement_from_name(placement);
+      if (!m.default_placement)
+        throw LoadError("'runtime.placement' must be \"traced\", \"pool\" or \"eft\"", line_of(*r.find("placement")));
+    }
     r.reject_unknown();
   }
   top.reject_unknown();

@@ -103,6 +103,7 @@ std::string to_toml(const MachineModel& m, const std::string& header, const std:
   w.value("wait_frees_processor", m.wait_frees_processor ? "true" : "false");
   w.value("issue_point", quoted(issue_point_name(m.issue_point)));
   w.value("default_copy_bytes", std::to_string(m.default_copy_bytes));
+  if (m.default_placement) w.value("placement", quoted(placement_name(*m.default_placement)));
   return w.raw().str();
 }
 

@@ -123,6 +123,7 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
     << "merge_ns = 0               # [A]\nbarrier_arrival_ns = 0     # [A]\n"
     << "wait_frees_processor = true   # Realm runs other ready tasks while one waits (spec §7.4)\n"
     << "issue_point = \"interpolate\"   # action k of K at start + (k+1)/(K+1) x busy (DESIGN §3)\n"
+    << "placement = \"traced\"   # each traced processor runs on its own model processor: the traced run\n"
     << "default_copy_bytes = " << median << (o.copy_sizes.empty() ? "   # [A] the trace logs no Copy Size\n" : "   # [T] the median Copy Size of the trace\n");
   return t.str();
 }

@@ -32,14 +32,18 @@ graph::VertexId task_of(const graph::EventGraph& g, VertexId v) {
   return g.kind(v) == OpKind::task ? v : g.resume_wait(v).task;
 }
 
-std::string own_label(const graph::EventGraph& g, const MachineMap& map, VertexId v, PathClass* cls) {
+std::string own_label(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r, VertexId v,
+                      PathClass* cls) {
   switch (g.kind(v)) {
     case OpKind::task:
     case OpKind::task_resume: {
       *cls = PathClass::compute;
       const auto& t = g.task(task_of(g, v));
-      return "compute " + std::string(core::processor_kind_name(map.kind_of(t.processor.value()))) + " f" +
-             std::to_string(t.func_id);
+      // The kind it ran on: its traced kind, or another one when its function was moved.
+      const core::ProcessorKind kind = r.processor_of[v] < map.processors().size()
+                                           ? map.processors()[r.processor_of[v]].kind
+                                           : map.traced_kind(t.processor.value());
+      return "compute " + std::string(core::processor_kind_name(kind)) + " f" + std::to_string(t.func_id);
     }
     case OpKind::copy:
       *cls = PathClass::copy;
@@ -79,7 +83,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
       account(v, PathClass::issue, "issue f" + std::to_string(t.func_id), start, hi);
     } else {
       PathClass cls;
-      std::string label = own_label(g, map, v, &cls);
+      std::string label = own_label(g, map, r, v, &cls);
       account(v, cls, label, start, hi);
     }
     hi = start;

@@ -1,4 +1,5 @@
-// Processor and memory mapping from the trace's Processor/Memory/Group records and the id bit layout.
+// Processor and memory mapping from the trace's Processor/Memory/Group records, the id bit layout, the model's
+// processor counts and the mapping (placement, node map, function moves).
 #include "replay/machine_map.hpp"
 
 #include <algorithm>
@@ -8,13 +9,22 @@ namespace rr::replay {
 
 namespace {
 std::size_t kind_slot(core::ProcessorKind k) { return static_cast<std::size_t>(k); }
+bool is_processor_kind(core::ProcessorKind k) {
+  return k == core::ProcessorKind::gpu || k == core::ProcessorKind::cpu || k == core::ProcessorKind::utility;
+}
 }  // namespace
 
+core::MemoryKind home_memory(core::ProcessorKind kind) {
+  return kind == core::ProcessorKind::gpu ? core::MemoryKind::framebuffer : core::MemoryKind::system;
+}
+
 core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, const machine::MachineModel& model,
-                                           std::uint32_t fold_nodes) {
+                                             const machine::MappingSpec& mapping) {
   MachineMap map;
-  map.width_ = trace.width == core::IdWidth::unknown ? core::IdWidth::bits32 : trace.width;
-  map.layout_ = core::IdLayout::for_width(map.width_);
+  map.mapping_ = mapping;
+  map.layout_ = core::IdLayout::for_width(trace.width == core::IdWidth::unknown ? core::IdWidth::bits32 : trace.width);
+  map.placement_ = mapping.placement.value_or(model.default_placement.value_or(machine::Placement::pool));
+  for (const auto& m : map.mapping_.moves) map.moves_[m.function] = &m;
 
   // Traced processors by (node, kind), in id order: index = place among that node's processors of that kind.
   std::map<std::uint64_t, core::ProcessorKind> traced;
@@ -26,47 +36,60 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
       for (const auto& g : b.groups)
         groups.emplace(g.id.value(), std::vector<std::uint64_t>(b.group_members.begin() + g.first_member,
                                                                 b.group_members.begin() + g.first_member + g.member_count));
-      for (const auto& m : b.memories) {
-        MemoryPlace place{m.kind, map.layout_.node_of(m.id.value()), m.kind == core::MemoryKind::global};
-        map.memories_.emplace(m.id.value(), place);
-      }
+      for (const auto& m : b.memories)
+        map.memories_.emplace(m.id.value(), MemoryPlace{m.kind, map.layout_.node_of(m.id.value()), m.kind == core::MemoryKind::global});
     }
   }
   for (const auto& [id, kind] : traced) map.traced_nodes_ = std::max(map.traced_nodes_, map.layout_.node_of(id) + 1);
   if (map.traced_nodes_ == 0) map.traced_nodes_ = 1;
-  map.model_nodes_ = fold_nodes ? std::min(fold_nodes, map.traced_nodes_) : map.traced_nodes_;
 
-  // Model processors: every model node gets the model's counts of each kind.
-  map.first_cpu_of_node_.assign(map.model_nodes_, 0);
-  std::vector<std::array<std::uint32_t, 3>> first(map.model_nodes_);
-  for (std::uint32_t n = 0; n < map.model_nodes_; ++n) {
-    for (auto kind : {core::ProcessorKind::gpu, core::ProcessorKind::cpu, core::ProcessorKind::utility}) {
-      first[n][kind_slot(kind)] = static_cast<std::uint32_t>(map.processors_.size());
-      for (std::uint32_t i = 0; i < model.processor(kind).count_on(n); ++i) map.processors_.push_back({n, kind, i});
-    }
-    map.first_cpu_of_node_[n] = first[n][kind_slot(core::ProcessorKind::cpu)];
+  // Model nodes and the node map.
+  const machine::NodeMap& nodes = mapping.nodes;
+  const std::uint32_t n = map.traced_nodes_;
+  if (nodes.rule == machine::NodeMapRule::list) {
+    if (nodes.list.size() < n)
+      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
+                              "the node map lists " + std::to_string(nodes.list.size()) + " traced node(s); the trace has " +
+                                  std::to_string(n)};
+    map.model_nodes_ = *std::max_element(nodes.list.begin(), nodes.list.begin() + n) + 1;
+    if (mapping.fold && mapping.fold < map.model_nodes_)
+      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
+                              "the node map names model node " + std::to_string(map.model_nodes_ - 1) + " but --fold is " +
+                                  std::to_string(mapping.fold)};
+    if (mapping.fold) map.model_nodes_ = mapping.fold;
+    map.node_map_.assign(nodes.list.begin(), nodes.list.begin() + n);
+  } else {
+    map.model_nodes_ = mapping.fold ? std::min(mapping.fold, n) : n;
+    for (std::uint32_t t = 0; t < n; ++t)
+      map.node_map_.push_back(nodes.rule == machine::NodeMapRule::block
+                                  ? static_cast<std::uint32_t>(std::uint64_t{t} * map.model_nodes_ / n)
+                                  : t % map.model_nodes_);
   }
 
-  // (model node, kind) -> traced processors placed so far: folded nodes share a model node's processors
-  // in turn, so --fold to the same node count is the identity.
+  // Model processors: every model node gets the model's counts of each kind.
+  map.pools_.resize(map.model_nodes_);
+  for (std::uint32_t m = 0; m < map.model_nodes_; ++m)
+    for (auto kind : {core::ProcessorKind::gpu, core::ProcessorKind::cpu, core::ProcessorKind::utility})
+      for (std::uint32_t i = 0; i < model.processor(kind).count_on(m); ++i) {
+        map.pools_[m][kind_slot(kind)].push_back(static_cast<std::uint32_t>(map.processors_.size()));
+        map.processors_.push_back({m, kind, i});
+      }
+
+  // Traced placement: the k-th traced processor of a kind on a model node runs on its k-th model processor of
+  // that kind (modulo the count); folded nodes share a model node's processors in turn, so --fold to the same
+  // node count is the identity.
   std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> next_index;
   std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> traced_count;
   for (const auto& [id, kind] : traced) {
-    if (kind != core::ProcessorKind::gpu && kind != core::ProcessorKind::cpu && kind != core::ProcessorKind::utility)
-      continue;
+    if (!is_processor_kind(kind)) continue;
     const std::uint32_t node = map.layout_.node_of(id);
     const std::uint32_t model_node = map.fold(node);
-    const std::uint32_t count = model.processor(kind).count_on(model_node);
-    if (count == 0)
-      return core::InputError{core::SourceLocation{model.source, 0, std::nullopt},
-                            "the trace has " + std::string(core::processor_kind_name(kind)) + " processors (e.g. " +
-                                core::hex(id) + " on node " + std::to_string(node) + ") but machine '" + model.name +
-                                "' has no " + std::string(core::processor_kind_name(kind)) + " processor" +
-                                (model.processor(kind).per_node.empty() ? "" : " on model node " + std::to_string(model_node))};
-    std::uint32_t index = next_index[{model_node, kind_slot(kind)}]++;
-    ++traced_count[{node, kind_slot(kind)}];
-    map.targets_[id] = {first[model_node][kind_slot(kind)] + index % count};
     map.kinds_[id] = kind;
+    map.traced_node_of_[id] = node;
+    ++traced_count[{node, kind_slot(kind)}];
+    const auto& pool = map.pools_[model_node][kind_slot(kind)];
+    const std::uint32_t index = next_index[{model_node, kind_slot(kind)}]++;
+    map.targets_[id] = pool.empty() ? std::vector<std::uint32_t>{} : std::vector<std::uint32_t>{pool[index % pool.size()]};
   }
   for (const auto& [gid, members] : groups) {
     std::vector<std::uint32_t> all;
@@ -74,42 +97,90 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
     for (auto m : members) {
       auto t = map.targets_.find(m);
       if (t == map.targets_.end()) continue;
-      if (kind == core::ProcessorKind::unknown) kind = map.kinds_[m];
+      if (kind == core::ProcessorKind::unknown) {
+        kind = map.kinds_[m];
+        map.traced_node_of_[gid] = map.traced_node_of_[m];
+      }
       for (auto p : t->second)
         if (std::find(all.begin(), all.end(), p) == all.end()) all.push_back(p);
     }
-    if (!all.empty()) {
+    if (kind != core::ProcessorKind::unknown) {
       map.targets_[gid] = std::move(all);
       map.kinds_[gid] = kind;
     }
   }
   for (const auto& [key, count] : traced_count) {
     auto kind = static_cast<core::ProcessorKind>(key.second);
+    const std::uint32_t model_node = map.fold(key.first);
+    const std::size_t have = map.pools_[model_node][key.second].size();
+    const bool pinned = map.placement_ == machine::Placement::traced;
     map.description_.push_back("traced node " + std::to_string(key.first) + " " +
                                std::string(core::processor_kind_name(kind)) + ": " + std::to_string(count) +
-                               " processor(s) -> model node " + std::to_string(map.fold(key.first)) + ", " +
-                               std::to_string(std::min(count, model.processor(kind).count_on(map.fold(key.first)))) +
-                               " of its " + std::to_string(model.processor(kind).count_on(map.fold(key.first))));
+                               " processor(s) -> model node " + std::to_string(model_node) + ", " +
+                               (pinned ? std::to_string(std::min<std::size_t>(count, have)) + " of its " + std::to_string(have)
+                                       : "any of its " + std::to_string(have)));
   }
   return map;
 }
 
-const std::vector<std::uint32_t>& MachineMap::targets(std::uint64_t id) const {
-  auto it = targets_.find(id);
+std::uint32_t MachineMap::fold(std::uint32_t traced_node) const {
+  if (traced_node < node_map_.size()) return node_map_[traced_node];
+  return model_nodes_ ? traced_node % model_nodes_ : 0;
+}
+
+std::uint32_t MachineMap::node_of(std::uint64_t traced) const {
+  auto it = traced_node_of_.find(traced);
+  return fold(it != traced_node_of_.end() ? it->second : layout_.node_of(traced) % std::max(1u, traced_nodes_));
+}
+
+const std::vector<std::uint32_t>& MachineMap::pool(std::uint32_t model_node, core::ProcessorKind kind) const {
+  if (model_node >= pools_.size() || !is_processor_kind(kind)) return none_;
+  return pools_[model_node][kind_slot(kind)];
+}
+
+core::ProcessorKind MachineMap::traced_kind(std::uint64_t id) const {
+  auto it = kinds_.find(id);
+  return it == kinds_.end() ? core::ProcessorKind::cpu : it->second;
+}
+
+const machine::FunctionMove* MachineMap::move(std::uint32_t func) const {
+  auto it = moves_.find(func);
+  return it == moves_.end() ? nullptr : it->second;
+}
+
+core::ProcessorKind MachineMap::task_kind(std::uint32_t func, std::uint64_t traced) const {
+  const machine::FunctionMove* m = move(func);
+  return m ? m->kind : traced_kind(traced);
+}
+
+const std::vector<std::uint32_t>& MachineMap::targets(std::uint32_t func, std::uint64_t traced) const {
+  if (const machine::FunctionMove* m = move(func)) return pool(node_of(traced), m->kind);
+  if (placement_ != machine::Placement::traced) return pool(node_of(traced), traced_kind(traced));
+  auto it = targets_.find(traced);
   if (it != targets_.end()) return it->second;
-  auto fb = fallback_.find(id);
+  auto fb = fallback_.find(traced);
   if (fb != fallback_.end()) return fb->second;
   // No Processor record: run it on a CPU of the node its id names.
-  std::uint32_t node = fold(layout_.node_of(id) % std::max(1u, traced_nodes_));
-  auto& slot = fallback_[id];
-  slot.push_back(first_cpu_of_node_.empty() ? 0 : first_cpu_of_node_[node]);
+  const auto& cpus = pool(node_of(traced), core::ProcessorKind::cpu);
+  auto& slot = fallback_[traced];
+  if (!cpus.empty()) slot.push_back(cpus.front());
   ++unknown_processors_;
   return slot;
 }
 
-core::ProcessorKind MachineMap::kind_of(std::uint64_t id) const {
-  auto it = kinds_.find(id);
-  return it == kinds_.end() ? core::ProcessorKind::cpu : it->second;
+const std::vector<std::uint32_t>& MachineMap::candidates(std::uint32_t func, std::uint64_t traced) const {
+  const std::uint64_t key = std::uint64_t{func} << 40 ^ traced;
+  auto it = candidates_.find(key);
+  if (it != candidates_.end()) return it->second;
+  auto& out = candidates_[key];
+  const std::uint32_t node = node_of(traced);
+  const auto own = pool(node, traced_kind(traced));
+  out = own;
+  if (const machine::FunctionMove* m = move(func); m && m->kind != traced_kind(traced)) {
+    const auto& other = pool(node, m->kind);
+    out.insert(out.end(), other.begin(), other.end());
+  }
+  return out;
 }
 
 MemoryPlace MachineMap::memory(std::uint64_t id) const {
@@ -123,5 +194,22 @@ MemoryPlace MachineMap::memory(std::uint64_t id) const {
 }
 
 std::vector<std::string> MachineMap::describe() const { return description_; }
+
+std::vector<std::string> MachineMap::changes() const {
+  std::vector<std::string> out;
+  out.push_back(std::string("placement: ") + machine::placement_name(placement_));
+  if (model_nodes_ != traced_nodes_ || mapping_.nodes.rule == machine::NodeMapRule::list) {
+    std::string line = std::string("nodes: ") + std::to_string(traced_nodes_) + " traced on " +
+                       std::to_string(model_nodes_) + " model node(s), " + machine::node_map_rule_name(mapping_.nodes.rule) +
+                       ":";
+    for (std::uint32_t t = 0; t < node_map_.size(); ++t) line += " " + std::to_string(t) + "->" + std::to_string(node_map_[t]);
+    out.push_back(line);
+  }
+  for (const auto& m : mapping_.moves)
+    out.push_back("function " + std::to_string(m.function) + " runs on " + std::string(core::processor_kind_name(m.kind)) +
+                  (m.factor ? ", busy time x " + std::to_string(*m.factor) : std::string(", busy time as traced")) +
+                  " (" + m.source + ")");
+  return out;
+}
 
 }  // namespace rr::replay

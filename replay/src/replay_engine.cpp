@@ -130,7 +130,7 @@ class Engine {
 
   core::Expected<ReplayResult> run() {
     if (auto error = plan_copies()) return *error;
-    init();
+    if (auto error = init()) return *error;
     while (!queue_.empty()) {
       // Everything that happens at one instant is applied first; then idle processors and lanes pick
       // from all that is ready, so priorities decide between work that became ready together.
@@ -189,7 +189,7 @@ class Engine {
     return std::nullopt;
   }
 
-  void init() {
+  std::optional<core::InputError> init() {
     r_.start.assign(n_, kNever);
     r_.end.assign(n_, kNever);
     r_.ready.assign(n_, 0);
@@ -204,6 +204,7 @@ class Engine {
     proc_held_by_.assign(map_.processors().size(), kNoVertex);
     proc_last_.assign(map_.processors().size(), kNoVertex);
     proc_queues_.resize(map_.processors().size());
+    proc_available_.assign(map_.processors().size(), 0);
     segment_queue_.assign(n_, ~0u);
 
     for (VertexId v = 0; v < n_; ++v) {
@@ -213,11 +214,13 @@ class Engine {
       for (std::size_t i = 0; i < preds.size(); ++i)
         if (g_.kind(v) != OpKind::barrier_phase || kinds[i] == EdgeKind::phase_order) ++count;
       pending_[v] = count;
-      if (g_.kind(v) == OpKind::task || g_.kind(v) == OpKind::task_resume) assign_queue(v);
+      if (g_.kind(v) == OpKind::task)
+        if (auto error = assign_queue(v)) return error;
     }
     mark_outside_estimate();
     for (VertexId v = 0; v < n_; ++v)
       if (pending_[v] == 0) push(0, v, EventType::ready);
+    return std::nullopt;
   }
 
   // Tasks without Task Time, and every operation after them, are left out of the estimate (ReplayResult).
@@ -274,17 +277,54 @@ class Engine {
     return perturbed(w.wait_ns, v);
   }
 
-  // Every task segment waits in a queue served by the model processors its target maps to.
-  void assign_queue(VertexId v) {
-    VertexId task = g_.kind(v) == OpKind::task ? v : g_.resume_wait(v).task;
-    const auto& targets = map_.targets(g_.task(task).processor.value());
+  // A task's first segment waits in a queue served by the model processors it may run on (placement and
+  // function moves, MachineMap::targets); under eft the queue is chosen when it becomes ready. Its later
+  // segments resume on the processor it started on.
+  std::optional<core::InputError> assign_queue(VertexId v) {
+    const graph::TaskInfo& t = g_.task(v);
+    const bool eft = map_.placement() == machine::Placement::eft;
+    const auto& targets = eft ? map_.candidates(t.func_id, t.processor.value()) : map_.targets(t.func_id, t.processor.value());
+    if (targets.empty()) {
+      const core::ProcessorKind kind = map_.task_kind(t.func_id, t.processor.value());
+      return core::InputError{core::SourceLocation{model_.source, 0, std::nullopt},
+                              "task " + core::to_string(g_.event(v)) + " (function " + std::to_string(t.func_id) +
+                                  ") needs a " + std::string(core::processor_kind_name(kind)) +
+                                  " processor but machine '" + model_.name + "' has no " +
+                                  std::string(core::processor_kind_name(kind)) + " processor on model node " +
+                                  std::to_string(v < n_ ? map_.fold(g_.node(v)) : 0)};
+    }
+    if (!eft) segment_queue_[v] = queue_for(targets);
+    return std::nullopt;
+  }
+
+  std::uint32_t queue_for(const std::vector<std::uint32_t>& targets) {
     auto [it, fresh] = queue_of_targets_.try_emplace(targets, static_cast<std::uint32_t>(queues_.size()));
     if (fresh) {
       queues_.push_back({});
       queue_members_.push_back(targets);
       for (auto p : targets) proc_queues_[p].push_back(it->second);
     }
-    segment_queue_[v] = it->second;
+    return it->second;
+  }
+
+  // Under eft: the candidate processor where the task would finish first, from an estimate of when each is free
+  // (the work already sent to it); ties go to the earlier candidate (its traced kind first, then by index).
+  std::uint32_t earliest_finish(VertexId task) {
+    const graph::TaskInfo& t = g_.task(task);
+    const auto& candidates = map_.candidates(t.func_id, t.processor.value());
+    std::uint32_t best = candidates.front();
+    TimeNs best_finish = 0;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const std::uint32_t p = candidates[i];
+      const TimeNs finish = std::max(now_, proc_available_[p]) + model_.runtime.task_launch_ns +
+                            task_busy(task, map_.processors()[p].kind);
+      if (i == 0 || finish < best_finish) {
+        best = p;
+        best_finish = finish;
+      }
+    }
+    proc_available_[best] = best_finish;
+    return best;
   }
 
   void push(TimeNs t, VertexId v, EventType type, std::uint32_t aux = 0) { queue_.push({t, v, type, aux}); }
@@ -312,15 +352,16 @@ class Engine {
   };
 
   // Busy time of a task on the model, and the busy offsets of its actions (DESIGN §3 issue rule).
-  TimeNs task_busy(VertexId task) {
+  // On a processor of `kind`: the traced busy time (× the move's factor when the task runs on another kind
+  // than it was traced on), divided by the model's speed of that kind.
+  TimeNs task_busy(VertexId task, core::ProcessorKind kind) const {
     const graph::TaskInfo& t = g_.task(task);
     if (t.time_ns == graph::kNoTime) return 0;
-    TimeNs busy = t.time_ns - g_.wait_ns(task);
-    if (busy < 0) {
-      ++r_.clamped_waits;  // counted once a segment: only tasks that wait have more than one
-      busy = 0;
-    }
-    return perturbed(model_.scale_busy(map_.kind_of(t.processor.value()), t.func_id, busy), task);
+    TimeNs busy = std::max<TimeNs>(0, t.time_ns - g_.wait_ns(task));
+    if (kind != map_.traced_kind(t.processor.value()))
+      if (const machine::FunctionMove* m = map_.move(t.func_id); m && m->factor)
+        busy = static_cast<TimeNs>(std::llround(static_cast<double>(busy) * *m->factor));
+    return perturbed(model_.scale_busy(kind, t.func_id, busy), task);
   }
 
   TimeNs action_offset(TimeNs busy, std::uint32_t k, std::uint32_t count) const {
@@ -355,7 +396,12 @@ class Engine {
           return;
         }
     }
-    const std::uint32_t q = segment_queue_[v];
+    std::uint32_t q = segment_queue_[v];
+    if (g_.kind(v) == OpKind::task_resume) {
+      q = queue_for({r_.processor_of[task]});
+    } else if (map_.placement() == machine::Placement::eft) {
+      q = queue_for({earliest_finish(task)});
+    }
     queues_[q].push({g_.task(task).priority, r_.ready[v], v});
     for (auto p : queue_members_[q]) dirty_procs_.insert(p);
   }
@@ -400,7 +446,11 @@ class Engine {
       r_.released_by[v] = proc_last_[p];
       r_.release[v] = Release::resource;
     }
-    const TimeNs busy = task_busy(task);
+    const TimeNs busy = task_busy(task, map_.processors()[p].kind);
+    if (first) {
+      const graph::TaskInfo& info = g_.task(task);
+      if (info.time_ns != graph::kNoTime && info.time_ns < g_.wait_ns(task)) ++r_.clamped_waits;
+    }
     const SegmentShape shape = segment_shape(v, task, busy);
     const TimeNs launch = first ? model_.runtime.task_launch_ns : 0;
     const TimeNs run_start = now_ + launch;
@@ -625,6 +675,7 @@ class Engine {
   std::vector<std::vector<std::uint32_t>> queue_members_;
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
   std::vector<std::uint32_t> segment_queue_;
+  std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise
   // channels

@@ -122,7 +122,7 @@ core::Expected<ReplayRun> replay_trace(const LoadedTrace& trace, const MachineCh
 
 core::Expected<ReplayRun> replay_on(const LoadedTrace& trace, machine::MachineModel model,
                                     const ReplaySettings& settings) {
-  auto map = replay::MachineMap::build(trace.records, model, settings.fold);
+  auto map = replay::MachineMap::build(trace.records, model, settings.mapping);
   if (!map) return map.error();
   auto result = replay::run_replay(trace.graph(), *map, model, settings.engine);
   if (!result) return result.error();

@@ -161,13 +161,21 @@ TEST(Replay, StuckBarrierIsReportedAndTheReplayEnds) {
   EXPECT_TRUE(named);
 }
 
+// A model without a kind the trace has is fine until a task needs it; then the replay fails naming the kind.
 TEST(Replay, ModelWithoutAProcessorKindIsAnErrorNamingIt) {
-  auto trace = testing::make_trace({{0, kProcs}});
   auto model = machine::parse_machine(kBareMachine, "bare.toml", {"processors.gpu.count=0"});
   ASSERT_TRUE(model.ok());
-  auto map = MachineMap::build(trace, *model, 0);
-  ASSERT_FALSE(map.ok());
-  EXPECT_NE(map.error().message.find("has no GPU processor"), std::string::npos) << map.error().message;
+  auto cpu_only = testing::make_trace({{0, kProcs}, {0, {task(5, "80000000", "(20000001,1)"), "Task Time: (20000001,1) 3"}}});
+  auto fine = session::load_records(std::move(cpu_only), "t", {});
+  ASSERT_TRUE(fine.ok());
+  EXPECT_TRUE(session::replay_on(*fine, *model, {}).ok());
+  auto with_gpu = testing::make_trace({{0, kProcs}, {0, {task(5, "80000002", "(20000001,1)"), "Task Time: (20000001,1) 3"}}});
+  auto trace = session::load_records(std::move(with_gpu), "t", {});
+  ASSERT_TRUE(trace.ok());
+  auto run = session::replay_on(*trace, *model, {});
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.error().message.find("needs a GPU processor"), std::string::npos) << run.error().message;
+  EXPECT_NE(run.error().message.find("no GPU processor on model node 0"), std::string::npos) << run.error().message;
 }
 
 // A random DAG of tasks, each on its own CPU, preconditions on earlier tasks (directly or through merges).

@@ -18,7 +18,8 @@ using replay::TimeNs;
 using graph::OpKind;
 using graph::VertexId;
 
-// A machine with no costs at all: every test adds exactly the costs it is about.
+// A machine with no costs at all: every test adds exactly the costs it is about. Tasks run on their traced
+// processors unless a test chooses another placement.
 inline const char* kBareMachine = R"(
 [machine]
 name = "bare"
@@ -49,6 +50,7 @@ hops = ["net"]
 [network]
 latency_ns = 0
 [runtime]
+placement = "traced"
 )";
 
 inline const std::vector<std::string> kProcs = {"Processor: 80000000 1", "Processor: 80000001 1", "Processor: 80000002 0",
@@ -81,7 +83,7 @@ inline Replayed replay_records(core::TraceRecords records, machine::MachineModel
   auto trace = session::load_records(std::move(records), "test", {});
   EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().to_string());
   session::ReplaySettings settings;
-  settings.fold = fold;
+  settings.mapping.fold = fold;
   auto run = session::replay_on(*trace, std::move(model), settings);
   EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().to_string());
   return {std::move(*trace), std::move(*run)};
@@ -93,7 +95,7 @@ inline Replayed replay_path(const std::string& trace_path, const std::string& ma
   auto trace = session::load_trace({trace_path}, {});
   EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().to_string());
   session::ReplaySettings settings;
-  settings.fold = fold;
+  settings.mapping.fold = fold;
   auto run = session::replay_trace(*trace, {machine_path, std::move(overrides)}, settings);
   EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().to_string());
   return {std::move(*trace), std::move(*run)};

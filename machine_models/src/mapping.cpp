@@ -1,0 +1,199 @@
+// Mapping files and options: strict TOML (toml++) like machine files, errors with file and line.
+#include "machine_models/mapping.hpp"
+
+#include <toml++/toml.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace rr::machine {
+
+namespace {
+
+core::InputError error(const std::string& where, std::uint64_t line, std::string message) {
+  return core::InputError{core::SourceLocation{where, line, std::nullopt}, std::move(message)};
+}
+
+std::optional<core::ProcessorKind> kind_from_name(std::string_view name) {
+  if (name == "gpu") return core::ProcessorKind::gpu;
+  if (name == "cpu") return core::ProcessorKind::cpu;
+  if (name == "utility") return core::ProcessorKind::utility;
+  return std::nullopt;
+}
+
+std::uint64_t line_of(const toml::node& n) { return n.source().begin.line; }
+
+core::Expected<std::vector<std::uint32_t>> node_list(const toml::array& arr, const std::string& file) {
+  std::vector<std::uint32_t> out;
+  for (const auto& item : arr) {
+    auto v = item.value_exact<std::int64_t>();
+    if (!v || *v < 0 || *v > 65535)
+      return error(file, line_of(item), "'node_map' lists model node numbers (0 to 65535), one per traced node");
+    out.push_back(static_cast<std::uint32_t>(*v));
+  }
+  if (out.empty()) return error(file, line_of(arr), "'node_map' is empty");
+  return out;
+}
+
+core::Expected<toml::table> parse_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error(path, 0, "cannot open mapping file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  try {
+    return toml::parse(buffer.str(), path);
+  } catch (const toml::parse_error& e) {
+    return error(path, e.source().begin.line, "TOML syntax: " + std::string(e.description()));
+  }
+}
+
+}  // namespace
+
+const char* placement_name(Placement p) {
+  switch (p) {
+    case Placement::traced: return "traced";
+    case Placement::pool: return "pool";
+    case Placement::eft: return "eft";
+  }
+  return "?";
+}
+
+std::optional<Placement> placement_from_name(std::string_view name) {
+  if (name == "traced") return Placement::traced;
+  if (name == "pool") return Placement::pool;
+  if (name == "eft") return Placement::eft;
+  return std::nullopt;
+}
+
+const char* node_map_rule_name(NodeMapRule r) {
+  switch (r) {
+    case NodeMapRule::cyclic: return "cyclic";
+    case NodeMapRule::block: return "block";
+    case NodeMapRule::list: return "list";
+  }
+  return "?";
+}
+
+bool MappingSpec::moves_function(std::uint32_t f) const {
+  for (const auto& m : moves)
+    if (m.function == f) return true;
+  return false;
+}
+
+core::Expected<FunctionMove> parse_move(const std::string& text) {
+  const std::string where = "--map " + text;
+  auto fail = [&](const std::string& why) { return error(where, 0, why + " (--map takes FUNC=KIND[:FACTOR], e.g. 7=gpu:0.25)"); };
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return fail("no '='");
+  FunctionMove m;
+  m.source = where;
+  try {
+    std::size_t used = 0;
+    const unsigned long f = std::stoul(text.substr(0, eq), &used);
+    if (used != eq || f > 0xffffffffu) return fail("the function must be a task function id");
+    m.function = static_cast<std::uint32_t>(f);
+  } catch (const std::exception&) {
+    return fail("the function must be a task function id");
+  }
+  const std::string rest = text.substr(eq + 1);
+  const auto colon = rest.find(':');
+  auto kind = kind_from_name(rest.substr(0, colon));
+  if (!kind) return fail("unknown processor kind '" + rest.substr(0, colon) + "' (gpu, cpu or utility)");
+  m.kind = *kind;
+  if (colon != std::string::npos) {
+    char* end = nullptr;
+    const std::string factor = rest.substr(colon + 1);
+    const double v = std::strtod(factor.c_str(), &end);
+    if (factor.empty() || *end != '\0' || !std::isfinite(v) || v <= 0 || v > 1e6)
+      return fail("the factor must be a number > 0 (and at most 1e6), not '" + factor + "'");
+    m.factor = v;
+  }
+  return m;
+}
+
+core::Expected<NodeMap> parse_node_map(const std::string& text) {
+  if (text == "cyclic") return NodeMap{NodeMapRule::cyclic, {}, {}};
+  if (text == "block") return NodeMap{NodeMapRule::block, {}, {}};
+  auto root = parse_file(text);
+  if (!root) return root.error();
+  for (const auto& [key, value] : *root)
+    if (key != "node_map") return error(text, line_of(value), "unknown key '" + std::string(key.str()) + "' (a node map file holds node_map = [...])");
+  const toml::array* arr = (*root)["node_map"].as_array();
+  if (!arr) return error(text, 1, "a node map file holds node_map = [model node of traced node 0, of node 1, ...]");
+  auto list = node_list(*arr, text);
+  if (!list) return list.error();
+  return NodeMap{NodeMapRule::list, std::move(*list), text};
+}
+
+core::Expected<MappingSpec> load_mapping(const std::string& path) {
+  auto root = parse_file(path);
+  if (!root) return root.error();
+  MappingSpec spec;
+  for (const auto& [key, value] : *root) {
+    const std::string k(key.str());
+    const auto line = line_of(value);
+    if (k == "placement") {
+      auto name = value.value_exact<std::string>();
+      auto p = name ? placement_from_name(*name) : std::nullopt;
+      if (!p) return error(path, line, "'placement' must be \"traced\", \"pool\" or \"eft\"");
+      spec.placement = p;
+    } else if (k == "fold") {
+      auto v = value.value_exact<std::int64_t>();
+      if (!v || *v < 1 || *v > 65536) return error(path, line, "'fold' must be a node count (1 to 65536)");
+      spec.fold = static_cast<std::uint32_t>(*v);
+    } else if (k == "node_map") {
+      if (auto name = value.value_exact<std::string>()) {
+        if (*name != "cyclic" && *name != "block")
+          return error(path, line, "'node_map' must be \"cyclic\", \"block\" or a list of model nodes");
+        spec.nodes.rule = *name == "block" ? NodeMapRule::block : NodeMapRule::cyclic;
+      } else if (const toml::array* arr = value.as_array()) {
+        auto list = node_list(*arr, path);
+        if (!list) return list.error();
+        spec.nodes = NodeMap{NodeMapRule::list, std::move(*list), path};
+      } else {
+        return error(path, line, "'node_map' must be \"cyclic\", \"block\" or a list of model nodes");
+      }
+    } else if (k == "move") {
+      const toml::array* arr = value.as_array();
+      if (!arr || !arr->is_array_of_tables()) return error(path, line, "'move' must be [[move]] tables");
+      for (const auto& entry : *arr) {
+        const toml::table& t = *entry.as_table();
+        const auto at = line_of(t);
+        FunctionMove m;
+        m.source = path + ":" + std::to_string(at);
+        for (const auto& [mk, mv] : t) {
+          const std::string name(mk.str());
+          if (name == "function") {
+            auto f = mv.value_exact<std::int64_t>();
+            if (!f || *f < 0 || *f > 0xffffffffll) return error(path, line_of(mv), "'move.function' must be a task function id");
+            m.function = static_cast<std::uint32_t>(*f);
+          } else if (name == "to") {
+            auto s = mv.value_exact<std::string>();
+            auto kind = s ? kind_from_name(*s) : std::nullopt;
+            if (!kind) return error(path, line_of(mv), "'move.to' must be \"gpu\", \"cpu\" or \"utility\"");
+            m.kind = *kind;
+          } else if (name == "factor") {
+            double v = 0;
+            if (auto i = mv.value_exact<std::int64_t>()) v = static_cast<double>(*i);
+            else if (auto d = mv.value_exact<double>()) v = *d;
+            else return error(path, line_of(mv), "'move.factor' must be a number");
+            if (!std::isfinite(v) || v <= 0 || v > 1e6) return error(path, line_of(mv), "'move.factor' must be > 0 (and at most 1e6)");
+            m.factor = v;
+          } else {
+            return error(path, line_of(mv), "unknown key 'move." + name + "'");
+          }
+        }
+        if (!t.contains("function") || !t.contains("to")) return error(path, at, "each [[move]] needs function and to");
+        if (spec.moves_function(m.function))
+          return error(path, at, "function " + std::to_string(m.function) + " is moved twice");
+        spec.moves.push_back(std::move(m));
+      }
+    } else {
+      return error(path, line, "unknown key '" + k + "' (placement, fold, node_map, [[move]])");
+    }
+  }
+  return spec;
+}
+
+}  // namespace rr::machine
