@@ -99,6 +99,17 @@ std::string render_replay_text(const ReplayView& v) {
   out << "\nMapping:\n";
   for (const auto& line : v.map.changes()) out << "  " << line << "\n";
   for (const auto& line : v.map.describe()) out << "  " << line << "\n";
+  if (!v.map.mapping().moves.empty()) {
+    out << "\nMoved functions (assumptions: the trace cannot know them):\n"
+        << "  a moved task's busy time is its traced busy time x the move's factor (as traced without one), divided by\n"
+        << "  the new kind's speed; copies follow its data (docs/mapping.md): " << r.copies_retargeted
+        << " copy(ies) retargeted, " << r.copies_removed << " removed as moving nothing; " << r.implied_copies
+        << " implied copy(ies) of " << v.model.default_copy_bytes << " B each (" << ms(r.implied_copy_ns)
+        << " ms in all) for dependencies the trace needed none for, holding no channel lane";
+    out << (v.map.placement() == machine::Placement::eft ? ";\n  under eft, copies follow the function's mapped kind, "
+                                                          "whichever kind the task runs on.\n"
+                                                        : ".\n");
+  }
   std::vector<std::string> notes;
   if (r.copies_default_size)
     notes.push_back(std::to_string(r.copies_default_size) + " copy(ies) without Copy Size used " +
@@ -160,6 +171,10 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
                 {"measured_waits", r.measured_waits},
                 {"measured_wait_ns", r.measured_wait_ns},
                 {"copies_default_size", r.copies_default_size},
+                {"copies_retargeted", r.copies_retargeted},
+                {"copies_removed", r.copies_removed},
+                {"implied_copies", r.implied_copies},
+                {"implied_copy_ns", r.implied_copy_ns},
                 {"clamped_waits", r.clamped_waits},
                 {"unknown_processors", v.map.unknown_processors()}};
   nlohmann::ordered_json stuck = nlohmann::ordered_json::array();

@@ -85,6 +85,13 @@ struct ReplayResult {
   std::uint64_t measured_waits = 0;
   TimeNs measured_wait_ns = 0;
   std::uint64_t copies_default_size = 0;   // replayed with the model's default size
+  // Copies that follow the data of a moved task function (docs/mapping.md): an end moved, or removed because
+  // they would move nothing; and copies the trace never needed, implied by a dependency between a task and a
+  // moved one that now live in different memories.
+  std::uint64_t copies_retargeted = 0;
+  std::uint64_t copies_removed = 0;
+  std::uint64_t implied_copies = 0;
+  TimeNs implied_copy_ns = 0;
   std::uint64_t clamped_waits = 0;         // tasks whose waits exceeded their Task Time
 };
 

@@ -4,6 +4,7 @@
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
 #include "replay/machine_map.hpp"
+#include "replay/replay_result.hpp"
 
 namespace rr::replay {
 
@@ -18,6 +19,35 @@ inline machine::TimeNs edge_delay_ns(const graph::EventGraph& g, const MachineMa
   const bool remote = nu != graph::kNoNode && nv != graph::kNoNode && nu != nv;
   if (kind == graph::EdgeKind::issue) return remote ? model.network_latency_ns : 0;
   return remote ? model.network_latency_ns + model.runtime.trigger_remote_ns : model.runtime.trigger_local_ns;
+}
+
+// An implied copy (docs/mapping.md, rule 3): task u's finish event is task v's precondition, the two lived in
+// the same memory as traced, so the trace logged no copy between them, and a moved function now puts them in
+// different memories (a GPU's framebuffer, host memory). The data then has to move: runtime.default_copy_bytes
+// (the trace does not say how much), over the model's path between the two, for its transfer time; no channel
+// lane is held. u's kind is the one it ran on, v's the one its function is mapped to. 0 when nothing moved.
+// Utility processors run the runtime's own work (meta-tasks): their dependencies carry no application data.
+inline machine::TimeNs implied_copy_ns(const graph::EventGraph& g, const MachineMap& map,
+                                       const machine::MachineModel& model, const ReplayResult& r, graph::VertexId u,
+                                       graph::VertexId v) {
+  if (map.mapping().moves.empty() || g.kind(v) != graph::OpKind::task) return 0;
+  if (g.kind(u) != graph::OpKind::task && g.kind(u) != graph::OpKind::task_resume) return 0;
+  const graph::VertexId ut = g.kind(u) == graph::OpKind::task ? u : g.resume_wait(u).task;
+  const graph::TaskInfo& a = g.task(ut);
+  const graph::TaskInfo& b = g.task(v);
+  const auto traced_a = map.traced_kind(a.processor.value()), traced_b = map.traced_kind(b.processor.value());
+  if (traced_a == core::ProcessorKind::utility || traced_b == core::ProcessorKind::utility) return 0;
+  if (home_memory(traced_a) != home_memory(traced_b)) return 0;  // the trace's own copies carry this one
+  const std::uint32_t p = r.processor_of[u];
+  const auto ran_a = p < map.processors().size() ? map.processors()[p].kind : map.task_kind(a.func_id, a.processor.value());
+  const auto runs_b = map.task_kind(b.func_id, b.processor.value());
+  if (home_memory(ran_a) == home_memory(runs_b)) return 0;
+  const bool remote = map.fold(g.node(ut)) != map.fold(g.node(v));
+  const machine::CopyPath* path = model.path(home_memory(ran_a), home_memory(runs_b), remote);
+  if (!path) return 0;
+  machine::TimeNs total = 0;
+  for (auto hop : path->hops) total += model.transfer_ns(model.channels[hop], model.default_copy_bytes);
+  return total;
 }
 
 }  // namespace rr::replay

@@ -104,10 +104,15 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
         hi = std::min(r.ready[v], hi);
         // After the segment before it, a resume waits out a wait no record explains: measured, not latency.
         const bool measured_wait = g.kind(v) == OpKind::task_resume && g.resume_wait(v).awaited == graph::kNoVertex;
-        if (measured_wait)
+        if (measured_wait) {
           account(v, PathClass::wait, "wait (measured, unlogged event)", std::min(r.end[next], hi), hi);
-        else
-          account(v, PathClass::latency, "latency", std::min(r.end[next], hi), hi);
+        } else {
+          // An implied copy of a moved task's data is the last part of the gap; the rest is latency.
+          const TimeNs copy = implied_copy_ns(g, map, model, r, next, v);
+          const TimeNs copy_from = std::max(std::min(r.end[next], hi), hi - copy);
+          account(v, PathClass::copy, "copy implied by a moved function", copy_from, hi);
+          account(v, PathClass::latency, "latency", std::min(r.end[next], copy_from), copy_from);
+        }
         hi = std::min(r.end[next], hi);
         via_issue = false;
         break;
@@ -139,6 +144,8 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {
     if (r.end[from] == kNever || r.end[to] == kNever || !r.counts(to)) return 0;
     if (kind == graph::EdgeKind::issue) return r.issued[to] - r.end[from];
+    if (kind == graph::EdgeKind::precondition)
+      return edge_delay_ns(g, map, model, from, to, kind) + implied_copy_ns(g, map, model, r, from, to);
     // A measured wait delays the resume after its previous segment: the delay the replay applied.
     if (kind == graph::EdgeKind::continuation && g.resume_wait(to).awaited == graph::kNoVertex)
       return r.ready[to] - r.end[from];

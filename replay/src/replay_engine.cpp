@@ -167,6 +167,11 @@ class Engine {
       CopyPlan& plan = copies_[v];
       plan.src_node = route.src_node;
       plan.dst_node = route.dst_node;
+      r_.copies_retargeted += route.retargeted;
+      if (route.removed) {  // it would move the data to where it already is: no path, no time
+        ++r_.copies_removed;
+        continue;
+      }
       plan.path = model_.path(src.kind, dst.kind, remote);
       if (plan.path == nullptr)
         return core::InputError{core::SourceLocation{model_.source, 0, std::nullopt},
@@ -571,7 +576,13 @@ class Engine {
     switch (g_.kind(v)) {
       case OpKind::task:
       case OpKind::task_resume: enqueue_segment(v); break;
-      case OpKind::copy: request_hop(v); break;
+      case OpKind::copy:
+        if (copies_[v].path) request_hop(v);
+        else {  // removed by a mapping (copy_route): done at once
+          r_.start[v] = now_;
+          push(now_, v, EventType::fire);
+        }
+        break;
       case OpKind::merge: r_.start[v] = now_; push(now_ + model_.runtime.merge_ns, v, EventType::fire); break;
       case OpKind::trigger:
       case OpKind::barrier_alter: r_.start[v] = now_; push(now_, v, EventType::fire); break;
@@ -612,6 +623,15 @@ class Engine {
             r_.measured_wait_ns += waited;
           }
           contribute(w, now_ + edge_delay(v, w, kinds[i]) + waited, v, Release::input);
+          break;
+        }
+        case EdgeKind::precondition: {
+          const TimeNs copy = implied_copy_ns(g_, map_, model_, r_, v, w);
+          if (copy > 0) {
+            ++r_.implied_copies;
+            r_.implied_copy_ns += copy;
+          }
+          contribute(w, now_ + edge_delay(v, w, kinds[i]) + copy, v, Release::input);
           break;
         }
         default: contribute(w, now_ + edge_delay(v, w, kinds[i]), v, Release::input); break;

@@ -1,0 +1,101 @@
+// Mapping files and --map/--node-map: what they say is read exactly, and every bad one is an error naming the
+// file (or the option) and the line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "machine_models/mapping.hpp"
+
+namespace rr::machine {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct File {
+  fs::path path;
+  explicit File(const std::string& text) {
+    path = fs::temp_directory_path() / ("rr_map_" + std::to_string(::getpid()) + "_" + std::to_string(n++) + ".toml");
+    std::ofstream(path) << text;
+  }
+  ~File() { fs::remove(path); }
+  static inline int n = 0;
+};
+
+TEST(Mapping, AFileSaysPlacementMovesAndNodes) {
+  File f("placement = \"eft\"\nfold = 2\nnode_map = [0, 0, 1, 1]\n[[move]]\nfunction = 18\nto = \"gpu\"\nfactor = 0.02\n"
+         "[[move]]\nfunction = 20\nto = \"cpu\"\n");
+  auto m = load_mapping(f.path.string());
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  EXPECT_EQ(m->placement, Placement::eft);
+  EXPECT_EQ(m->fold, 2u);
+  EXPECT_EQ(m->nodes.rule, NodeMapRule::list);
+  EXPECT_EQ(m->nodes.list, (std::vector<std::uint32_t>{0, 0, 1, 1}));
+  ASSERT_EQ(m->moves.size(), 2u);
+  EXPECT_EQ(m->moves[0].function, 18u);
+  EXPECT_EQ(m->moves[0].kind, core::ProcessorKind::gpu);
+  EXPECT_EQ(m->moves[0].factor, 0.02);
+  EXPECT_EQ(m->moves[0].source, f.path.string() + ":4");
+  EXPECT_FALSE(m->moves[1].factor.has_value());
+  File block("node_map = \"block\"\n");
+  EXPECT_EQ(load_mapping(block.path.string())->nodes.rule, NodeMapRule::block);
+}
+
+TEST(Mapping, EveryBadFileIsAnErrorWithFileAndLine) {
+  struct Case {
+    const char* text;
+    const char* message;
+    std::uint64_t line;
+  };
+  const Case cases[] = {
+      {"placement = \"fastest\"\n", "'placement' must be", 1},
+      {"fold = 0\n", "'fold' must be a node count", 1},
+      {"\nnode_map = \"random\"\n", "'node_map' must be", 2},
+      {"node_map = [0, -1]\n", "'node_map' lists model node numbers", 1},
+      {"[[move]]\nfunction = 3\n", "needs function and to", 1},
+      {"[[move]]\nfunction = 3\nto = \"fpga\"\n", "'move.to' must be", 3},
+      {"[[move]]\nfunction = 3\nto = \"gpu\"\nfactor = 0\n", "'move.factor' must be > 0", 4},
+      {"[[move]]\nfunction = 3\nto = \"gpu\"\nspeed = 2\n", "unknown key 'move.speed'", 4},
+      {"[[move]]\nfunction = 3\nto = \"gpu\"\n[[move]]\nfunction = 3\nto = \"cpu\"\n", "moved twice", 4},
+      {"speed = 2\n", "unknown key 'speed'", 1},
+      {"placement = \n", "TOML syntax", 1},
+  };
+  for (const auto& c : cases) {
+    File f(c.text);
+    auto m = load_mapping(f.path.string());
+    ASSERT_FALSE(m.ok()) << c.text;
+    EXPECT_NE(m.error().message.find(c.message), std::string::npos) << c.text << " -> " << m.error().message;
+    EXPECT_EQ(m.error().where.line, c.line) << c.text;
+    EXPECT_EQ(m.error().where.file, f.path.string());
+  }
+  EXPECT_FALSE(load_mapping("/nonexistent/mapping.toml").ok());
+}
+
+TEST(Mapping, MoveOptionsAndNodeMapOptions) {
+  auto m = parse_move("7=gpu:0.25");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->function, 7u);
+  EXPECT_EQ(m->kind, core::ProcessorKind::gpu);
+  EXPECT_EQ(m->factor, 0.25);
+  EXPECT_EQ(parse_move("12=utility")->kind, core::ProcessorKind::utility);
+  for (const char* bad : {"7", "=gpu", "x=gpu", "7=fpga", "7=gpu:", "7=gpu:-1", "7=gpu:nan", "7=gpu:2x"}) {
+    auto b = parse_move(bad);
+    ASSERT_FALSE(b.ok()) << bad;
+    EXPECT_EQ(b.error().where.file, std::string("--map ") + bad);
+  }
+  EXPECT_EQ(parse_node_map("block")->rule, NodeMapRule::block);
+  EXPECT_EQ(parse_node_map("cyclic")->rule, NodeMapRule::cyclic);
+  File list("node_map = [1, 0]\n");
+  auto nodes = parse_node_map(list.path.string());
+  ASSERT_TRUE(nodes.ok());
+  EXPECT_EQ(nodes->list, (std::vector<std::uint32_t>{1, 0}));
+  File extra("node_map = [1, 0]\nfold = 2\n");
+  auto bad = parse_node_map(extra.path.string());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().where.line, 2u);
+  EXPECT_FALSE(parse_node_map("no-such-file").ok());
+}
+
+}  // namespace
+}  // namespace rr::machine
