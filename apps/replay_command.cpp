@@ -55,7 +55,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     settings.engine.record_intervals = !opts->timeline.empty();
     auto s = open_replay("replay", opts->in, common, settings);
     if (!s) return kExitBadInput;
-    ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical};
+    ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, opts->in.overrides};
     RunContext ctx = replay_context("replay", opts->in, common, *s);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::string report = opts->json ? render_replay_json(view, ctx).dump(2) + "\n" : render_replay_text(view);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace rr::app {
 
@@ -19,6 +20,13 @@ inline std::string pct(double fraction) { return fixed(100.0 * fraction, 1) + "%
 // part/whole as a percentage number without the sign: "15.5" ("0.0" when whole is 0).
 inline std::string share(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) : "0.0";
+}
+
+// The parts with `separator` between them: {"a", "b"} -> "a; b".
+inline std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? separator : "") + parts[i];
+  return out;
 }
 
 }  // namespace rr::app

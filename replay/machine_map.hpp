@@ -36,6 +36,9 @@ class MachineMap {
   const std::vector<ModelProcessor>& processors() const { return processors_; }
   // Model processors a traced processor or group may run on (a group: all its members).
   const std::vector<std::uint32_t>& targets(std::uint64_t traced_processor_or_group) const;
+  // Per model processor: whether some traced processor or group maps to it (the union of every targets()
+  // asked so far, so after a replay it includes where processors without a record ran).
+  std::vector<bool> used_processors() const;
   core::ProcessorKind kind_of(std::uint64_t traced_processor_or_group) const;
   MemoryPlace memory(std::uint64_t traced_memory) const;
   std::uint32_t fold(std::uint32_t traced_node) const { return model_nodes_ ? traced_node % model_nodes_ : 0; }

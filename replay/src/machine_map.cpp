@@ -106,6 +106,15 @@ const std::vector<std::uint32_t>& MachineMap::targets(std::uint64_t id) const {
   return slot;
 }
 
+std::vector<bool> MachineMap::used_processors() const {
+  std::vector<bool> used(processors_.size(), false);
+  for (const auto* table : std::initializer_list<const std::unordered_map<std::uint64_t, std::vector<std::uint32_t>>*>{&targets_, &fallback_})
+    for (const auto& [id, procs] : *table)
+      for (auto p : procs)
+        if (p < used.size()) used[p] = true;
+  return used;
+}
+
 core::ProcessorKind MachineMap::kind_of(std::uint64_t id) const {
   auto it = kinds_.find(id);
   return it == kinds_.end() ? core::ProcessorKind::cpu : it->second;
