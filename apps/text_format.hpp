@@ -29,4 +29,24 @@ inline std::string join(const std::vector<std::string>& parts, const std::string
   return out;
 }
 
+// `text` broken at spaces into lines of at most `width` characters (a longer word stays whole), the lines
+// after the first indented by `indent`; every line ends with a newline.
+inline std::string wrap(const std::string& text, std::size_t width, const std::string& indent) {
+  std::string out, line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t space = text.find(' ', start);
+    const std::string word = text.substr(start, space == std::string::npos ? std::string::npos : space - start);
+    start = space == std::string::npos ? text.size() : space + 1;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = indent;
+    } else if (!line.empty() && line != indent) {
+      line += " ";
+    }
+    line += word;
+  }
+  return out + line + "\n";
+}
+
 }  // namespace rr::app
