@@ -330,7 +330,7 @@ std::string render_comparison_html(const std::vector<ComparisonRow>& rows, const
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(title) +
                   "</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
                   "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
-                  "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}"
+                  "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left;white-space:nowrap}"
                   ".chart text{font-size:12px;font-family:system-ui,sans-serif}h2{margin-top:28px}"
                   ".note{color:#666;font-size:12px}.legend{font-size:13px;max-width:1000px}</style></head><body>\n";
   h += "<h1>" + escape(title) + "</h1>\n";

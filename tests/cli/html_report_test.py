@@ -64,7 +64,7 @@ with tempfile.TemporaryDirectory() as tmp:
     if [color for _, color in lines] != swatches:
         fail(f"legend colours {swatches} differ from the series' {[c for _, c in lines]}")
     png = pathlib.Path(tmp, "report.png")
-    subprocess.run([chromium, *flags, "--window-size=1100,2100", f"--screenshot={png}",
+    subprocess.run([chromium, *flags, "--window-size=1100,1950", f"--screenshot={png}",
                     pathlib.Path(tmp, "s3d.html").as_uri()], capture_output=True, text=True, timeout=120)
     data = png.read_bytes() if png.exists() else b""
     if not data.startswith(b"\x89PNG") or len(data) < 20000:
