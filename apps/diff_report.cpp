@@ -2,6 +2,7 @@
 // that the run time is read first and the same metric is always in the same place.
 #include "diff_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
