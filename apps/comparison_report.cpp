@@ -16,8 +16,53 @@ namespace {
 
 const char* kClassColors[replay::kPathClassCount] = {"#4e79a7", "#f28e2b", "#76b7b2", "#e15759",
                                                     "#edc948", "#b07aa1", "#9c755f"};
+const char* kSeriesColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#9c755f", "#76b7b2", "#edc948"};
+const char* kKindHeaders[3] = {"GPU busy", "CPU busy", "util-proc busy"};
+// The critical-path classes the CSV had from the start; later classes are appended at the end of a row.
+constexpr std::size_t kFirstCsvClasses = 6;
 
 std::string label(const replay::RunSummary& r) { return r.trace_label + " @ " + r.machine_label; }
+
+std::string class_name(std::size_t c) { return replay::path_class_name(static_cast<replay::PathClass>(c)); }
+
+// Utilisation of the processors of kind k that the mapping uses; "-" when it uses none.
+std::string busy(const replay::RunSummary& r, std::size_t k) {
+  return r.used_processors[k] ? pct(r.utilisation_used[k]) : "-";
+}
+
+std::string speedup_text(const ComparisonRow& row) { return row.speedup ? fixed(*row.speedup, 2) : "-"; }
+std::string weak_text(const ComparisonRow& row) { return row.weak_efficiency ? fixed(*row.weak_efficiency, 2) : "-"; }
+std::string mib(std::uint64_t bytes) { return fixed(static_cast<double>(bytes) / (1024.0 * 1024.0), 2); }
+
+// Distinct values in first-seen order.
+std::vector<std::string> distinct(const std::vector<ComparisonRow>& rows, bool machines) {
+  std::vector<std::string> out;
+  for (const auto& row : rows) {
+    const std::string& v = machines ? row.run.machine_label : row.run.trace_label;
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  return out;
+}
+
+// What each column means and why a weak efficiency is missing, shared by the text and HTML reports.
+std::vector<std::string> legend(const std::vector<ComparisonRow>& rows) {
+  std::vector<std::string> out;
+  if (rows.empty()) return out;
+  out.push_back("time: the replay's estimated run time, ms. speed-up: this trace's time on " +
+                rows.front().speedup_reference + " (the first machine in the comparison) / its time on this machine.");
+  out.push_back("weak eff.: the time of the family's fewest-node run / this run's time, on the same machine; a family "
+                "is the traces whose names differ only in the node count (dme_all_2n and dme_all_4n are family "
+                "dme_all_Nn), so it needs one family at two or more node counts on one machine.");
+  std::vector<std::string> why;
+  for (const auto& row : rows)
+    if (!row.weak_efficiency && std::find(why.begin(), why.end(), row.weak_efficiency_note) == why.end())
+      why.push_back(row.weak_efficiency_note);
+  if (!why.empty()) out.push_back("weak eff. '-': " + join(why, "; ") + ".");
+  out.push_back("GPU/CPU/util-proc busy: busy time / (run time x the model processors of that kind the mapping uses), "
+                "'-' when it uses none; JSON and CSV also give it over every model processor of the kind.");
+  out.push_back("copies: bytes copied, MiB. critical path: the share of the run time in each class, %.");
+  return out;
+}
 
 std::string escape(const std::string& s) {
   std::string out;
@@ -42,65 +87,54 @@ std::string csv_field(const std::string& s) {
 
 }  // namespace
 
-std::vector<ComparisonRow> make_rows(std::vector<replay::RunSummary> runs) {
-  std::vector<ComparisonRow> rows;
-  for (auto& r : runs) rows.push_back({std::move(r), 1.0, std::nullopt});
-  if (rows.empty()) return rows;
-  const double first = static_cast<double>(rows.front().run.estimated_ns);
-  // Weak scaling: within a family on one machine, against the run with the fewest nodes.
-  std::map<std::pair<std::string, std::string>, const ComparisonRow*> reference;
-  std::map<std::pair<std::string, std::string>, std::set<std::uint32_t>> node_counts;
-  for (const auto& row : rows) {
-    auto key = std::make_pair(row.run.family, row.run.machine_label);
-    node_counts[key].insert(row.run.nodes);
-    auto& ref = reference[key];
-    if (!ref || row.run.nodes < ref->run.nodes) ref = &row;
-  }
-  for (auto& row : rows) {
-    row.speedup = row.run.estimated_ns > 0 ? first / static_cast<double>(row.run.estimated_ns) : 0.0;
-    auto key = std::make_pair(row.run.family, row.run.machine_label);
-    if (node_counts[key].size() > 1 && row.run.estimated_ns > 0)
-      row.weak_efficiency = static_cast<double>(reference[key]->run.estimated_ns) / static_cast<double>(row.run.estimated_ns);
-  }
-  return rows;
-}
-
 std::string render_comparison_text(const std::vector<ComparisonRow>& rows) {
-  std::string out = "run                                              nodes    time (ms)  speedup  weak eff   GPU    CPU   util"
-                    "   copies (MiB)  critical path: compute/copy/runtime/latency/queue/issue/wait %\n";
+  // The first column is as wide as the longest label (sweep labels list every varied value), so rows line up.
+  std::size_t width = 3;
+  for (const auto& row : rows) width = std::max(width, label(row.run).size());
+  const int w = static_cast<int>(width);
+  char line[1024];
+  std::snprintf(line, sizeof line, "%-*s %5s %12s %9s %10s %9s %9s %15s %13s  %s\n", w, "run", "nodes", "time (ms)",
+                "speed-up", "weak eff.", kKindHeaders[0], kKindHeaders[1], kKindHeaders[2], "copies (MiB)",
+                "critical path (%): compute/copy/runtime/latency/queueing/issue/wait");
+  std::string out = line;
   for (const auto& row : rows) {
     const auto& r = row.run;
-    char line[512];
-    std::string cls;
-    for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
-      cls += (c ? "/" : "") + share(r.critical[c], r.estimated_ns);
-    std::snprintf(line, sizeof line, "%-48s %5u %12s %8s %9s %5s%% %5s%% %5s%% %14s  %s%s\n", label(r).c_str(), r.nodes,
-                  ms(r.estimated_ns).c_str(), fixed(row.speedup, 2).c_str(),
-                  row.weak_efficiency ? fixed(*row.weak_efficiency, 2).c_str() : "-",
-                  fixed(100 * r.utilisation[0], 1).c_str(), fixed(100 * r.utilisation[1], 1).c_str(),
-                  fixed(100 * r.utilisation[2], 1).c_str(),
-                  fixed(static_cast<double>(r.copy_bytes) / (1024.0 * 1024.0), 2).c_str(), cls.c_str(),
+    std::vector<std::string> shares;
+    for (std::size_t c = 0; c < replay::kPathClassCount; ++c) shares.push_back(share(r.critical[c], r.estimated_ns));
+    std::snprintf(line, sizeof line, "%-*s %5u %12s %9s %10s %9s %9s %15s %13s  %s%s\n", w, label(r).c_str(), r.nodes,
+                  ms(r.estimated_ns).c_str(), speedup_text(row).c_str(), weak_text(row).c_str(), busy(r, 0).c_str(),
+                  busy(r, 1).c_str(), busy(r, 2).c_str(), mib(r.copy_bytes).c_str(), join(shares, "/").c_str(),
                   r.stuck ? ("  STUCK " + std::to_string(r.stuck)).c_str() : "");
     out += line;
   }
+  if (!rows.empty()) out += "\n";
+  for (const auto& l : legend(rows)) out += wrap(l, 110, "  ");
   return out;
 }
 
 std::string render_comparison_csv(const std::vector<ComparisonRow>& rows) {
+  // Columns are only ever added at the end, so spreadsheets and scripts that read the old ones keep working.
   std::string out = "trace,machine,family,nodes,estimated_ns,speedup,weak_efficiency,util_gpu,util_cpu,util_utility,"
-                    "copies,copy_bytes";
-  for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
-    out += std::string(",crit_") + replay::path_class_name(static_cast<replay::PathClass>(c)) + "_ns";
-  out += ",lower_bound_ns,operations,stuck\n";
+                    "copies,copy_bytes,crit_compute_ns,crit_copy_ns,crit_runtime_ns,crit_latency_ns,crit_queueing_ns,"
+                    "crit_issue_ns,lower_bound_ns,operations,stuck,speedup_reference,weak_efficiency_note,"
+                    "used_gpus,used_cpus,used_utility,util_used_gpu,util_used_cpu,util_used_utility";
+  for (std::size_t c = kFirstCsvClasses; c < replay::kPathClassCount; ++c) out += ",crit_" + class_name(c) + "_ns";
+  out += "\n";
   for (const auto& row : rows) {
     const auto& r = row.run;
     out += csv_field(r.trace_label) + "," + csv_field(r.machine_label) + "," + csv_field(r.family) + "," +
-           std::to_string(r.nodes) + "," + std::to_string(r.estimated_ns) + "," + fixed(row.speedup, 4) + "," +
+           std::to_string(r.nodes) + "," + std::to_string(r.estimated_ns) + "," +
+           (row.speedup ? fixed(*row.speedup, 4) : "") + "," +
            (row.weak_efficiency ? fixed(*row.weak_efficiency, 4) : "") + "," + fixed(r.utilisation[0], 4) + "," +
            fixed(r.utilisation[1], 4) + "," + fixed(r.utilisation[2], 4) + "," + std::to_string(r.copies) + "," +
            std::to_string(r.copy_bytes);
-    for (auto t : r.critical) out += "," + std::to_string(t);
-    out += "," + std::to_string(r.lower_bound_ns) + "," + std::to_string(r.operations) + "," + std::to_string(r.stuck) + "\n";
+    for (std::size_t c = 0; c < kFirstCsvClasses; ++c) out += "," + std::to_string(r.critical[c]);
+    out += "," + std::to_string(r.lower_bound_ns) + "," + std::to_string(r.operations) + "," + std::to_string(r.stuck);
+    out += "," + csv_field(row.speedup_reference) + "," + csv_field(row.weak_efficiency_note);
+    for (auto n : r.used_processors) out += "," + std::to_string(n);
+    for (auto u : r.utilisation_used) out += "," + fixed(u, 4);
+    for (std::size_t c = kFirstCsvClasses; c < replay::kPathClassCount; ++c) out += "," + std::to_string(r.critical[c]);
+    out += "\n";
   }
   return out;
 }
@@ -111,6 +145,9 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
   j["schema_version"] = 1;
   j["context"] = context_json(ctx);
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  auto by_kind = [](const auto& values) {
+    return nlohmann::ordered_json{{"GPU", values[0]}, {"CPU", values[1]}, {"utility", values[2]}};
+  };
   for (const auto& row : rows) {
     const auto& r = row.run;
     nlohmann::ordered_json e;
@@ -119,15 +156,20 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     e["family"] = r.family;
     e["nodes"] = r.nodes;
     e["estimated_ns"] = r.estimated_ns;
-    e["speedup"] = row.speedup;
+    e["speedup"] = row.speedup ? nlohmann::ordered_json(*row.speedup) : nlohmann::ordered_json();
     e["weak_efficiency"] = row.weak_efficiency ? nlohmann::ordered_json(*row.weak_efficiency) : nlohmann::ordered_json();
-    e["utilisation"] = {{"GPU", r.utilisation[0]}, {"CPU", r.utilisation[1]}, {"utility", r.utilisation[2]}};
+    e["utilisation"] = by_kind(r.utilisation);
     e["copies"] = r.copies;
     e["copy_bytes"] = r.copy_bytes;
     e["critical_path_ns"] = path_classes_json(r.critical);
     e["lower_bound_ns"] = r.lower_bound_ns;
     e["operations"] = r.operations;
     e["stuck"] = r.stuck;
+    e["speedup_reference"] = row.speedup_reference;
+    e["weak_efficiency_note"] = row.weak_efficiency ? nlohmann::ordered_json() : nlohmann::ordered_json(row.weak_efficiency_note);
+    e["processors"] = by_kind(r.processors);
+    e["used_processors"] = by_kind(r.used_processors);
+    e["utilisation_used"] = by_kind(r.utilisation_used);
     list.push_back(e);
   }
   j["runs"] = list;
@@ -136,21 +178,36 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
 
 namespace {
 
+// Room for the longest row label left of the bars (about 7 px a character at 12 px).
+int label_room(const std::vector<ComparisonRow>& rows) {
+  std::size_t longest = 0;
+  for (const auto& r : rows) longest = std::max(longest, label(r.run).size());
+  return static_cast<int>(std::clamp<std::size_t>(longest * 7 + 16, 120, 640));
+}
+
+std::string svg_open(const char* id, int width, int height, const char* what) {
+  return "<svg class=\"chart\" id=\"" + std::string(id) + "\" width=\"" + std::to_string(width) + "\" height=\"" +
+         std::to_string(height) + "\" role=\"img\" aria-label=\"" + what + "\">";
+}
+
+std::string row_label(int left, int y, const std::string& text) {
+  return "<text x=\"" + std::to_string(left - 8) + "\" y=\"" + std::to_string(y + 16) + "\" text-anchor=\"end\">" +
+         escape(text) + "</text>";
+}
+
 // Horizontal bars: one per row, value in ms.
 std::string svg_time_bars(const std::vector<ComparisonRow>& rows) {
-  const int bar = 22, gap = 8, left = 330, width = 860;
-  const int height = static_cast<int>(rows.size()) * (bar + gap) + 40;
+  const int bar = 22, gap = 8, left = label_room(rows), span = 520, width = left + span + 100;
+  const int height = static_cast<int>(rows.size()) * (bar + gap) + 20;
   double max_ms = 0;
   for (const auto& r : rows) max_ms = std::max(max_ms, static_cast<double>(r.run.estimated_ns) / 1e6);
   if (max_ms <= 0) max_ms = 1;
-  std::string s = "<svg class=\"chart\" id=\"time-chart\" width=\"" + std::to_string(width) + "\" height=\"" +
-                  std::to_string(height) + "\" role=\"img\" aria-label=\"estimated time per configuration\">";
+  std::string s = svg_open("time-chart", width, height, "estimated time per configuration");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const double v = static_cast<double>(rows[i].run.estimated_ns) / 1e6;
     const int y = 10 + static_cast<int>(i) * (bar + gap);
-    const int w = static_cast<int>((width - left - 90) * v / max_ms);
-    s += "<text x=\"" + std::to_string(left - 8) + "\" y=\"" + std::to_string(y + 16) + "\" text-anchor=\"end\">" +
-         escape(label(rows[i].run)) + "</text>";
+    const int w = static_cast<int>(span * v / max_ms);
+    s += row_label(left, y, label(rows[i].run));
     s += "<rect x=\"" + std::to_string(left) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(std::max(w, 1)) +
          "\" height=\"" + std::to_string(bar) + "\" fill=\"#4e79a7\"><title>" + fixed(v, 3) + " ms</title></rect>";
     s += "<text x=\"" + std::to_string(left + w + 6) + "\" y=\"" + std::to_string(y + 16) + "\">" + fixed(v, 1) + " ms</text>";
@@ -158,60 +215,85 @@ std::string svg_time_bars(const std::vector<ComparisonRow>& rows) {
   return s + "</svg>";
 }
 
-// Stacked 100% bars of the critical-path classes, with a legend.
+// Stacked 100% bars of the critical-path classes, each share written on its segment when there is room,
+// with a legend; the table after it gives every share as a number.
 std::string svg_critical_bars(const std::vector<ComparisonRow>& rows) {
-  const int bar = 22, gap = 8, left = 330, width = 860, span = width - left - 20;
-  const int height = static_cast<int>(rows.size()) * (bar + gap) + 60;
-  std::string s = "<svg class=\"chart\" id=\"critpath-chart\" width=\"" + std::to_string(width) + "\" height=\"" +
-                  std::to_string(height) + "\" role=\"img\" aria-label=\"critical-path breakdown\">";
+  const int bar = 22, gap = 8, left = label_room(rows), span = 560, width = left + span + 20;
+  const int height = static_cast<int>(rows.size()) * (bar + gap) + 40;
+  std::string s = svg_open("critpath-chart", width, height, "critical-path breakdown");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i].run;
     const int y = 10 + static_cast<int>(i) * (bar + gap);
-    s += "<text x=\"" + std::to_string(left - 8) + "\" y=\"" + std::to_string(y + 16) + "\" text-anchor=\"end\">" +
-         escape(label(r)) + "</text>";
+    s += row_label(left, y, label(r));
     double x = left;
     replay::TimeNs total = 0;
     for (auto t : r.critical) total += t;
     for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
       if (total <= 0 || r.critical[c] <= 0) continue;
       const double w = span * static_cast<double>(r.critical[c]) / static_cast<double>(total);
+      const std::string text = class_name(c) + " " + share(r.critical[c], total) + "%";
       s += "<rect x=\"" + fixed(x, 1) + "\" y=\"" + std::to_string(y) + "\" width=\"" + fixed(w, 1) + "\" height=\"" +
-           std::to_string(bar) + "\" fill=\"" + kClassColors[c] + "\"><title>" +
-           replay::path_class_name(static_cast<replay::PathClass>(c)) + " " + share(r.critical[c], total) + "%</title></rect>";
+           std::to_string(bar) + "\" fill=\"" + kClassColors[c] + "\"><title>" + text + "</title></rect>";
+      if (w >= 7.0 * static_cast<double>(text.size()) + 8)
+        s += "<text x=\"" + fixed(x + 4, 1) + "\" y=\"" + std::to_string(y + 16) + "\" fill=\"#fff\">" + text + "</text>";
       x += w;
     }
   }
   int lx = left;
-  const int ly = 10 + static_cast<int>(rows.size()) * (bar + gap) + 12;
+  const int ly = 10 + static_cast<int>(rows.size()) * (bar + gap) + 4;
   for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
     s += "<rect x=\"" + std::to_string(lx) + "\" y=\"" + std::to_string(ly) + "\" width=\"12\" height=\"12\" fill=\"" +
          kClassColors[c] + "\"/><text x=\"" + std::to_string(lx + 16) + "\" y=\"" + std::to_string(ly + 11) + "\">" +
-         replay::path_class_name(static_cast<replay::PathClass>(c)) + "</text>";
+         class_name(c) + "</text>";
     lx += 90;
   }
   return s + "</svg>";
 }
 
-// Time against node count, one line per (family, machine): weak scaling at a glance.
-std::string svg_scaling(const std::vector<ComparisonRow>& rows) {
+std::string critical_table(const std::vector<ComparisonRow>& rows) {
+  std::string h = "<table id=\"critpath-table\"><tr><th>run</th>";
+  for (std::size_t c = 0; c < replay::kPathClassCount; ++c) h += "<th>" + class_name(c) + " (%)</th>";
+  h += "<th>lower bound (ms)</th></tr>\n";
+  for (const auto& row : rows) {
+    const auto& r = row.run;
+    h += "<tr><td>" + escape(label(r)) + "</td>";
+    for (std::size_t c = 0; c < replay::kPathClassCount; ++c) h += "<td>" + share(r.critical[c], r.estimated_ns) + "</td>";
+    h += "<td>" + ms(r.lower_bound_ns) + "</td></tr>\n";
+  }
+  return h + "</table>\n";
+}
+
+// (family @ machine) -> (nodes, ms) of the series with two or more node counts: weak scaling needs them.
+std::map<std::string, std::vector<std::pair<std::uint32_t, double>>> scaling_series(const std::vector<ComparisonRow>& rows) {
   std::map<std::string, std::vector<std::pair<std::uint32_t, double>>> lines;
   for (const auto& r : rows)
-    lines[r.run.family + " @ " + r.run.machine_label].push_back({r.run.nodes, static_cast<double>(r.run.estimated_ns) / 1e6});
+    if (r.run.family != r.run.trace_label)
+      lines[r.run.family + " @ " + r.run.machine_label].push_back(
+          {r.run.nodes, static_cast<double>(r.run.estimated_ns) / 1e6});
+  for (auto it = lines.begin(); it != lines.end();) {
+    std::sort(it->second.begin(), it->second.end());
+    const bool several = it->second.front().first != it->second.back().first;
+    it = several ? std::next(it) : lines.erase(it);
+  }
+  return lines;
+}
+
+// Time against node count, one line per (family, machine) that has several node counts.
+std::string svg_scaling(const std::map<std::string, std::vector<std::pair<std::uint32_t, double>>>& lines) {
   double max_ms = 0;
-  std::uint32_t max_nodes = 1;
-  for (auto& [name, pts] : lines) {
-    std::sort(pts.begin(), pts.end());
+  std::uint32_t min_nodes = ~0u, max_nodes = 1;
+  for (const auto& [name, pts] : lines)
     for (auto [n, t] : pts) {
       max_ms = std::max(max_ms, t);
+      min_nodes = std::min(min_nodes, n);
       max_nodes = std::max(max_nodes, n);
     }
-  }
   if (max_ms <= 0) max_ms = 1;
   const int width = 1000, height = 320, left = 70, bottom = 40, top = 20, plot_w = 520, plot_h = height - top - bottom;
-  auto px = [&](double n) { return left + plot_w * std::log2(std::max(1.0, n)) / std::max(1.0, std::log2(max_nodes)); };
+  const double lo = std::log2(std::max(1u, min_nodes)), hi = std::log2(std::max(1u, max_nodes));
+  auto px = [&](double n) { return left + 20 + (plot_w - 40) * (hi > lo ? (std::log2(n) - lo) / (hi - lo) : 0.5); };
   auto py = [&](double t) { return top + plot_h * (1.0 - t / max_ms); };
-  std::string s = "<svg class=\"chart\" id=\"scaling-chart\" width=\"" + std::to_string(width) + "\" height=\"" +
-                  std::to_string(height) + "\" role=\"img\" aria-label=\"time against node count\">";
+  std::string s = svg_open("scaling-chart", width, height, "time against node count");
   s += "<line x1=\"" + std::to_string(left) + "\" y1=\"" + std::to_string(top + plot_h) + "\" x2=\"" +
        std::to_string(left + plot_w) + "\" y2=\"" + std::to_string(top + plot_h) + "\" stroke=\"#333\"/>";
   s += "<line x1=\"" + std::to_string(left) + "\" y1=\"" + std::to_string(top) + "\" x2=\"" + std::to_string(left) +
@@ -231,14 +313,14 @@ std::string svg_scaling(const std::vector<ComparisonRow>& rows) {
          std::to_string(n) + "</text>";
   std::size_t i = 0;
   for (const auto& [name, pts] : lines) {
-    const char* color = kClassColors[i % replay::kPathClassCount];
+    // One colour per series, used by its line, its points and its legend swatch alike.
+    const std::string color = kSeriesColors[i % std::size(kSeriesColors)];
     std::string points;
-    for (auto [n, t] : pts) {
-      points += fixed(px(n), 1) + "," + fixed(py(t), 1) + " ";
+    for (auto [n, t] : pts) points += fixed(px(n), 1) + "," + fixed(py(t), 1) + " ";
+    s += "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\"/>";
+    for (auto [n, t] : pts)
       s += "<circle cx=\"" + fixed(px(n), 1) + "\" cy=\"" + fixed(py(t), 1) + "\" r=\"4\" fill=\"" + color + "\"><title>" +
            escape(name) + ": " + std::to_string(n) + " nodes, " + fixed(t, 1) + " ms</title></circle>";
-    }
-    s += "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\"/>";
     s += "<rect x=\"" + std::to_string(left + plot_w + 20) + "\" y=\"" + std::to_string(top + 18 * i) +
          "\" width=\"12\" height=\"12\" fill=\"" + color + "\"/><text x=\"" + std::to_string(left + plot_w + 36) + "\" y=\"" +
          std::to_string(top + 18 * i + 11) + "\">" + escape(name) + "</text>";
@@ -254,25 +336,37 @@ std::string render_comparison_html(const std::vector<ComparisonRow>& rows, const
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(title) +
                   "</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
                   "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
-                  "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}"
+                  "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left;white-space:nowrap}"
                   ".chart text{font-size:12px;font-family:system-ui,sans-serif}h2{margin-top:28px}"
-                  ".note{color:#666;font-size:12px}</style></head><body>\n";
-  h += "<h1>" + escape(title) + "</h1>\n<p class=\"note\">realm-replay " RR_VERSION ", command: " + escape(ctx.command) +
-       "; " + std::to_string(rows.size()) + " run(s). Times are replay estimates.</p>\n";
+                  ".note{color:#666;font-size:12px}.legend{font-size:13px;max-width:1000px}</style></head><body>\n";
+  h += "<h1>" + escape(title) + "</h1>\n";
+  h += "<p class=\"subtitle\">Traces: " + escape(join(distinct(rows, false), ", ")) + ". Machines: " +
+       escape(join(distinct(rows, true), ", ")) + ".</p>\n";
+  h += "<p class=\"note\">realm-replay " RR_VERSION ", command: " + escape(ctx.command) + "; " +
+       std::to_string(rows.size()) + " run(s), every trace on every machine. Times are replay estimates, in ms.</p>\n";
   h += "<h2>Estimated time per configuration</h2>\n" + svg_time_bars(rows) + "\n";
-  h += "<h2>Critical-path breakdown</h2>\n" + svg_critical_bars(rows) + "\n";
-  h += "<h2>Time against node count</h2>\n" + svg_scaling(rows) + "\n";
-  h += "<h2>Table</h2>\n<table id=\"runs\"><tr><th>run</th><th>nodes</th><th>time (ms)</th><th>speedup</th>"
-       "<th>weak eff.</th><th>GPU</th><th>CPU</th><th>utility</th><th>copies (MiB)</th><th>lower bound (ms)</th></tr>\n";
+  h += "<h2>Critical-path breakdown (% of the run time)</h2>\n" + svg_critical_bars(rows) + "\n" + critical_table(rows);
+  h += "<h2>Time against node count</h2>\n";
+  const auto series = scaling_series(rows);
+  if (series.empty())
+    h += "<p id=\"no-scaling-chart\">No node-count chart: it needs one family of traces (names that differ only in "
+         "the node count, such as dme_all_2n and dme_all_4n) at two or more node counts on one machine, and these "
+         "runs have none.</p>\n";
+  else
+    h += svg_scaling(series) + "\n";
+  h += "<h2>Table</h2>\n<table id=\"runs\"><tr><th>run</th><th>nodes</th><th>time (ms)</th><th>speed-up</th>"
+       "<th>weak eff.</th><th>GPU busy</th><th>CPU busy</th><th>util-proc busy</th><th>copies (MiB)</th>"
+       "<th>lower bound (ms)</th></tr>\n";
   for (const auto& row : rows) {
     const auto& r = row.run;
     h += "<tr><td>" + escape(label(r)) + "</td><td>" + std::to_string(r.nodes) + "</td><td>" + ms(r.estimated_ns) +
-         "</td><td>" + fixed(row.speedup, 2) + "</td><td>" + (row.weak_efficiency ? fixed(*row.weak_efficiency, 2) : "-") +
-         "</td><td>" + fixed(100 * r.utilisation[0], 1) + "%</td><td>" + fixed(100 * r.utilisation[1], 1) + "%</td><td>" +
-         fixed(100 * r.utilisation[2], 1) + "%</td><td>" + fixed(static_cast<double>(r.copy_bytes) / 1048576.0, 2) +
-         "</td><td>" + ms(r.lower_bound_ns) + "</td></tr>\n";
+         "</td><td>" + speedup_text(row) + "</td><td>" + weak_text(row) + "</td><td>" + busy(r, 0) + "</td><td>" +
+         busy(r, 1) + "</td><td>" + busy(r, 2) + "</td><td>" + mib(r.copy_bytes) + "</td><td>" + ms(r.lower_bound_ns) +
+         "</td></tr>\n";
   }
-  h += "</table>\n</body></html>\n";
+  h += "</table>\n<div class=\"legend\">\n";
+  for (const auto& l : legend(rows)) h += "<p>" + escape(l) + "</p>\n";
+  h += "</div>\n</body></html>\n";
   return h;
 }
 

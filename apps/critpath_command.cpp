@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "output_file.hpp"
+#include "replay/critical_operations.hpp"
 #include "replay/critical_path.hpp"
 #include "replay_report.hpp"
 #include "trace_inputs.hpp"
@@ -14,8 +15,10 @@ namespace rr::app {
 
 namespace {
 
-std::string render_text(const OpenedReplay& s, const replay::CriticalPath& cp, std::size_t top) {
-  std::string out = "Critical path on " + s.run.model.name + ": " + ms(cp.length_ns) +
+std::string render_text(const OpenedReplay& s, const std::vector<std::string>& overrides, const replay::CriticalPath& cp,
+                        std::size_t top) {
+  std::string out = machine_line(s.run.model, s.run.map, overrides) + "\n";
+  out += "Critical path: " + ms(cp.length_ns) +
                     " ms (the estimated run time); infinite-resource lower bound: " + ms(cp.lower_bound_ns) + " ms; " +
                     std::to_string(cp.steps.size()) + " steps\n\nBy class            time (ms)    share\n";
   for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
@@ -34,9 +37,7 @@ std::string render_text(const OpenedReplay& s, const replay::CriticalPath& cp, s
                   (share(labels[i].first, cp.length_ns) + "%").c_str());
     out += line;
   }
-  std::vector<const replay::PathStep*> steps;
-  for (const auto& st : cp.steps)
-    if (st.cls == replay::PathClass::compute || st.cls == replay::PathClass::copy) steps.push_back(&st);
+  std::vector<const replay::PathStep*> steps = replay::work_steps(cp);
   std::sort(steps.begin(), steps.end(), [](const auto* a, const auto* b) {
     return (a->end - a->begin) != (b->end - b->begin) ? (a->end - a->begin) > (b->end - b->begin) : a->begin < b->begin;
   });
@@ -93,7 +94,7 @@ std::function<int()> add_critpath_command(CLI::App& app, CommonOptions& common) 
     const replay::CriticalPath& cp = *s->run.critical;
     RunContext ctx = replay_context("critpath", opts->in, common, *s);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::string report = opts->json ? render_json(*s, cp, ctx).dump(2) + "\n" : render_text(*s, cp, opts->top);
+    std::string report = opts->json ? render_json(*s, cp, ctx).dump(2) + "\n" : render_text(*s, opts->in.overrides, cp, opts->top);
     if (!emit_report("critpath", opts->output, report)) return kExitBadInput;
     return kExitOk;
   };

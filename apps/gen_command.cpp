@@ -31,47 +31,69 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "gen", "Generate a synthetic trace (node_N.log per node) with its ground truth (truth.json) and the machine the "
-             "truth was scheduled on (machine.toml).");
-  cmd->add_option("generator", opts->kind, "s3d, chain, fork-join, stencil or random-dag")
-      ->required()
-      ->check(CLI::IsMember({"s3d", "chain", "fork-join", "stencil", "random-dag"}));
-  cmd->add_option("-o,--out", opts->out, "output folder")->required();
-  cmd->add_option("--nodes", opts->nodes, "nodes (more than 32 gives 64-bit ids)")->capture_default_str()->check(CLI::Range(1u, 65536u));
-  cmd->add_option("--cpus", opts->cpus, "CPU processors per node (small generators)")->capture_default_str()->check(CLI::Range(1u, 4096u));
-  cmd->add_option("--seed", opts->seed, "random seed (same seed, same bytes)")->capture_default_str();
-  cmd->add_option("--ops", opts->ops, "random-dag: operations")->capture_default_str();
-  cmd->add_option("--length", opts->length, "chain: tasks")->capture_default_str();
-  cmd->add_option("--width", opts->width, "fork-join: tasks per stage")->capture_default_str();
-  cmd->add_option("--stages", opts->stages, "fork-join: stages")->capture_default_str();
-  cmd->add_option("--mechanism", opts->mechanism, "s3d: dme or heptane")->capture_default_str()->check(CLI::IsMember({"dme", "heptane"}));
-  cmd->add_option("--mapping", opts->mapping, "s3d: all (GPU) or mixed (species work on CPUs)")
+             "truth was scheduled on (machine.toml). `gen GENERATOR --help` lists a generator's options.");
+  cmd->require_subcommand(1);
+  // Each generator is a subcommand with its own options and the shared ones, so that its --help lists only
+  // what applies to it.
+  auto generator = [&](const char* name, const char* what) {
+    CLI::App* g = cmd->add_subcommand(name, what);
+    g->callback([opts, name] { opts->kind = name; });
+    return g;
+  };
+  // The shared options, after a generator's own so that its help starts with what is particular to it.
+  auto shared = [&](CLI::App* g, bool small, bool cycle) {
+    g->add_option("-o,--out", opts->out, "output folder")->required();
+    g->add_option("--nodes", opts->nodes, "nodes (more than 32 gives 64-bit ids)")->capture_default_str()->check(CLI::Range(1u, 65536u));
+    if (small)
+      g->add_option("--cpus", opts->cpus, "CPU processors per node")->capture_default_str()->check(CLI::Range(1u, 4096u));
+    g->add_option("--seed", opts->seed, "random seed (same seed, same bytes)")->capture_default_str();
+    if (cycle)
+      g->add_flag("--inject-cycle", opts->inject_cycle,
+                  "a task without inputs also waits on a later op that depends on it (for validation; the truth then "
+                  "lists what never runs)");
+    g->add_option("--compress", opts->compress, "none, gzip, xz or zstd")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"none", "gzip", "xz", "zstd"}));
+    auto rate = CLI::Range(0.0, 1.0);
+    g->add_option("--nil-args", opts->quirks.nil_args, "quirk rate: Task Request args printed (nil)")->check(rate);
+    g->add_option("--spaced-preconditions", opts->quirks.spaced_preconditions,
+                  "quirk rate: \"(id, gen)\" in Event Precondition inputs")->check(rate);
+    g->add_option("--orphan-copy-sizes", opts->quirks.orphan_copy_sizes,
+                  "quirk rate: extra 0-byte Copy Size with no request after a copy")->check(rate);
+    g->add_option("--external-preconditions", opts->quirks.external_preconditions,
+                  "quirk rate: a task without inputs waits on an event nothing produces")->check(rate);
+    g->add_option("--other-categories", opts->quirks.other_categories,
+                  "quirk rate: a line of another logger category before a line")->check(rate);
+    g->add_flag("--pending-dump", opts->quirks.pending_dump, "quirk: the PRINTING ALL PENDING EVENTS block at each file's end");
+    g->add_flag("--truncate-last-line", opts->quirks.truncate_last_line, "quirk: node 0's last line cut in half");
+  };
+  CLI::App* s3d = generator("s3d", "S3D-like: RHS tasks per RK stage, drivers, meta-tasks, ghost exchanges through "
+                                   "phase barriers (docs/generator.md)");
+  s3d->add_option("--mechanism", opts->mechanism, "dme or heptane")->capture_default_str()->check(CLI::IsMember({"dme", "heptane"}));
+  s3d->add_option("--mapping", opts->mapping, "all (GPU) or mixed (species work on CPUs)")
       ->capture_default_str()
       ->check(CLI::IsMember({"all", "mixed"}));
-  cmd->add_option("--steps", opts->steps, "s3d: time steps (6 RK stages each); stencil: iterations")->capture_default_str();
-  cmd->add_option("--dims", opts->dims, "stencil: nodes on a line (1) or a 3-D grid (3)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({1u, 3u}));
-  cmd->add_flag("--inject-cycle", opts->inject_cycle,
-                "chain, random-dag, stencil: a task without inputs also waits on a later op that depends on it (for "
-                "validation; the truth then lists what never runs)");
-  cmd->add_option("--points", opts->points, "s3d: grid points per side per node, 48 or 64")
+  s3d->add_option("--steps", opts->steps, "time steps (6 RK stages each)")->capture_default_str();
+  s3d->add_option("--points", opts->points, "grid points per side per node, 48 or 64")
       ->capture_default_str()
       ->check(CLI::IsMember({48u, 64u}));
-  auto rate = CLI::Range(0.0, 1.0);
-  cmd->add_option("--nil-args", opts->quirks.nil_args, "quirk rate: Task Request args printed (nil)")->check(rate);
-  cmd->add_option("--spaced-preconditions", opts->quirks.spaced_preconditions,
-                  "quirk rate: \"(id, gen)\" in Event Precondition inputs")->check(rate);
-  cmd->add_option("--orphan-copy-sizes", opts->quirks.orphan_copy_sizes,
-                  "quirk rate: extra 0-byte Copy Size with no request after a copy")->check(rate);
-  cmd->add_option("--external-preconditions", opts->quirks.external_preconditions,
-                  "quirk rate: a task without inputs waits on an event nothing produces")->check(rate);
-  cmd->add_option("--other-categories", opts->quirks.other_categories,
-                  "quirk rate: a line of another logger category before a line")->check(rate);
-  cmd->add_flag("--pending-dump", opts->quirks.pending_dump, "quirk: the PRINTING ALL PENDING EVENTS block at each file's end");
-  cmd->add_flag("--truncate-last-line", opts->quirks.truncate_last_line, "quirk: node 0's last line cut in half");
-  cmd->add_option("--compress", opts->compress, "none, gzip, xz or zstd")
+  shared(s3d, false, false);
+  CLI::App* chain = generator("chain", "tasks each waiting for the one before, alternating between nodes");
+  chain->add_option("--length", opts->length, "tasks")->capture_default_str();
+  shared(chain, true, true);
+  CLI::App* fork_join = generator("fork-join", "stages of one task forking tasks over every CPU, joined by a merge");
+  fork_join->add_option("--width", opts->width, "tasks per stage")->capture_default_str();
+  fork_join->add_option("--stages", opts->stages, "stages")->capture_default_str();
+  shared(fork_join, true, false);
+  CLI::App* stencil = generator("stencil", "halo exchange through phase barriers, nodes on a line or a 3-D grid");
+  stencil->add_option("--dims", opts->dims, "nodes on a line (1) or a 3-D grid (3)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"none", "gzip", "xz", "zstd"}));
+      ->check(CLI::IsMember({1u, 3u}));
+  stencil->add_option("--steps", opts->steps, "iterations")->capture_default_str();
+  shared(stencil, true, true);
+  CLI::App* dag = generator("random-dag", "random tasks, copies and merges over earlier operations");
+  dag->add_option("--ops", opts->ops, "operations")->capture_default_str();
+  shared(dag, true, true);
   return [opts]() -> int {
     gen::SmallOptions o{opts->nodes, opts->cpus, opts->seed};
     gen::Program program =
@@ -80,9 +102,8 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
         : opts->kind == "fork-join" ? gen::make_fork_join(opts->width, opts->stages, o)
         : opts->kind == "stencil"   ? gen::make_stencil(opts->dims, opts->steps, o)
                                     : gen::make_random_dag(opts->ops, o);
-    if (opts->inject_cycle && (opts->kind == "s3d" || !gen::inject_cycle(program))) {
-      std::cerr << "realm-replay gen: error: --inject-cycle needs a chain, random-dag or stencil program with a task "
-                   "that has no inputs\n";
+    if (opts->inject_cycle && !gen::inject_cycle(program)) {
+      std::cerr << "realm-replay gen: error: --inject-cycle needs a program with a task that has no inputs\n";
       return kExitUsage;
     }
     gen::TruthMachine machine;

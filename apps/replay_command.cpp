@@ -66,7 +66,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     engine.record_intervals = !opts->timeline.empty();
     auto s = open_replay("replay", opts->in, common, engine);
     if (!s) return kExitBadInput;
-    ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical};
+    ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, opts->in.overrides};
     RunContext ctx = replay_context("replay", opts->in, common, *s);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::optional<session::EstimateDistribution> noise;

@@ -1,6 +1,8 @@
 // Replay reports: per-kind and per-node utilisation tables, copy paths, channels, mapping and stuck work.
 #include "replay_report.hpp"
 
+#include "replay/critical_operations.hpp"
+#include "replay/utilisation.hpp"
 #include "text_format.hpp"
 
 #include <cmath>
@@ -11,29 +13,15 @@
 namespace rr::app {
 namespace {
 
-struct KindUse {
-  std::uint64_t processors = 0;
-  replay::TimeNs busy = 0;
-  std::uint64_t segments = 0;
-};
+std::string kind_name(std::size_t k) { return std::string(core::processor_kind_name(static_cast<core::ProcessorKind>(k))); }
 
-// (node or all) x kind usage; node ~0u is the total.
-std::map<std::pair<std::uint32_t, int>, KindUse> usage(const ReplayView& v) {
-  std::map<std::pair<std::uint32_t, int>, KindUse> out;
-  const auto& procs = v.map.processors();
-  for (std::size_t p = 0; p < procs.size(); ++p) {
-    for (std::uint32_t node : {procs[p].node, ~0u}) {
-      KindUse& u = out[{node, static_cast<int>(procs[p].kind)}];
-      ++u.processors;
-      u.busy += v.result.processors[p].busy_ns;
-      u.segments += v.result.processors[p].segments;
-    }
-  }
-  return out;
-}
-
-double utilisation(const KindUse& u, replay::TimeNs makespan) {
-  return makespan > 0 && u.processors ? static_cast<double>(u.busy) / (static_cast<double>(makespan) * u.processors) : 0;
+nlohmann::ordered_json kind_use_json(const replay::KindUse& u, replay::TimeNs makespan) {
+  return {{"processors", u.processors},
+          {"used_processors", u.used},
+          {"busy_ns", u.busy_ns},
+          {"segments", u.segments},
+          {"utilisation", u.utilisation_all(makespan)},
+          {"utilisation_used", u.utilisation_used(makespan)}};
 }
 
 }  // namespace
@@ -45,10 +33,19 @@ nlohmann::ordered_json path_classes_json(const std::array<replay::TimeNs, replay
   return j;
 }
 
+std::string machine_line(const machine::MachineModel& model, const replay::MachineMap& map,
+                         const std::vector<std::string>& overrides) {
+  std::string out = "Machine: " + model.name + " (" + model.description + "), " + std::to_string(map.model_nodes()) + " node(s)";
+  if (map.model_nodes() != map.traced_nodes())
+    out += " (the trace's " + std::to_string(map.traced_nodes()) + " nodes folded onto them)";
+  if (!overrides.empty()) out += "; overrides: " + join(overrides, ", ");
+  return out;
+}
+
 std::string render_replay_text(const ReplayView& v) {
   const auto& r = v.result;
   std::ostringstream out;
-  out << "Machine: " << v.model.name << " (" << v.model.description << "), " << v.map.model_nodes() << " node(s)\n";
+  out << machine_line(v.model, v.map, v.overrides) << "\n";
   out << "Estimated run time: " << ms(r.makespan_ns) << " ms\n";
   if (r.measured_waits)
     out << "  of which waits on events no record produces, replayed with their measured time: " << r.measured_waits
@@ -59,26 +56,28 @@ std::string render_replay_text(const ReplayView& v) {
         << "; with them the replay ends at " << ms(r.last_end_ns) << " ms\n";
   out << "Operations replayed: " << r.operations << (r.stuck ? ", STUCK: " + std::to_string(r.stuck) : "") << "\n\n";
 
-  out << "Processors        count   busy (ms)  utilisation  segments\n";
-  const auto use = usage(v);
-  for (const auto& [key, u] : use) {
-    if (key.first != ~0u) continue;
-    char line[160];
-    std::snprintf(line, sizeof line, "  %-14s %6llu %11s %12s %9llu\n",
-                  std::string(core::processor_kind_name(static_cast<core::ProcessorKind>(key.second))).c_str(),
-                  static_cast<unsigned long long>(u.processors), ms(u.busy).c_str(),
-                  pct(utilisation(u, r.makespan_ns)).c_str(), static_cast<unsigned long long>(u.segments));
+  // Utilisation over the used processors answers "how busy is what the trace runs on"; over all of them,
+  // "how much of this machine does the trace need". Both, labelled, so neither is mistaken for the other.
+  out << "Processors      model   used     busy (ms)  util. of used  util. of all  segments\n";
+  const replay::Utilisation use = replay::utilisation(v.map, r);
+  for (std::size_t k = 0; k < replay::kModelKindCount; ++k) {
+    const replay::KindUse& u = use.total[k];
+    if (u.processors == 0) continue;
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-12s %6u %6u %13s %14s %13s %9llu\n", kind_name(k).c_str(), u.processors, u.used,
+                  ms(u.busy_ns).c_str(), pct(u.utilisation_used(r.makespan_ns)).c_str(),
+                  pct(u.utilisation_all(r.makespan_ns)).c_str(), static_cast<unsigned long long>(u.segments));
     out << line;
   }
-  out << "\nUtilisation by node:";
-  for (const auto& [key, u] : use) {
-    if (key.first == ~0u || u.busy == 0) continue;
-    out << "  n" << key.first << " " << core::processor_kind_name(static_cast<core::ProcessorKind>(key.second)) << " "
-        << pct(utilisation(u, r.makespan_ns));
-  }
+  out << "  (model: model processors of the kind; used: those the mapping runs traced processors on;\n"
+         "   util.: busy time / (run time x processors))\n";
+  out << "\nUtilisation of the used processors by node:";
+  for (const auto& [node, uses] : use.by_node)
+    for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
+      if (uses[k].busy_ns > 0) out << "  n" << node << " " << kind_name(k) << " " << pct(uses[k].utilisation_used(r.makespan_ns));
   out << "\n";
   if (!r.paths.empty()) {
-    out << "\nCopies by path                              count       bytes   time (ms)\n";
+    out << "\nCopies by path                              count   bytes (B)   time (ms)\n";
     for (const auto& [name, p] : r.paths) {
       char line[200];
       std::snprintf(line, sizeof line, "  %-40s %7llu %11llu %11s\n", name.c_str(),
@@ -92,8 +91,8 @@ std::string render_replay_text(const ReplayView& v) {
       e.first += c.busy_ns;
       e.second += c.transfers;
     }
-    out << "Channels (lane busy time):";
-    for (const auto& [name, e] : by_channel) out << "  " << name << " " << ms(e.first) << " ms/" << e.second;
+    out << "Channels (lane busy time, transfers):";
+    for (const auto& [name, e] : by_channel) out << "  " << name << " " << ms(e.first) << " ms, " << e.second;
     out << "\n";
   }
   out << "\nMapping:\n";
@@ -117,11 +116,7 @@ std::string render_replay_text(const ReplayView& v) {
   if (r.clamped_waits) notes.push_back(std::to_string(r.clamped_waits) + " task segment(s) waited longer than their Task Time");
   if (v.map.unknown_processors())
     notes.push_back(std::to_string(v.map.unknown_processors()) + " processor(s) without a record ran as CPUs");
-  if (!notes.empty()) {
-    out << "\nNotes: ";
-    for (std::size_t i = 0; i < notes.size(); ++i) out << (i ? "; " : "") << notes[i];
-    out << ".\n";
-  }
+  if (!notes.empty()) out << "\nNotes: " << join(notes, "; ") << ".\n";
   if (r.stuck) {
     out << "\nStuck operations (" << r.stuck << "), first ones:\n";
     for (const auto& s : r.stuck_examples) out << "  " << s.reason << "\n";
@@ -143,15 +138,12 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   j["stuck"] = r.stuck;
   nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
   nlohmann::ordered_json nodes = nlohmann::ordered_json::object();
-  for (const auto& [key, u] : usage(v)) {
-    nlohmann::ordered_json e = {{"processors", u.processors},
-                                {"busy_ns", u.busy},
-                                {"segments", u.segments},
-                                {"utilisation", utilisation(u, r.makespan_ns)}};
-    std::string kind(core::processor_kind_name(static_cast<core::ProcessorKind>(key.second)));
-    if (key.first == ~0u) kinds[kind] = e;
-    else nodes[std::to_string(key.first)][kind] = e;
-  }
+  const replay::Utilisation use = replay::utilisation(v.map, r);
+  for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
+    if (use.total[k].processors) kinds[kind_name(k)] = kind_use_json(use.total[k], r.makespan_ns);
+  for (const auto& [node, uses] : use.by_node)
+    for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
+      if (uses[k].processors) nodes[std::to_string(node)][kind_name(k)] = kind_use_json(uses[k], r.makespan_ns);
   j["processor_kinds"] = kinds;
   j["nodes"] = nodes;
   nlohmann::ordered_json paths = nlohmann::ordered_json::object();
@@ -183,12 +175,7 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   if (v.critical) {
     const auto& cp = *v.critical;
     nlohmann::ordered_json classes = path_classes_json(cp.by_class);
-    nlohmann::ordered_json events = nlohmann::ordered_json::array();
-    for (const auto& step : cp.steps) {
-      if (step.cls != replay::PathClass::compute && step.cls != replay::PathClass::copy) continue;
-      std::string e = core::to_string(v.graph.event(step.vertex));
-      if (events.empty() || events.back() != e) events.push_back(e);
-    }
+    const std::vector<std::string> events = replay::critical_operations(v.graph, cp);
     j["critical_path"] = {{"length_ns", cp.length_ns}, {"lower_bound_ns", cp.lower_bound_ns},
                           {"by_class_ns", classes}, {"operations", events}};
   }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
@@ -23,7 +24,13 @@ struct ReplayView {
   const replay::MachineMap& map;
   const replay::ReplayResult& result;
   const replay::CriticalPath* critical = nullptr;  // included in JSON when given (for `diff`)
+  std::vector<std::string> overrides;               // the --set values, named in the text header
 };
+
+// "Machine: titan (...), 2 node(s) (the trace's 4 nodes folded onto them); overrides: a=1, b=2": the first line of
+// the text reports that replay on one machine.
+std::string machine_line(const machine::MachineModel& model, const replay::MachineMap& map,
+                         const std::vector<std::string>& overrides);
 
 std::string render_replay_text(const ReplayView& v);
 // {"compute": ns, "copy": ns, ...}: time per critical-path class, in class order.

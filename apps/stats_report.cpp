@@ -10,9 +10,10 @@ namespace {
 using parser::CountsBlock;
 using parser::TraceSummary;
 
-std::string fmt_seconds_from_us(std::uint64_t us) {
+// Trace microseconds as milliseconds, the unit of every text report's times (three decimals keep each µs).
+std::string fmt_ms_from_us(std::uint64_t us) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6f", static_cast<double>(us) / 1e6);
+  std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(us) / 1e3);
   return buf;
 }
 
@@ -121,14 +122,14 @@ std::string render_stats_text(const TraceSummary& s) {
   count_row(t, s, "(nil) args", [](const CountsBlock& c) { return c.null_args; });
   out << t.str();
 
-  std::vector<std::string> theader{"task time (s)"};
+  std::vector<std::string> theader{"task time (ms)"};
   for (const auto& n : s.nodes) theader.push_back(node_label(n.node));
   theader.push_back("total");
   Table tt(theader);
   for (std::size_t k = 0; k < parser::kTimeKindCount; ++k) {
     std::vector<std::string> cells{std::string(parser::time_kind_key(k))};
-    for (const auto& n : s.nodes) cells.push_back(fmt_seconds_from_us(n.counts.task_time_us[k]));
-    cells.push_back(fmt_seconds_from_us(s.total.task_time_us[k]));
+    for (const auto& n : s.nodes) cells.push_back(fmt_ms_from_us(n.counts.task_time_us[k]));
+    cells.push_back(fmt_ms_from_us(s.total.task_time_us[k]));
     tt.row(std::move(cells));
   }
   out << "\n" << tt.str();

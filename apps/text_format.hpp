@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace rr::app {
 
@@ -19,6 +20,33 @@ inline std::string pct(double fraction) { return fixed(100.0 * fraction, 1) + "%
 // part/whole as a percentage number without the sign: "15.5" ("0.0" when whole is 0).
 inline std::string share(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) : "0.0";
+}
+
+// The parts with `separator` between them: {"a", "b"} -> "a; b".
+inline std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? separator : "") + parts[i];
+  return out;
+}
+
+// `text` broken at spaces into lines of at most `width` characters (a longer word stays whole), the lines
+// after the first indented by `indent`; every line ends with a newline.
+inline std::string wrap(const std::string& text, std::size_t width, const std::string& indent) {
+  std::string out, line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t space = text.find(' ', start);
+    const std::string word = text.substr(start, space == std::string::npos ? std::string::npos : space - start);
+    start = space == std::string::npos ? text.size() : space + 1;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = indent;
+    } else if (!line.empty() && line != indent) {
+      line += " ";
+    }
+    line += word;
+  }
+  return out + line + "\n";
 }
 
 }  // namespace rr::app

@@ -51,6 +51,11 @@ class MachineMap {
   // Under eft: every processor, of every kind the task may run on (its traced kind, and a moved function's new
   // kind), on its model node.
   const std::vector<std::uint32_t>& candidates(std::uint32_t func, std::uint64_t traced) const;
+  // Per model processor: whether the mapping may run traced work on it. Under traced placement, the processors
+  // some traced processor or group maps to (and, after a replay, where processors without a record ran); under
+  // pool and eft, every processor of a traced kind on a model node with traced processors of it; and the
+  // processors of moved functions' kinds on every model node with traced processors.
+  std::vector<bool> used_processors() const;
   // The kind of a traced processor or group (CPU for one without a record).
   core::ProcessorKind traced_kind(std::uint64_t traced) const;
   // The move of a function, or null.

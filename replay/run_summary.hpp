@@ -21,8 +21,12 @@ struct RunSummary {
   TimeNs estimated_ns = 0;
   std::uint64_t operations = 0;
   std::uint64_t stuck = 0;
-  std::array<double, 3> utilisation{};  // by core::ProcessorKind (gpu, cpu, utility); 0 when the kind is absent
+  // By core::ProcessorKind (gpu, cpu, utility); 0 when the kind is absent. `utilisation` is over every model
+  // processor of the kind, `utilisation_used` over the ones the mapping uses (`used_processors`).
+  std::array<double, 3> utilisation{};
+  std::array<double, 3> utilisation_used{};
   std::array<std::uint32_t, 3> processors{};
+  std::array<std::uint32_t, 3> used_processors{};
   std::uint64_t copies = 0;
   std::uint64_t copy_bytes = 0;
   std::array<TimeNs, kPathClassCount> critical{};  // by PathClass

@@ -193,6 +193,30 @@ MemoryPlace MachineMap::memory(std::uint64_t id) const {
   return MemoryPlace{core::MemoryKind::system, fold(layout_.node_of(id)), false};
 }
 
+std::vector<bool> MachineMap::used_processors() const {
+  std::vector<bool> used(processors_.size(), false);
+  auto mark = [&](const std::vector<std::uint32_t>& procs) {
+    for (auto p : procs)
+      if (p < used.size()) used[p] = true;
+  };
+  for (const auto& [id, procs] : fallback_) mark(procs);
+  std::vector<bool> node_has_work(model_nodes_, false);
+  for (const auto& [id, kind] : kinds_) {
+    const std::uint32_t node = node_of(id);
+    if (node < node_has_work.size()) node_has_work[node] = true;
+    if (placement_ == machine::Placement::traced) {
+      auto t = targets_.find(id);
+      if (t != targets_.end()) mark(t->second);
+    } else {
+      mark(pool(node, kind));
+    }
+  }
+  for (const auto& m : mapping_.moves)
+    for (std::uint32_t node = 0; node < model_nodes_; ++node)
+      if (node_has_work[node]) mark(pool(node, m.kind));
+  return used;
+}
+
 std::vector<std::string> MachineMap::describe() const { return description_; }
 
 std::vector<std::string> MachineMap::changes() const {

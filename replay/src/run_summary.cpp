@@ -1,6 +1,9 @@
 // Reduces a replay and its critical path to the comparison numbers.
 #include "replay/run_summary.hpp"
 
+#include "replay/critical_operations.hpp"
+#include "replay/utilisation.hpp"
+
 namespace rr::replay {
 
 RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r,
@@ -10,28 +13,20 @@ RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, cons
   s.estimated_ns = r.makespan_ns;
   s.operations = r.operations;
   s.stuck = r.stuck;
-  std::array<TimeNs, 3> busy{};
-  const auto& procs = map.processors();
-  for (std::size_t p = 0; p < procs.size(); ++p) {
-    auto k = static_cast<std::size_t>(procs[p].kind);
-    if (k >= 3) continue;
-    busy[k] += r.processors[p].busy_ns;
-    ++s.processors[k];
+  const Utilisation use = utilisation(map, r);
+  for (std::size_t k = 0; k < kModelKindCount; ++k) {
+    s.processors[k] = use.total[k].processors;
+    s.used_processors[k] = use.total[k].used;
+    s.utilisation[k] = use.total[k].utilisation_all(r.makespan_ns);
+    s.utilisation_used[k] = use.total[k].utilisation_used(r.makespan_ns);
   }
-  for (std::size_t k = 0; k < 3; ++k)
-    if (s.processors[k] && r.makespan_ns > 0)
-      s.utilisation[k] = static_cast<double>(busy[k]) / (static_cast<double>(r.makespan_ns) * s.processors[k]);
   for (const auto& [name, p] : r.paths) {
     s.copies += p.copies;
     s.copy_bytes += p.bytes;
   }
   s.critical = cp.by_class;
   s.lower_bound_ns = cp.lower_bound_ns;
-  for (const auto& step : cp.steps)
-    if (step.cls == PathClass::compute || step.cls == PathClass::copy) {
-      std::string e = core::to_string(g.event(step.vertex));
-      if (s.critical_events.empty() || s.critical_events.back() != e) s.critical_events.push_back(e);
-    }
+  s.critical_events = critical_operations(g, cp);
   return s;
 }
 

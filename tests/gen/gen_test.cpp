@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
+#include <tuple>
 #include <sstream>
 
 #include "gen/generators.hpp"
@@ -86,6 +88,8 @@ struct Replayed {
   std::uint64_t malformed_lines = 0;
   std::int64_t makespan_ns = -1;
   std::uint64_t stuck = 0;
+  std::vector<replay::TimeNs> start, end;  // per vertex, as the replay reports them
+  core::IdWidth width = core::IdWidth::bits32;
 };
 Replayed replay_written(const fs::path& dir) {
   Replayed out;
@@ -102,6 +106,9 @@ Replayed replay_written(const fs::path& dir) {
   out.makespan_ns = run->result.makespan_ns;
   out.stuck = run->result.stuck;
   out.malformed_lines = trace->malformed_lines();
+  out.start = run->result.start;
+  out.end = run->result.end;
+  out.width = trace->records.width;
   out.built = std::move(trace->built);
   return out;
 }
@@ -149,6 +156,115 @@ TEST(GeneratorFidelity, ReplayOnTheTruthMachineReproducesTheTruth) {
     EXPECT_EQ(r.makespan_ns, g.truth.makespan_ns) << kind << " on " << o.nodes << " node(s)";
     EXPECT_EQ(r.stuck, 0u);
     EXPECT_GT(g.truth.makespan_ns, 0);
+  }
+}
+
+// The graph vertex of every op of a written program. The writer gives every op but a phase an event
+// (node, index) numbered per node in op order from 1, then each barrier an index on its owner node after
+// those; a phase's event is (barrier, generation). Arrives and alters produce no event of their own (their
+// vertex carries the phase's), so they are matched by (kind, logging node, issuer, phase) in log order,
+// which is op order within a node's file.
+std::vector<graph::VertexId> vertices_of_ops(const Program& p, const graph::EventGraph& g, core::IdWidth width) {
+  const core::IdLayout layout = core::IdLayout::for_width(width);
+  using Key = std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>;  // node, index, generation
+  auto key_of = [&](const core::EventKey& e) { return Key{layout.node_of(e.id()), layout.index_of(e.id()), e.gen}; };
+  std::map<Key, graph::VertexId> producer;
+  std::map<std::tuple<graph::OpKind, std::uint32_t, graph::VertexId, Key>, std::vector<graph::VertexId>> arrivals;
+  for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
+    const auto kind = g.kind(v);
+    if (kind == graph::OpKind::task_resume) continue;
+    if (kind == graph::OpKind::barrier_arrive || kind == graph::OpKind::barrier_alter)
+      arrivals[{kind, g.node(v), g.issuer(v), key_of(g.event(v))}].push_back(v);
+    else
+      EXPECT_TRUE(producer.emplace(key_of(g.event(v)), v).second) << "two producers of " << core::to_string(g.event(v));
+  }
+  std::vector<std::uint64_t> next(p.nodes, 1);
+  std::vector<Key> key(p.ops.size());
+  for (std::size_t i = 0; i < p.ops.size(); ++i)
+    if (p.ops[i].kind != GenKind::phase) key[i] = {p.ops[i].node, next[p.ops[i].node]++, 1};
+  std::vector<std::uint64_t> barrier_index(p.barriers.size());
+  for (std::size_t b = 0; b < p.barriers.size(); ++b) barrier_index[b] = next[p.barriers[b].node]++;
+  auto phase_key = [&](const GenOp& op) { return Key{p.barriers[op.barrier].node, barrier_index[op.barrier], op.generation}; };
+  std::vector<graph::VertexId> vertex(p.ops.size(), graph::kNoVertex);
+  std::map<std::tuple<graph::OpKind, std::uint32_t, graph::VertexId, Key>, std::size_t> taken;
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const GenOp& op = p.ops[i];
+    if (op.kind == GenKind::arrive || op.kind == GenKind::alter) {
+      const auto kind = op.kind == GenKind::arrive ? graph::OpKind::barrier_arrive : graph::OpKind::barrier_alter;
+      const graph::VertexId issuer = op.issuer == kNoOp ? graph::kNoVertex : vertex[op.issuer];  // issuers come first
+      const auto k = std::make_tuple(kind, op.node, issuer, phase_key(op));
+      const auto& candidates = arrivals[k];
+      const std::size_t n = taken[k]++;
+      if (n < candidates.size()) vertex[i] = candidates[n];
+    } else {
+      auto it = producer.find(op.kind == GenKind::phase ? phase_key(op) : key[i]);
+      if (it != producer.end()) vertex[i] = it->second;
+    }
+    EXPECT_NE(vertex[i], graph::kNoVertex) << "no vertex for op " << i << " (" << kGenKindNames[static_cast<int>(op.kind)] << ")";
+  }
+  return vertex;
+}
+
+// Every op's start and end in the replay on the truth machine equal the truth's, to the nanosecond. The two
+// mean the same thing for every kind: a task starts when its first segment takes its processor and ends when
+// its last segment ends (a task that waits is a task vertex plus one task_resume vertex per wait, and its
+// finish event leaves the last one); a copy starts when it takes a lane and ends when its data is there; a
+// merge starts when its last input is seen and ends merge_ns later; a trigger, arrive or alter starts and
+// ends when it is issued and its precondition seen. A phase is compared by when it fires: the replay gives it no
+// time of its own (its start is its end, so that the critical path charges the wait to its arrivals), while the
+// truth's start is when the phase before it fired.
+void expect_replay_reproduces_every_op(const Program& p, const Truth& truth, const fs::path& dir, const std::string& what) {
+  auto r = replay_written(dir);
+  ASSERT_EQ(r.start.size(), r.built.graph.vertex_count()) << what;
+  EXPECT_EQ(r.makespan_ns, truth.makespan_ns) << what;
+  EXPECT_EQ(r.stuck, 0u) << what;
+  const auto vertex = vertices_of_ops(p, r.built.graph, r.width);
+  std::map<std::string, std::uint64_t> checked, wrong;
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const graph::VertexId v = vertex[i];
+    if (v == graph::kNoVertex) continue;
+    const std::string kind = kGenKindNames[static_cast<int>(p.ops[i].kind)];
+    graph::VertexId last = v;  // the segment whose end is the task's end
+    if (r.built.graph.kind(v) == graph::OpKind::task && !r.built.graph.waits_of(v).empty())
+      last = r.built.graph.waits_of(v).back().resume;
+    ++checked[kind];
+    const bool phase = p.ops[i].kind == GenKind::phase;
+    const bool start_ok = phase ? r.start[v] == r.end[v] : r.start[v] == truth.start[i];
+    if (!start_ok || r.end[last] != truth.end[i]) {
+      if (wrong[kind]++ < 5)
+        ADD_FAILURE() << what << ": op " << i << " (" << kind << ", " << core::to_string(r.built.graph.event(v))
+                      << ") replayed " << r.start[v] << ".." << r.end[last] << " ns, truth " << truth.start[i] << ".."
+                      << truth.end[i] << " ns";
+    }
+  }
+  EXPECT_TRUE(wrong.empty()) << what << ": ops off the truth by kind: " << testing::PrintToString(wrong)
+                             << " of " << testing::PrintToString(checked);
+  EXPECT_EQ(std::accumulate(checked.begin(), checked.end(), std::uint64_t{0}, [](auto a, const auto& e) { return a + e.second; }),
+            p.ops.size()) << what;
+}
+
+TEST(GeneratorFidelity, EveryOperationStartsAndEndsAsInTheTruth) {
+  struct Case {
+    std::string what;
+    Program program;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"chain on 2 nodes", make_chain(60, {2, 1, 1})});
+  cases.push_back({"fork-join on 3 nodes", make_fork_join(7, 6, {3, 2, 2})});
+  cases.push_back({"random-dag on 1 node", make_random_dag(1500, {1, 2, 3})});
+  cases.push_back({"random-dag on 4 nodes", make_random_dag(1500, {4, 3, 4})});
+  cases.push_back({"random-dag on 40 nodes (64-bit ids)", make_random_dag(1500, {40, 1, 5})});
+  cases.push_back({"stencil 1-D", make_stencil(1, 12, {8, 2, 4})});
+  cases.push_back({"stencil 3-D", make_stencil(3, 12, {8, 2, 4})});
+  cases.push_back({"s3d dme all, 2 nodes, 3 steps (drivers wait)", make_s3d({"dme", "all", 2, 3, 48, 5})});
+  cases.push_back({"s3d dme mixed, 5 nodes", make_s3d({"dme", "mixed", 5, 1, 48, 3})});
+  for (const auto& c : cases) {
+    Scratch s;
+    TruthMachine m;
+    Truth truth = schedule(c.program, m);
+    ASSERT_EQ(truth.never_ran, 0u) << c.what;
+    write_trace(c.program, truth, m, s.dir.string(), Compression::none);
+    expect_replay_reproduces_every_op(c.program, truth, s.dir, c.what);
   }
 }
 
