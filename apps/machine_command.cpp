@@ -27,7 +27,7 @@ std::function<int()> add_machine_command(CLI::App& app, CommonOptions& common) {
   return [opts, &common]() -> int {
     auto trace = open_trace("machine from-trace", opts->inputs, common, opts->reading);
     if (!trace) return kExitBadInput;
-    return emit_report("machine from-trace", opts->output, machine::traced_machine_toml(trace->records, trace->label))
+    return emit_report("machine from-trace", opts->output, trace->traced_machine())
                ? kExitOk
                : kExitBadInput;
   };

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,10 +45,16 @@ struct LoadedTrace {
   graph::BuildResult built;
 
   const graph::EventGraph& graph() const { return built.graph; }
+  // The traced machine's TOML, its network latency fitted to the trace's measured waits where they allow it
+  // (session::fit_traced_network); derived once, on first use, from any thread.
+  const std::string& traced_machine() const;
   std::uint64_t malformed_lines() const;
   std::uint64_t skipped_lines() const;
   // The first located messages about malformed lines, over all files, in input order.
   std::vector<core::Diagnostic> malformed_messages() const;
+
+  struct Cache;
+  std::shared_ptr<Cache> cache;  // made by load_records; shared by copies of the trace
 };
 
 // Reads and builds. Fails on an unreadable input (unless keep_going), an empty trace, or, with strict, on the

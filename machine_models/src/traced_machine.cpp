@@ -3,6 +3,7 @@
 #include "machine_models/traced_machine.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <map>
 #include <set>
@@ -52,12 +53,18 @@ const char* kKindKeys[3] = {"gpu", "cpu", "utility"};
 
 }  // namespace
 
-std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label) {
+std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label,
+                                const std::optional<FittedLatency>& fitted) {
   const Observed o = observe(trace);
   std::ostringstream t;
   t << "# The machine trace '" << label << "' was taken on, as the trace logged it (realm-replay machine from-trace).\n"
-    << "# [T] from the trace. [A] an assumption: the trace does not record it; change it with --set, or fit it to\n"
-    << "# measured run times with realm-replay calibrate.\n\n";
+    << "# [T] from the trace. [F] fitted to the trace's own measured waits. [A] an assumption: the trace does not\n"
+    << "# record it; change it with --set, or fit it to measured run times with realm-replay calibrate.\n";
+  if (fitted) t << "# Network latency [F]: " << fitted->note << ".\n";
+  t << "\n";
+  const std::string latency = fitted ? std::to_string(std::llround(fitted->ns)) : std::string("25000");
+  const std::string latency_tag = fitted ? "[F] fitted to the trace's measured waits (see above)"
+                                         : "[A] GASNet's UDP conduit over loopback, as the bundled real traces ran; 1–5 us on an HPC interconnect";
   std::ostringstream summary;
   for (std::size_t k = 0; k < 3; ++k) {
     std::uint32_t total = 0;
@@ -92,7 +99,7 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
     << "[channels.memcpy]          # host memory to host memory in a node, by a DMA thread\n"
     << "latency_ns = 1000          # [A]\nbandwidth_gbs = 10.0       # [A] one core's memcpy\nlanes = 1                  # [A]\n\n"
     << "[channels.network]         # node to node (GASNet)\n"
-    << "latency_ns = 25000         # [A] GASNet's UDP conduit over loopback, as the bundled real traces ran; 1–5 us on an HPC interconnect\n"
+    << "latency_ns = " << latency << "   # " << latency_tag << "\n"
     << "bandwidth_gbs = 1.0        # [A]\nlanes = 1                  # [A]\n\n"
     << "[channels.pcie_h2d]        # host to GPU framebuffer\nlatency_ns = 10000         # [A]\nbandwidth_gbs = 6.0        # [A] PCIe Gen2 x16\nlanes = 1                  # [A]\nside = \"destination\"\n\n"
     << "[channels.pcie_d2h]        # GPU framebuffer to host\nlatency_ns = 10000         # [A]\nbandwidth_gbs = 6.0        # [A]\nlanes = 1                  # [A]\n\n"
@@ -116,7 +123,8 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
     std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
     median = sizes[sizes.size() / 2];
   }
-  t << "[network]\nlatency_ns = 25000         # [A] one way, an event or a launch between nodes (as channels.network)\n\n"
+  t << "[network]\nlatency_ns = " << latency << "   # " << (fitted ? "[F]" : "[A]")
+    << " one way, an event or a launch between nodes (as channels.network)\n\n"
     << "[runtime]\n"
     << "task_launch_ns = 0         # [A] the runtime's own work is in the logged meta-tasks (function 4)\n"
     << "trigger_local_ns = 0       # [A]\ntrigger_remote_ns = 0      # [A] on top of the network latency\n"

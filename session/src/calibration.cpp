@@ -24,9 +24,10 @@ namespace {
 
 constexpr double kNsOffset = 1000.0;
 // Bounds that keep a fit physical: no runtime cost (a trigger, a merge, a launch) of a real machine takes a
-// millisecond, no latency ten, and bandwidths stay between 1 MB/s and 10 TB/s.
+// millisecond, no latency 100 ms (the bound of the traced machine's own fit, session/traced_fit), and
+// bandwidths stay between 1 MB/s and 10 TB/s.
 constexpr double kMaxRuntimeNs = 1e6;
-constexpr double kMaxLatencyNs = 1e7;
+constexpr double kMaxLatencyNs = 1e8;
 
 core::InputError runs_error(const std::string& path, std::uint64_t line, std::string message) {
   return core::InputError{core::SourceLocation{path, line, std::nullopt}, std::move(message)};
@@ -166,12 +167,13 @@ class Search {
          const CalibrationOptions& options, std::vector<FreeCost> costs)
       : traces_(traces), runs_(runs), options_(options), costs_(std::move(costs)) {}
 
-  // Estimates of the runs in `subset` with these cost values.
+  // Estimates of the runs in `subset` with these cost values; without values, each on its base machine as it is
+  // (a traced base is each run's own traced machine).
   core::Expected<std::vector<replay::TimeNs>> estimates(const std::vector<double>& values,
                                                         const std::vector<std::size_t>& subset) {
     ++evaluations_;
     MachineChoice choice = options_.base;
-    for (std::size_t i = 0; i < costs_.size(); ++i) choice.overrides.push_back(text(costs_[i], values[i]));
+    for (std::size_t i = 0; i < values.size(); ++i) choice.overrides.push_back(text(costs_[i], values[i]));
     std::vector<replay::TimeNs> out(subset.size(), 0);
     std::vector<std::optional<core::InputError>> errors(subset.size());
     tbb::parallel_for(std::size_t{0}, subset.size(), [&](std::size_t j) {
@@ -276,8 +278,12 @@ core::Expected<CalibrationResult> calibrate(const std::vector<const LoadedTrace*
     if (!c) return c.error();
     costs.push_back(*c);
   }
-  std::vector<double> start;
-  for (const auto& c : costs) start.push_back(std::clamp(cost_value(*base, c.key), c.lo, c.hi));
+  // The first run's base values (reported as "before"), and within the bounds (where the search starts).
+  std::vector<double> base_values, start;
+  for (const auto& c : costs) {
+    base_values.push_back(cost_value(*base, c.key));
+    start.push_back(std::clamp(base_values.back(), c.lo, c.hi));
+  }
 
   const unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   tbb::task_arena arena(static_cast<int>(workers));
@@ -286,7 +292,7 @@ core::Expected<CalibrationResult> calibrate(const std::vector<const LoadedTrace*
     std::vector<std::size_t> all(runs.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
     Search search(traces, runs, options, costs);
-    auto before = search.estimates(start, all);
+    auto before = search.estimates({}, all);
     if (!before) return before.error();
     auto fitted = search.fit(start, all);
     if (!fitted) return fitted.error();
@@ -294,7 +300,7 @@ core::Expected<CalibrationResult> calibrate(const std::vector<const LoadedTrace*
     auto after = search.estimates(*fitted, all);
     if (!after) return after.error();
     for (std::size_t i = 0; i < costs.size(); ++i) {
-      out.initial.emplace_back(costs[i].key, start[i]);
+      out.initial.emplace_back(costs[i].key, base_values[i]);
       out.fitted.emplace_back(costs[i].key, (*fitted)[i]);
     }
     for (std::size_t i = 0; i < runs.size(); ++i)

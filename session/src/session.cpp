@@ -8,8 +8,26 @@
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "parser/trace_reader.hpp"
+#include "session/traced_fit.hpp"
+
+#include <mutex>
 
 namespace rr::session {
+
+struct LoadedTrace::Cache {
+  std::once_flag traced_once;
+  std::string traced_toml;
+};
+
+const std::string& LoadedTrace::traced_machine() const {
+  if (!cache) throw std::logic_error("LoadedTrace without its cache: make traces with load_trace or load_records");
+  std::call_once(cache->traced_once, [&] {
+    const TracedNetworkFit fit = fit_traced_network(*this, {});
+    cache->traced_toml = machine::traced_machine_toml(
+        records, label, fit.fitted ? std::optional<machine::FittedLatency>({fit.latency_ns, fit.reason}) : std::nullopt);
+  });
+  return cache->traced_toml;
+}
 
 std::uint64_t LoadedTrace::malformed_lines() const {
   std::uint64_t n = 0;
@@ -89,6 +107,7 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
       }
   }
   LoadedTrace t;
+  t.cache = std::make_shared<LoadedTrace::Cache>();
   t.label = std::move(label);
   std::set<std::int32_t> nodes;
   for (const auto& f : records.files)
@@ -108,8 +127,7 @@ bool MachineChoice::traced() const { return path == machine::kTracedMachine; }
 
 core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine) {
   if (machine.traced())
-    return machine::parse_machine(machine::traced_machine_toml(trace.records, trace.label),
-                                  "the traced machine of " + trace.label, machine.overrides);
+    return machine::parse_machine(trace.traced_machine(), "the traced machine of " + trace.label, machine.overrides);
   return machine::load_machine(machine.path, machine.overrides);
 }
 

@@ -4,6 +4,7 @@
 
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
+#include "session/traced_fit.hpp"
 #include "support/replay_fixture.hpp"
 #include "support/trace_builder.hpp"
 
@@ -59,3 +60,53 @@ TEST(TracedMachine, PerNodeCountsAreCheckedLikeEveryKey) {
 
 }  // namespace
 }  // namespace rr::machine
+
+namespace rr::session {
+namespace {
+
+// Hand-computed: task A on node 0 issues task B (100 us) on node 1 and waits for it; the wait measured 10.1 ms.
+// A's busy time is 10 us, its two actions at 1/3 and 2/3 of it: B is issued at 3.333 us and the wait starts at
+// 6.667 us. Replayed, the wait lasts from 6.667 us to B's issue, the launch crossing to node 1 (one latency L),
+// B's 100 us and its finish event crossing back (another L): 2L + 96.667 us. With the assumed 25 us that is
+// 146.667 us; equal to the measured 10100 us, L = 5001.667 us, which the traced machine takes as its network
+// latency (runtime costs are 0 there).
+TEST(TracedNetworkFit, TheMeasuredWaitGivesTheLatency) {
+  auto records = testing::make_trace(
+      {{0, {"Processor: 80000000 1", "Processor: 80800000 1", "Memory: 60000000 1", "Memory: 60800000 1",
+            testing::task(5, "80000000", "(20000001,1)"), testing::task(6, "80800000", "(20000002,1)", "(0,0)", "(20000001,1)"),
+            "Task Wait: (20000001,1) (20000002,1) 10100", "Task Time: (20000001,1) 10110"}},
+       {1, {"Task Time: (20000002,1) 100"}}});
+  auto trace = load_records(std::move(records), "hand-made", {});
+  ASSERT_TRUE(trace.ok());
+  const TracedNetworkFit fit = fit_traced_network(*trace, {});
+  ASSERT_TRUE(fit.fitted) << fit.reason;
+  EXPECT_EQ(fit.waits, 1u);
+  EXPECT_EQ(fit.measured_ns, 10100000);
+  EXPECT_NEAR(fit.latency_ns, 5001667, 5001667 * 0.002);
+  EXPECT_NEAR(fit.replayed_after_ns, 10100000, 10100000 * 0.004);
+  EXPECT_NEAR(fit.replayed_before_ns, 146667, 1);
+  // The traced machine uses it, tagged as fitted; an override still wins.
+  EXPECT_NE(trace->traced_machine().find("[F] fitted to the trace's measured waits"), std::string::npos);
+  auto run = replay_trace(*trace, {"traced", {}}, {});
+  ASSERT_TRUE(run.ok());
+  EXPECT_NEAR(static_cast<double>(run->model.network_latency_ns), 5001667, 5001667 * 0.002);
+  EXPECT_EQ(replay_trace(*trace, {"traced", {"network.latency_ns=7"}}, {})->model.network_latency_ns, 7);
+}
+
+TEST(TracedNetworkFit, NoFitOnOneNodeOrWithoutMeasuredWaits) {
+  auto one = load_trace({RR_SOURCE_DIR "/data/traces/real/full_ghost_b2_cpu2"}, {});
+  ASSERT_TRUE(one.ok());
+  const TracedNetworkFit fit = fit_traced_network(*one, {});
+  EXPECT_FALSE(fit.fitted);
+  EXPECT_NE(fit.reason.find("one node"), std::string::npos);
+  EXPECT_NE(one->traced_machine().find("latency_ns = 25000   # [A]"), std::string::npos);
+  auto no_wait = load_records(testing::make_trace({{0, {"Processor: 80000000 1", "Processor: 80800000 1",
+                                                        testing::task(5, "80000000", "(20000001,1)"), "Task Time: (20000001,1) 10"}},
+                                                   {1, {}}}),
+                              "t", {});
+  ASSERT_TRUE(no_wait.ok());
+  EXPECT_FALSE(fit_traced_network(*no_wait, {}).fitted);
+}
+
+}  // namespace
+}  // namespace rr::session

@@ -1,0 +1,29 @@
+// The traced machine's network latency from the trace's own measurements. A Task Wait on an event the trace
+// produces measured how long the real run took from the wait to that event; the replay computes the same span.
+// When the replay's spans fall short of the measured ones in all, the time missing is time the records do not
+// explain; on a run over several nodes, the one free cost that the waits cross is the time a message takes
+// between nodes. This finds the network latency that makes the replayed spans add up to the measured ones.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "session/session.hpp"
+
+namespace rr::session {
+
+struct TracedNetworkFit {
+  bool fitted = false;
+  double latency_ns = 0;        // the fitted one-way latency (network.latency_ns and channels.network.latency_ns)
+  std::size_t waits = 0;        // Task Waits on produced events
+  double measured_ns = 0;       // their measured durations, in all
+  double replayed_before_ns = 0;  // their replayed durations with the assumed latency
+  double replayed_after_ns = 0;   // ...and with the fitted one
+  std::string reason;           // why it was or was not fitted, for reports and the machine file
+};
+
+// Fits when the trace spans several nodes and its produced waits measure at least 1 ms in all and 5% of the
+// replay's estimate; bounded to 100 ms; deterministic (bisection in log space, a fixed number of replays).
+TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettings& settings);
+
+}  // namespace rr::session
