@@ -20,15 +20,16 @@ NOISE_SIGMA, NOISE_SAMPLES = 0.1, 100
 EXPLANATIONS = {
     "full_circuit_2node_p4_cpu2": (
         "The measured time is circuit's own ELAPSED TIME, its main loop only; the trace covers the whole run, "
-        "so the replay of the trace should be a little longer, not shorter. The trace itself holds the loop: the "
-        "top-level task's Task Wait on the last iteration's future lasts 4667.9 ms, the ELAPSED TIME to the "
-        "tenth of a millisecond. The critical path is {compute} compute (calc_new_currents, function 6, on "
-        "the busiest CPU) and {wait} of waits on reservation grants no record produces: the CPUs are the "
-        "bottleneck and the model runs their tasks back to back. What is missing is idle time of the real CPUs "
-        "between tasks that no record measures: two processes with four Realm processors each, plus GASNet's "
-        "threads and other users' jobs (load average 4–6 during the run), shared two cores, so a CPU thread with "
-        "a ready task was not always running. Network latency and runtime costs barely move the estimate "
-        "(a sweep of the network latency from 2.5 µs to 1 ms changes it by 0.2%)."),
+        "so the replay of the trace should be a little longer, which it is: the top-level task's Task Time, "
+        "4756 ms, spans from before the loop to after it. The trace also holds the loop itself: the top-level "
+        "task's Task Wait on the last iteration's future lasts 4667.9 ms, the ELAPSED TIME to the tenth of a "
+        "millisecond. With the 25 µs a message takes on an idle loopback the replay ends that wait 0.67 s too "
+        "early: two processes with four Realm processors each, GASNet's threads and other users' jobs (load "
+        "average 4–6) shared two cores, and a message between the processes took far longer. The traced machine "
+        "therefore fits its network latency to the trace's own waits on produced events (docs/machines.md): "
+        "24.5 ms, which the trace's 54 reservation waits (26 ms each on average, a round trip to the lock's "
+        "owner) bear out. The critical path is then {compute} of compute (calc_new_currents, function 6) and "
+        "{wait} of waits on reservation grants no record produces; *instant* shows what those waits are worth."),
     "full_ghost_b2_cpu2": (
         "ghost prints no time of its own, so the measured time is the wall time of the whole process, GASNet's "
         "start-up and shutdown included, which the trace does not cover. The replay cannot be shorter than its "
