@@ -51,7 +51,7 @@ std::string_view prof_work_kind_key(ProfWorkKind kind) { return kWorkKeys[static
 
 std::uint64_t ProfJoinCounts::total() const {
   return waits_unattached + waits_other_op + copy_insts_unattached + fill_insts_unattached +
-         repeated_machine_descs + repeated_processors + repeated_memories + conflicting_affinities;
+         repeated_machine_descs + conflicting_descriptions;
 }
 
 std::uint64_t ProfileRecords::record_count() const {

@@ -125,7 +125,7 @@ std::string_view prof_work_kind_key(ProfWorkKind kind);     // a JSON key: "task
 
 struct ProfWorkItem {
   std::uint64_t op_id;
-  Handle proc;
+  Handle proc;         // 0 for partitions: PartitionInfo names no processor
   ProfEvent fevent;    // its finish event: triggers at `stop`; its identity in the event graph
   ProfEvent creator;   // fevent of the task or meta-task that launched it (0: none)
   ProfEvent critical;  // the precondition handed to Realm (0: none)
@@ -297,18 +297,22 @@ struct ProfRecordTypeCount {
   std::uint64_t bytes = 0;  // including each record's 4-byte type id
 };
 
-// Records that are framed correctly but do not fit together; counted, never fatal.
+// Records that are framed correctly but do not fit together, and repeated descriptions; counted, never
+// fatal.
 struct ProfJoinCounts {
   std::uint64_t waits_unattached = 0;       // a wait record not right after a work item of its kind
   std::uint64_t waits_other_op = 0;         // attached, but its op_id differs from the item's
   std::uint64_t copy_insts_unattached = 0;  // a CopyInstInfo not right after the CopyInfo of its fevent
   std::uint64_t fill_insts_unattached = 0;
-  std::uint64_t repeated_machine_descs = 0;     // MachineDesc after the first (the first is kept)
-  std::uint64_t repeated_processors = 0;        // ProcDesc of an id already described
+  std::uint64_t repeated_machine_descs = 0;  // MachineDesc after the first (the first is kept)
+  // Descriptions of a processor, memory or (processor, memory) pair already described: usual (Legion
+  // describes them again with everything affine to them, spec §8.1); dropped.
+  std::uint64_t repeated_processors = 0;
   std::uint64_t repeated_memories = 0;
-  std::uint64_t repeated_affinities = 0;        // ProcMDesc of a pair already described (usual: spec §8.1)
-  std::uint64_t conflicting_affinities = 0;     // ...with other bandwidth or latency (the first is kept)
-  std::uint64_t total() const;  // all but the usual repeated_affinities
+  std::uint64_t repeated_affinities = 0;
+  std::uint64_t conflicting_descriptions = 0;  // ...of those, repeats with other values (the first is kept)
+  // The problems: everything but the usual repeats.
+  std::uint64_t total() const;
 };
 
 struct ProfileRecords {

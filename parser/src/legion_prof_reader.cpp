@@ -20,7 +20,9 @@ using prof::RecordPlan;
 // Realm builds have MAX_DIM up to 9; anything far above it is a corrupt MaxDimDesc.
 constexpr std::uint32_t kMaxDimLimit = 32;
 
-std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+std::string mib(std::size_t bytes) {
+  return bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " bytes";
+}
 
 class ProfReader {
  public:

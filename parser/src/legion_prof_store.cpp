@@ -259,23 +259,29 @@ void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f) {
     case Kept::calibration_err:
       if (!out_.calibration_err) out_.calibration_err = f.i64(R::calibration_err);
       return;
+    // Legion describes a processor or memory again with everything affine to it (spec §8.1): keep the first.
     case Kept::proc_desc: {
-      const std::uint64_t id = f.u64(R::proc_id);
-      if (!processors_.insert(id).second) {
-        ++out_.joins.repeated_processors;
+      const core::ProfProcessor x{handle(f, R::proc_id), static_cast<core::RealmProcKind>(f.u32(R::kind))};
+      auto [it, added] = processors_.try_emplace(x.id.value(), static_cast<std::uint32_t>(out_.processors.size()));
+      if (added) {
+        out_.processors.push_back(x);
         return;
       }
-      out_.processors.push_back({core::Handle::make(id), static_cast<core::RealmProcKind>(f.u32(R::kind))});
+      ++out_.joins.repeated_processors;
+      if (out_.processors[it->second].kind != x.kind) ++out_.joins.conflicting_descriptions;
       return;
     }
     case Kept::mem_desc: {
-      const std::uint64_t id = f.u64(R::mem_id);
-      if (!memories_.insert(id).second) {
-        ++out_.joins.repeated_memories;
+      const core::ProfMemory x{handle(f, R::mem_id), static_cast<core::RealmMemKind>(f.u32(R::kind)),
+                               f.u64(R::capacity)};
+      auto [it, added] = memories_.try_emplace(x.id.value(), static_cast<std::uint32_t>(out_.memories.size()));
+      if (added) {
+        out_.memories.push_back(x);
         return;
       }
-      out_.memories.push_back(
-          {core::Handle::make(id), static_cast<core::RealmMemKind>(f.u32(R::kind)), f.u64(R::capacity)});
+      ++out_.joins.repeated_memories;
+      const core::ProfMemory& first = out_.memories[it->second];
+      if (first.kind != x.kind || first.capacity != x.capacity) ++out_.joins.conflicting_descriptions;
       return;
     }
     case Kept::proc_mem_desc: {
@@ -286,10 +292,9 @@ void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f) {
         out_.affinities.push_back(a);
         return;
       }
-      // Legion writes a pair again whenever it describes something affine to it (spec §8.1).
       ++out_.joins.repeated_affinities;
       const core::ProfAffinity& first = out_.affinities[it->second];
-      if (first.bandwidth != a.bandwidth || first.latency != a.latency) ++out_.joins.conflicting_affinities;
+      if (first.bandwidth != a.bandwidth || first.latency != a.latency) ++out_.joins.conflicting_descriptions;
       return;
     }
     default: return;

@@ -46,8 +46,8 @@ class ProfRecordStore {
   Parent parent_;
   std::unordered_map<std::string, std::uint32_t> strings_;
   std::unordered_map<std::uint32_t, std::uint32_t> task_kind_index_;  // task_id -> task_kinds
-  std::unordered_set<std::uint64_t> processors_;
-  std::unordered_set<std::uint64_t> memories_;
+  std::unordered_map<std::uint64_t, std::uint32_t> processors_;  // id -> processors
+  std::unordered_map<std::uint64_t, std::uint32_t> memories_;    // id -> memories
   std::unordered_set<std::uint64_t> variants_;  // (task_id << 32) | variant_id
   struct PairHash {
     std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const noexcept {
