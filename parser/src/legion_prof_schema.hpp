@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -32,6 +33,40 @@ enum class Kept : std::uint8_t {
   fill_info, fill_inst_info, inst_timeline_info, event_wait_info, event_merger_info, event_trigger_info,
   event_poison_info, barrier_arrival_info, reservation_acquire_info, instance_ready_info,
   instance_redistrict_info, completion_queue_info,
+};
+
+enum class Shape : std::uint8_t { integer, boolean, string };
+
+struct RoleSpec {
+  std::string_view name;
+  Shape shape;
+  std::uint32_t size;  // bytes (integers and booleans)
+};
+
+// The expected encoding of each role, in Role order.
+inline constexpr RoleSpec kRoles[kRoleCount] = {
+    {"op_id", Shape::integer, 8},        {"parent_id", Shape::integer, 8},   {"provenance", Shape::integer, 8},
+    {"task_id", Shape::integer, 4},      {"variant_id", Shape::integer, 4},  {"lg_id", Shape::integer, 4},
+    {"kind", Shape::integer, 4},         {"part_op", Shape::integer, 4},     {"proc_id", Shape::integer, 8},
+    {"mem_id", Shape::integer, 8},       {"create", Shape::integer, 8},      {"ready", Shape::integer, 8},
+    {"start", Shape::integer, 8},        {"stop", Shape::integer, 8},        {"gpu_start", Shape::integer, 8},
+    {"gpu_stop", Shape::integer, 8},     {"spawn", Shape::integer, 8},       {"destroy", Shape::integer, 8},
+    {"performed", Shape::integer, 8},    {"wait_start", Shape::integer, 8},  {"wait_ready", Shape::integer, 8},
+    {"wait_end", Shape::integer, 8},     {"creator", Shape::integer, 8},     {"critical", Shape::integer, 8},
+    {"fevent", Shape::integer, 8},       {"result", Shape::integer, 8},      {"precondition", Shape::integer, 8},
+    {"pre0", Shape::integer, 8},         {"pre1", Shape::integer, 8},        {"pre2", Shape::integer, 8},
+    {"pre3", Shape::integer, 8},         {"wait_event", Shape::integer, 8},  {"src_inst", Shape::integer, 8},
+    {"dst_inst", Shape::integer, 8},     {"inst_uid", Shape::integer, 8},    {"previous", Shape::integer, 8},
+    {"next", Shape::integer, 8},         {"size", Shape::integer, 8},        {"collective", Shape::integer, 4},
+    {"src", Shape::integer, 8},          {"dst", Shape::integer, 8},         {"src_fid", Shape::integer, 4},
+    {"dst_fid", Shape::integer, 4},      {"fid", Shape::integer, 4},         {"num_hops", Shape::integer, 4},
+    {"indirect", Shape::boolean, 1},     {"inst_id", Shape::integer, 8},     {"reservation", Shape::integer, 8},
+    {"backtrace_id", Shape::integer, 8}, {"completion", Shape::boolean, 1},  {"node_id", Shape::integer, 4},
+    {"num_nodes", Shape::integer, 4},    {"version", Shape::integer, 4},     {"process_id", Shape::integer, 4},
+    {"host_id", Shape::integer, 8},      {"hostname", Shape::string, 0},     {"zero_time", Shape::integer, 8},
+    {"calibration_err", Shape::integer, 8}, {"capacity", Shape::integer, 8}, {"bandwidth", Shape::integer, 4},
+    {"latency", Shape::integer, 4},      {"max_dim", Shape::integer, 4},     {"name", Shape::string, 0},
+    {"overwrite", Shape::boolean, 1},    {"message", Shape::boolean, 1},     {"ordered_vc", Shape::boolean, 1},
 };
 
 inline constexpr std::uint16_t kNoField = 0xffff;
@@ -83,6 +118,8 @@ class FieldView {
   // field the header does not declare reads as 0.
   template <typename T>
   T load(Role r) const {
+    // The header check made the field exactly this wide; reading another width would leave the record.
+    assert(kRoles[static_cast<std::size_t>(r)].size == sizeof(T));
     const std::uint16_t f = plan_.role_field[static_cast<std::size_t>(r)];
     if (f == kNoField) return T{};
     T value;
