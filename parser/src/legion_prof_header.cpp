@@ -1,5 +1,4 @@
-// Parsing the Legion Prof text header: the FileType line, one `Name {id:N, field:type:size, ...}` line per
-// record type, an empty line.
+// Parsing the Legion Prof text header: the FileType line, one `Name {id:N, field:type:size, ...}` per type.
 #include "parser/legion_prof_header.hpp"
 
 #include <charconv>

@@ -1,5 +1,4 @@
-// The Legion Prof framing loop: a decoded-byte buffer refilled from the source, records sized by their plan
-// (fixed size, or measured field by field), records that straddle a refill carried to the buffer's front.
+// The Legion Prof framing loop: records sized by their plan from a refilled buffer of decompressed bytes.
 #include "parser/legion_prof_reader.hpp"
 
 #include <algorithm>

@@ -1,5 +1,4 @@
-// What the Legion Prof reader keeps: the record types it decodes, the fields it needs from each (by name),
-// and the per-type decoding plan built from a file's header.
+// What the Legion Prof reader keeps (record types and fields, by name) and the per-type decoding plans.
 #pragma once
 
 #include <array>

@@ -1,5 +1,4 @@
-// Turns decoded Legion Prof records into ProfileRecords: joins child records to their parent, interns
-// names, applies TaskKind's overwrite rule and drops repeated machine descriptions.
+// Turns decoded Legion Prof records into ProfileRecords: children joined, names interned, repeats dropped.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,4 @@
-// Aggregates Legion Prof records per file and over the trace, deduplicating processors and memories by id
-// (every node describes what it touched, spec §11).
+// Aggregates Legion Prof records per file and over the trace (processors and memories counted once per id).
 #include "parser/prof_summary.hpp"
 
 #include <algorithm>
