@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "output_file.hpp"
+#include "prof_stats_report.hpp"
 #include "stats_report.hpp"
 #include "trace_inputs.hpp"
 #include "validate_report.hpp"
@@ -21,7 +22,8 @@ std::function<int()> add_stats_command(CLI::App& app, CommonOptions& common) {
   CLI::App* cmd = app.add_subcommand(
       "stats", "Count the records of a trace per node: kinds, processors, memories, tasks, copies, task time.");
   cmd->add_option("trace", opts->inputs,
-                  "trace: a folder of node_<N>.log[.gz|.xz|.zst], log files, globs, or .tar[.gz|.xz|.zst] archives")
+                  "trace: a folder of node_<N>.log[.gz|.xz|.zst] or of Legion Prof logs (prof_<N>.gz), log files, "
+                  "globs, or .tar[.gz|.xz|.zst] archives")
       ->required();
   cmd->add_flag("--json", opts->json, "print JSON instead of text");
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
@@ -29,9 +31,9 @@ std::function<int()> add_stats_command(CLI::App& app, CommonOptions& common) {
 
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
-    auto trace = open_trace("stats", opts->inputs, common, opts->reading, /*summarise=*/true);
+    auto trace = open_trace("stats", opts->inputs, common, opts->reading, /*summarise=*/true,
+                            /*examples_per_finding=*/10, /*graph_optional=*/true);
     if (!trace) return kExitBadInput;
-    const parser::TraceSummary& summary = *trace->summary;
     RunContext ctx;
     ctx.command = "stats";
     ctx.inputs = opts->inputs;
@@ -40,6 +42,13 @@ std::function<int()> add_stats_command(CLI::App& app, CommonOptions& common) {
     ctx.strict = opts->reading.strict;
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::string report;
+    if (trace->profile_summary) {
+      // Legion Prof logs: their own counts (record types by the header's names), no graph yet.
+      report = opts->json ? render_prof_stats_json(*trace->profile_summary, ctx).dump(2) + "\n"
+                          : render_prof_stats_text(*trace->profile_summary, ctx);
+      return emit_report("stats", opts->output, report) ? kExitOk : kExitBadInput;
+    }
+    const parser::TraceSummary& summary = *trace->summary;
     if (opts->json) {
       auto j = render_stats_json(summary, ctx);
       j["graph"] = graph_summary_json(trace->built);

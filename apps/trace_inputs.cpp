@@ -33,6 +33,17 @@ std::string reading_summary(const session::LoadedTrace& t) {
     }
     out += ")";
   }
+  if (!t.has_graph) {
+    std::uint64_t unjoined = 0;
+    for (const auto& f : files) unjoined += f.profile.joins.total();
+    out += unjoined ? "; " + std::to_string(unjoined) + " record(s) not joined (--strict makes them an error)"
+                    : "; every record joined";
+    out += "; graph: not built yet for Legion Prof logs";
+    for (const auto& f : t.records.failed_files) out += "\n  skipped unreadable file " + f.to_string();
+    for (const auto& f : files)
+      for (const auto& d : f.profile.join_messages) out += "\n  " + core::format_diagnostic(d);
+    return out;
+  }
   const std::uint64_t malformed = t.malformed_lines();
   out += malformed ? "; " + std::to_string(malformed) + " malformed line(s) skipped (--strict makes them an error)"
                    : "; no malformed line";
@@ -46,7 +57,7 @@ std::string reading_summary(const session::LoadedTrace& t) {
 
 std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
                                                const CommonOptions& common, const ReadingFlags& flags, bool summarise,
-                                               std::size_t examples_per_finding) {
+                                               std::size_t examples_per_finding, bool graph_optional) {
   session::ReadingOptions options;
   options.threads = common.threads;
   options.keep_going = flags.keep_going;
@@ -54,12 +65,15 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
   options.max_messages_per_file = flags.max_messages;
   options.examples_per_finding = examples_per_finding;
   options.summarise = summarise;
+  options.graph_optional = graph_optional;
   Progress progress("reading trace");
   if (progress.enabled()) options.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
   auto trace = session::load_trace(inputs, options);
   if (!trace) {
     std::cerr << "realm-replay " << command << ": error: " << trace.error().to_string() << "\n";
-    if (!flags.keep_going && !flags.strict) std::cerr << "  (--keep-going reads the other files)\n";
+    // The hint is about unreadable files, not about a format the command cannot use.
+    if (!flags.keep_going && !flags.strict && trace.error().message != session::kProfGraphNotBuilt)
+      std::cerr << "  (--keep-going reads the other files)\n";
     return std::nullopt;
   }
   if (!flags.quiet) std::cerr << "realm-replay " << command << ": " << reading_summary(*trace) << "\n";

@@ -25,10 +25,12 @@ struct ReadingFlags {
 void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common);
 
 // Reads and builds a trace; on failure prints "realm-replay <command>: error: ..." and returns nothing.
-// Prints the reading summary on stderr unless --quiet.
+// Prints the reading summary on stderr unless --quiet. With graph_optional, a trace whose graph cannot be
+// built yet (Legion Prof logs) is returned without one.
 std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
                                                const CommonOptions& common, const ReadingFlags& flags,
-                                               bool summarise = false, std::size_t examples_per_finding = 10);
+                                               bool summarise = false, std::size_t examples_per_finding = 10,
+                                               bool graph_optional = false);
 
 // "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
 std::string reading_summary(const session::LoadedTrace& trace);

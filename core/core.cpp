@@ -82,6 +82,8 @@ std::string format_location(const SourceLocation& where) {
   std::string out = where.file;
   if (where.line != 0) out.append(":").append(std::to_string(where.line));
   if (where.byte_offset) out.append(": byte ").append(std::to_string(*where.byte_offset));
+  if (where.decoded_offset)
+    out.append(": byte ").append(std::to_string(*where.decoded_offset)).append(" of the uncompressed data");
   return out;
 }
 
@@ -181,8 +183,12 @@ std::string_view compression_name(Compression c) {
   return "?";
 }
 
+std::string_view trace_format_name(TraceFormat f) {
+  return f == TraceFormat::legion_prof ? "Legion Prof log" : "Realm event-graph log";
+}
+
 std::uint64_t FileRecords::record_count() const {
-  std::uint64_t n = 0;
+  std::uint64_t n = profile.record_count();
   for (const auto& b : batches) n += b.record_count();
   return n;
 }

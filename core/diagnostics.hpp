@@ -15,9 +15,12 @@ struct SourceLocation {
   std::string file;
   std::uint64_t line = 0;                     // 1-based; 0 when not applicable
   std::optional<std::uint64_t> byte_offset;  // offset in the file as stored (compressed bytes)
+  // Offset in the decompressed stream, for binary formats whose records have no line: a compressed
+  // offset would not find a record, the decompressed one does.
+  std::optional<std::uint64_t> decoded_offset = std::nullopt;
 };
 
-// "file:line: message" or "file: byte N: message".
+// "file:line: message", "file: byte N: message" or "file: byte N of the uncompressed data: message".
 std::string format_location(const SourceLocation& where);
 
 // A message about one place, with the offending line quoted when there is one.

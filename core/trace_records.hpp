@@ -10,6 +10,7 @@
 #include "diagnostics.hpp"
 #include "ids.hpp"
 #include "kinds.hpp"
+#include "prof_records.hpp"
 #include "records.hpp"
 
 namespace rr::core {
@@ -97,19 +98,27 @@ struct FileStats {
 enum class Compression : std::uint8_t { none, gzip, xz, zstd };
 std::string_view compression_name(Compression c);
 
+// What a file holds: the 2015 Realm event-graph text log, or a Legion Prof binary log (decided from the
+// decoded first bytes, never from the name). A trace holds files of one format only.
+enum class TraceFormat : std::uint8_t { realm_text, legion_prof };
+std::string_view trace_format_name(TraceFormat f);  // "Realm event-graph log", "Legion Prof log"
+
 struct FileRecords {
   std::string path;                 // as given, or "archive.tar:member"
-  std::int32_t node = -1;           // from the line prefix, else the file name, else -1
+  std::int32_t node = -1;           // text: the line prefix, else the file name; Legion Prof: MachineDesc, else the name
   Compression compression = Compression::none;
   std::uint64_t stored_bytes = 0;   // bytes as stored (compressed size)
-  std::vector<RecordBatch> batches;
-  FileStats stats;
+  TraceFormat format = TraceFormat::realm_text;
+  std::vector<RecordBatch> batches;  // realm_text only
+  FileStats stats;                   // realm_text; of a Legion Prof file only text_bytes (decoded bytes)
+  ProfileRecords profile;            // legion_prof only
 
   std::uint64_t record_count() const;
 };
 
 // Everything parsed from a trace, in input order (deterministic).
 struct TraceRecords {
+  TraceFormat format = TraceFormat::realm_text;  // of every file
   std::vector<FileRecords> files;
   std::vector<InputError> failed_files;  // files skipped with --keep-going
   IdWidth width = IdWidth::unknown;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -12,15 +13,21 @@
 namespace rr::parser {
 
 // Thrown by sources on unreadable or corrupt input; `offset` is the byte offset
-// in the stored (compressed) stream where the problem was noticed.
+// in the stored (compressed) stream where the problem was noticed. Readers of
+// binary formats also give the offset in the decompressed stream, which is the
+// one that locates a record.
 class SourceError : public std::runtime_error {
  public:
   SourceError(std::string message, std::uint64_t offset)
       : std::runtime_error(std::move(message)), offset_(offset) {}
+  SourceError(std::string message, std::uint64_t offset, std::uint64_t decoded_offset)
+      : std::runtime_error(std::move(message)), offset_(offset), decoded_offset_(decoded_offset) {}
   std::uint64_t offset() const { return offset_; }
+  std::optional<std::uint64_t> decoded_offset() const { return decoded_offset_; }
 
  private:
   std::uint64_t offset_;
+  std::optional<std::uint64_t> decoded_offset_;
 };
 
 class ByteSource {
@@ -40,5 +47,9 @@ std::unique_ptr<ByteSource> open_file(const std::string& path);
 std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, core::Compression* detected = nullptr);
 
 core::Compression detect_compression(const unsigned char* head, std::size_t size);
+
+// Reads up to `size` bytes from the start of `source` into `head` and returns a source that yields them
+// again before the rest: a format can be decided from the first bytes of a stream that cannot rewind.
+std::unique_ptr<ByteSource> peek_head(std::unique_ptr<ByteSource> source, std::size_t size, std::string& head);
 
 }  // namespace rr::parser

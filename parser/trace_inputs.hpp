@@ -1,25 +1,39 @@
 // Turns command-line trace arguments (folders, files, globs, tar archives) into an ordered list of inputs.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/trace_records.hpp"
 
 namespace rr::parser {
 
 struct TraceInput {
   std::string path;
   bool is_archive = false;  // a tar archive (plain or compressed) holding per-node logs
+  core::TraceFormat format = core::TraceFormat::realm_text;  // of a plain input; an archive's members decide theirs
 };
+
+// What a stream holds, from its first decoded bytes (at least kSniffBytes of them when there are so many).
+enum class Content : std::uint8_t { other, legion_prof, tar };
+inline constexpr std::size_t kSniffBytes = 512;
+Content content_of(std::string_view decoded_head);
 
 // True for "node_<N>.log" with an optional .gz/.xz/.zst suffix; sets *node to N.
 bool is_node_log_name(const std::string& file_name, int* node = nullptr);
+// The last number in a file name, compression suffixes aside ("prof_3.gz" -> 3): the node of a Legion Prof
+// log whose MachineDesc record is missing.
+bool number_in_name(const std::string& file_name, int* number);
 
-// A folder contributes its node_<N>.log[.gz|.xz|.zst] files, ordered by N. A file is
-// taken as given; it is an archive if its decoded bytes start with a tar header.
-// An argument that does not exist but has * ? or [ is expanded as a glob.
-// Inputs keep argument order; the same path given twice is read once.
+// A folder contributes its node_<N>.log[.gz|.xz|.zst] files, ordered by N, or its Legion Prof logs (any
+// file whose decoded bytes start with `FileType: BinaryLegionProf`), ordered by the number in their name;
+// a folder holding both is an error. A file is taken as given, its format read from its decoded first
+// bytes (a tar archive, a Legion Prof log, or else a text log). An argument that does not exist but has
+// * ? or [ is expanded as a glob. Inputs keep argument order; the same path given twice is read once.
+// Plain inputs of both formats are an error.
 core::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::string>& args);
 
 }  // namespace rr::parser

@@ -24,14 +24,19 @@ struct ReadOptions {
 };
 
 // Reads and parses the inputs named by `args` (see discover_inputs). Fails with
-// the first unreadable input (in argument order) unless keep_going is set, and
-// when the trace holds no records at all.
+// the first unreadable input (in argument order) unless keep_going is set, when
+// the trace holds no records at all, when it mixes Realm text logs and Legion
+// Prof logs, and when two Legion Prof logs belong to one node.
 core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options);
 
 // Parses one already-opened stream as one log file (the building block of
 // read_trace). `display_name` names the file in messages. Throws SourceError.
 core::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::string display_name,
                                 const ReadOptions& options);
+// The same for a Legion Prof log (decoded bytes starting with its FileType line). Its node is MachineDesc's
+// node_id, else the number in `display_name`'s file name.
+core::FileRecords read_prof_stream(std::unique_ptr<ByteSource> source, std::string display_name,
+                                   const ReadOptions& options);
 
 // Finishes a TraceRecords whose files are filled in: id width and era.
 void summarise_trace(core::TraceRecords& trace);

@@ -225,6 +225,19 @@ core::Compression detect_compression(const unsigned char* h, std::size_t n) {
   return core::Compression::none;
 }
 
+std::unique_ptr<ByteSource> peek_head(std::unique_ptr<ByteSource> source, std::size_t size, std::string& head) {
+  std::vector<char> bytes(size);
+  std::size_t got = 0;
+  while (got < size) {
+    std::size_t n = source->read(bytes.data() + got, size - got);
+    if (n == 0) break;
+    got += n;
+  }
+  bytes.resize(got);
+  head.assign(bytes.begin(), bytes.end());
+  return std::make_unique<PeekedSource>(std::move(source), std::move(bytes));
+}
+
 std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, core::Compression* detected) {
   std::vector<char> head(6);
   std::size_t got = 0;

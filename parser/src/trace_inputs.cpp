@@ -1,4 +1,5 @@
-// Input discovery: folder listing by node number, glob expansion, tar detection from the decoded header.
+// Input discovery: folder listing by node number, glob expansion, formats (tar, Legion Prof, text) from the
+// decoded first bytes.
 #include "parser/trace_inputs.hpp"
 
 #include <glob.h>
@@ -8,20 +9,46 @@
 #include <filesystem>
 #include <set>
 #include <system_error>
+#include <tuple>
 
 #include "parser/byte_source.hpp"
+#include "parser/legion_prof_header.hpp"
 
 namespace rr::parser {
 namespace fs = std::filesystem;
 
-bool is_node_log_name(const std::string& name, int* node) {
-  std::string_view s = name;
+Content content_of(std::string_view head) {
+  if (is_legion_prof_head(head)) return Content::legion_prof;
+  // A tar archive has "ustar" at offset 257 of its first 512-byte header.
+  if (head.size() >= 512 && head.substr(257, 5) == "ustar") return Content::tar;
+  return Content::other;
+}
+
+namespace {
+std::string_view without_compression_suffix(std::string_view s) {
   for (std::string_view suffix : {".gz", ".xz", ".zst"}) {
     if (s.ends_with(suffix)) {
       s.remove_suffix(suffix.size());
       break;
     }
   }
+  return s;
+}
+}  // namespace
+
+bool number_in_name(const std::string& name, int* number) {
+  const std::string_view s = without_compression_suffix(name);
+  const std::size_t last = s.find_last_of("0123456789");
+  if (last == std::string_view::npos) return false;
+  std::size_t first = last;
+  while (first > 0 && s[first - 1] >= '0' && s[first - 1] <= '9') --first;
+  if (last - first >= 9) return false;
+  *number = std::stoi(std::string(s.substr(first, last - first + 1)));
+  return true;
+}
+
+bool is_node_log_name(const std::string& name, int* node) {
+  std::string_view s = without_compression_suffix(name);
   if (!s.starts_with("node_") || !s.ends_with(".log")) return false;
   std::string_view digits = s.substr(5, s.size() - 9);
   if (digits.empty() || digits.size() > 9 ||
@@ -35,21 +62,89 @@ namespace {
 
 bool has_glob_chars(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
 
-// A tar archive has "ustar" at offset 257 of its first 512-byte header.
-bool looks_like_tar(const std::string& path) {
-  auto source = open_decoded(open_file(path));
-  char header[512];
-  std::size_t got = 0;
-  while (got < sizeof header) {
-    std::size_t n = source->read(header + got, sizeof header - got);
-    if (n == 0) break;
-    got += n;
-  }
-  return got == sizeof header && std::memcmp(header + 257, "ustar", 5) == 0;
+// The content of a file from its first decoded bytes; throws SourceError when they cannot be decoded.
+Content sniff(const std::string& path) {
+  std::string head;
+  peek_head(open_decoded(open_file(path)), kSniffBytes, head);
+  return content_of(head);
+}
+
+std::string name_of(const std::string& path) { return fs::path(path).filename().string(); }
+
+// "node_0.log, node_1.log and 2 more"
+std::string some_names(const std::vector<std::string>& paths) {
+  std::string out;
+  for (std::size_t i = 0; i < paths.size() && i < 2; ++i) out += (i ? ", " : "") + name_of(paths[i]);
+  if (paths.size() > 2) out += " and " + std::to_string(paths.size() - 2) + " more";
+  return out;
+}
+
+core::InputError mixed_formats(const std::string& where, const std::vector<std::string>& text,
+                               const std::vector<std::string>& prof) {
+  return core::InputError{core::SourceLocation{where, 0, std::nullopt, std::nullopt},
+                          "mixes Realm event-graph logs (" + some_names(text) + ") and Legion Prof logs (" +
+                              some_names(prof) + "); a trace is one format or the other"};
 }
 
 core::InputError error_for(const std::string& path, std::string message) {
-  return core::InputError{core::SourceLocation{path, 0, std::nullopt}, std::move(message)};
+  return core::InputError{core::SourceLocation{path, 0, std::nullopt, std::nullopt}, std::move(message)};
+}
+
+// A folder's trace files: node logs by name, Legion Prof logs by content. A file whose first bytes cannot
+// be decoded joins the Legion Prof logs of a folder that has some, so that its error is reported, not
+// skipped.
+core::Expected<std::vector<TraceInput>> folder_inputs(const std::string& path) {
+  std::error_code ec;
+  std::vector<std::pair<int, std::string>> logs;
+  std::vector<std::tuple<int, std::string, bool>> profs;  // (number in name, path, decodable)
+  for (const auto& entry : fs::directory_iterator(path, ec)) {
+    if (!entry.is_regular_file()) continue;
+    const std::string file = entry.path().string();
+    const std::string name = entry.path().filename().string();
+    int number = -1;
+    Content content = Content::other;
+    bool decodable = true;
+    try {
+      content = sniff(file);
+    } catch (const SourceError&) {
+      decodable = false;
+    }
+    if (content == Content::legion_prof || !decodable) {
+      if (!decodable && is_node_log_name(name, &number)) {
+        logs.emplace_back(number, file);
+        continue;
+      }
+      if (!number_in_name(name, &number)) number = -1;
+      profs.emplace_back(number, file, decodable);
+    } else if (is_node_log_name(name, &number)) {
+      logs.emplace_back(number, file);
+    }
+  }
+  if (ec) return error_for(path, "cannot list directory: " + ec.message());
+  std::sort(logs.begin(), logs.end());
+  std::sort(profs.begin(), profs.end());
+  std::vector<std::string> prof_paths;
+  for (const auto& [number, file, decodable] : profs)
+    if (decodable) prof_paths.push_back(file);
+  if (!logs.empty() && !prof_paths.empty()) {
+    std::vector<std::string> log_paths;
+    for (const auto& l : logs) log_paths.push_back(l.second);
+    return mixed_formats(path, log_paths, prof_paths);
+  }
+  std::vector<TraceInput> out;
+  if (!prof_paths.empty()) {
+    for (const auto& [number, file, decodable] : profs) out.push_back({file, false, core::TraceFormat::legion_prof});
+    return out;
+  }
+  if (logs.empty())
+    return error_for(path, "directory holds no node_<N>.log[.gz|.xz|.zst] files and no Legion Prof logs");
+  // node_3.log beside node_3.log.gz (a decompression with -k) would count node 3 twice.
+  for (std::size_t i = 1; i < logs.size(); ++i)
+    if (logs[i].first == logs[i - 1].first)
+      return error_for(path, "both " + name_of(logs[i - 1].second) + " and " + name_of(logs[i].second) +
+                                 " hold node " + std::to_string(logs[i].first) + "; keep one of them");
+  for (const auto& [node, file] : logs) out.push_back({file, false, core::TraceFormat::realm_text});
+  return out;
 }
 
 }  // namespace
@@ -75,40 +170,33 @@ core::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::s
 
   std::vector<TraceInput> inputs;
   std::set<std::string> seen;
-  auto add = [&](const std::string& path, bool archive) {
-    if (seen.insert(fs::weakly_canonical(path).string()).second) inputs.push_back({path, archive});
+  auto add = [&](const TraceInput& input) {
+    if (seen.insert(fs::weakly_canonical(input.path).string()).second) inputs.push_back(input);
   };
   for (const auto& path : paths) {
     std::error_code ec;
     auto status = fs::status(path, ec);
     if (ec || !fs::exists(status)) return error_for(path, "no such file or directory");
     if (fs::is_directory(status)) {
-      std::vector<std::pair<int, std::string>> logs;
-      for (const auto& entry : fs::directory_iterator(path, ec)) {
-        int node = 0;
-        if (entry.is_regular_file() && is_node_log_name(entry.path().filename().string(), &node))
-          logs.emplace_back(node, entry.path().string());
-      }
-      if (ec) return error_for(path, "cannot list directory: " + ec.message());
-      if (logs.empty()) return error_for(path, "directory holds no node_<N>.log[.gz|.xz|.zst] files");
-      std::sort(logs.begin(), logs.end());
-      // node_3.log beside node_3.log.gz (a decompression with -k) would count node 3 twice.
-      for (std::size_t i = 1; i < logs.size(); ++i)
-        if (logs[i].first == logs[i - 1].first)
-          return error_for(path, "both " + fs::path(logs[i - 1].second).filename().string() + " and " +
-                                     fs::path(logs[i].second).filename().string() + " hold node " +
-                                     std::to_string(logs[i].first) + "; keep one of them");
-      for (const auto& [node, file] : logs) add(file, false);
+      auto found = folder_inputs(path);
+      if (!found) return found.error();
+      for (const auto& input : *found) add(input);
       continue;
     }
-    bool archive = false;
+    Content content = Content::other;
     try {
-      archive = looks_like_tar(path);
+      content = sniff(path);
     } catch (const SourceError&) {
       // Unreadable or corrupt: the reader reports it with its offset (and --keep-going applies).
     }
-    add(path, archive);
+    add({path, content == Content::tar,
+         content == Content::legion_prof ? core::TraceFormat::legion_prof : core::TraceFormat::realm_text});
   }
+  // Archives are not opened here: their members' formats are checked when they are read.
+  std::vector<std::string> text, prof;
+  for (const auto& input : inputs)
+    if (!input.is_archive) (input.format == core::TraceFormat::legion_prof ? prof : text).push_back(input.path);
+  if (!text.empty() && !prof.empty()) return mixed_formats(args.size() == 1 ? args.front() : "(trace)", text, prof);
   return inputs;
 }
 

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 
+#include "parser/legion_prof_reader.hpp"
 #include "parser/line_parser.hpp"
 #include "parser/trace_inputs.hpp"
 
@@ -233,7 +234,24 @@ struct ArchiveCloser {
   void operator()(archive* a) const { archive_read_free(a); }
 };
 
-// Every node_<N>.log member of a tar archive, in archive order, each parsed as a file.
+// The format of an archive member from its decoded first bytes: a Legion Prof log whatever its name, or a
+// text log named node_<N>.log; nothing (skipped) otherwise. `source` is replaced by one that replays them.
+std::optional<core::TraceFormat> member_format(std::unique_ptr<ByteSource>& source, const std::string& base) {
+  std::string head;
+  try {
+    source = peek_head(std::move(source), kSniffBytes, head);
+  } catch (const SourceError&) {
+    // A member that is no node log by name is skipped, as before formats were read from content.
+    if (!is_node_log_name(base)) return std::nullopt;
+    throw;
+  }
+  if (content_of(head) == Content::legion_prof) return core::TraceFormat::legion_prof;
+  if (is_node_log_name(base)) return core::TraceFormat::realm_text;
+  return std::nullopt;
+}
+
+// Every trace member of a tar archive (node_<N>.log, or Legion Prof logs found by content), in archive
+// order, each parsed as a file.
 std::vector<core::FileRecords> read_archive(const std::string& path, const ReadOptions& options) {
   std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
   archive_read_support_filter_all(a.get());
@@ -250,16 +268,31 @@ std::vector<core::FileRecords> read_archive(const std::string& path, const ReadO
                         static_cast<std::uint64_t>(archive_filter_bytes(a.get(), -1)));
     std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     std::string base = std::filesystem::path(member).filename().string();
-    if (archive_entry_filetype(entry) != AE_IFREG || !is_node_log_name(base)) continue;
+    if (archive_entry_filetype(entry) != AE_IFREG) continue;
     core::Compression compression = core::Compression::none;
-    auto source = open_decoded(std::make_unique<ArchiveEntrySource>(a.get()), &compression);
-    core::FileRecords file = read_log_stream(std::move(source), path + ":" + member, options);
+    std::unique_ptr<ByteSource> source = open_decoded(std::make_unique<ArchiveEntrySource>(a.get()), &compression);
+    const auto format = member_format(source, base);
+    if (!format) continue;
+    core::FileRecords file;
+    try {
+      file = *format == core::TraceFormat::legion_prof ? read_prof_stream(std::move(source), path + ":" + member, options)
+                                                       : read_log_stream(std::move(source), path + ":" + member, options);
+    } catch (const SourceError& e) {
+      // The location names the archive; the message must name the member.
+      if (!e.decoded_offset()) throw;
+      throw SourceError("member " + member + ": " + e.what(), e.offset(), *e.decoded_offset());
+    }
     file.compression = compression;
     file.stored_bytes = static_cast<std::uint64_t>(archive_entry_size(entry));
     if (file.node < 0) file.node = node_from_name(base);
     files.push_back(std::move(file));
   }
-  if (files.empty()) throw SourceError("archive holds no node_<N>.log[.gz|.xz|.zst] member", 0);
+  if (files.empty()) throw SourceError("archive holds no node_<N>.log[.gz|.xz|.zst] member and no Legion Prof log", 0);
+  for (const auto& f : files)
+    if (f.format != files.front().format)
+      throw SourceError("archive mixes Realm event-graph logs and Legion Prof logs (" + files.front().path + ", " +
+                            f.path + "); a trace is one format or the other",
+                        0);
   // The same node twice (node_3.log and node_3.log.gz) would be counted twice.
   for (std::size_t i = 0; i < files.size(); ++i)
     for (std::size_t j = i + 1; j < files.size(); ++j)
@@ -270,10 +303,13 @@ std::vector<core::FileRecords> read_archive(const std::string& path, const ReadO
   return files;
 }
 
-core::FileRecords read_plain_input(const std::string& path, const ReadOptions& options) {
+core::FileRecords read_plain_input(const TraceInput& input, const ReadOptions& options) {
+  const std::string& path = input.path;
   core::Compression compression = core::Compression::none;
   auto source = open_decoded(open_file(path), &compression);
-  core::FileRecords file = read_log_stream(std::move(source), path, options);
+  core::FileRecords file = input.format == core::TraceFormat::legion_prof
+                               ? read_prof_stream(std::move(source), path, options)
+                               : read_log_stream(std::move(source), path, options);
   file.compression = compression;
   std::error_code ec;
   file.stored_bytes = std::filesystem::file_size(path, ec);
@@ -330,6 +366,25 @@ core::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::strin
   return file;
 }
 
+core::FileRecords read_prof_stream(std::unique_ptr<ByteSource> source, std::string display_name,
+                                   const ReadOptions& options) {
+  ProfReadOptions prof;
+  prof.max_messages = options.max_messages_per_file;
+  prof.on_progress = options.on_progress;
+  core::FileRecords file;
+  file.path = std::move(display_name);
+  file.format = core::TraceFormat::legion_prof;
+  file.profile = read_legion_prof(*source, prof);
+  file.stats.text_bytes = file.profile.data_bytes;
+  for (auto& d : file.profile.join_messages) d.where.file = file.path;
+  int number = -1;
+  if (file.profile.machine && file.profile.machine->node_id <= 0x7fffffffu)
+    file.node = static_cast<std::int32_t>(file.profile.machine->node_id);
+  else if (number_in_name(std::filesystem::path(file.path).filename().string(), &number))
+    file.node = number;
+  return file;
+}
+
 void summarise_trace(core::TraceRecords& trace) {
   std::uint64_t min_id = ~std::uint64_t{0};
   std::uint64_t max_id = 0;
@@ -373,11 +428,16 @@ core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& ar
         if (input.is_archive)
           slots[i].files = read_archive(input.path, options);
         else
-          slots[i].files.push_back(read_plain_input(input.path, options));
+          slots[i].files.push_back(read_plain_input(input, options));
       } catch (const SourceError& e) {
-        slots[i].error = core::InputError{core::SourceLocation{input.path, 0, e.offset()}, e.what()};
+        // A binary record is found by its decoded offset; the compressed one would not locate it.
+        slots[i].error = core::InputError{
+            core::SourceLocation{input.path, 0, e.decoded_offset() ? std::nullopt : std::optional(e.offset()),
+                                 e.decoded_offset()},
+            e.what()};
       } catch (const std::bad_alloc&) {
-        slots[i].error = core::InputError{core::SourceLocation{input.path, 0, std::nullopt}, "out of memory"};
+        slots[i].error =
+            core::InputError{core::SourceLocation{input.path, 0, std::nullopt, std::nullopt}, "out of memory"};
       }
     });
   });
@@ -391,10 +451,28 @@ core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& ar
     }
     for (auto& f : slot.files) trace.files.push_back(std::move(f));
   }
+  if (!trace.files.empty()) trace.format = trace.files.front().format;
+  const std::string where = args.size() == 1 ? args.front() : "(trace)";
+  for (const auto& f : trace.files)
+    if (f.format != trace.format)
+      return core::InputError{core::SourceLocation{where, 0, std::nullopt, std::nullopt},
+                              "mixes Realm event-graph logs and Legion Prof logs (" + trace.files.front().path + ", " +
+                                  f.path + "); a trace is one format or the other"};
+  if (trace.format == core::TraceFormat::legion_prof) {
+    // Each process writes one log: two of one node are a copy, or logs of two runs.
+    for (std::size_t i = 0; i < trace.files.size(); ++i)
+      for (std::size_t j = i + 1; j < trace.files.size(); ++j)
+        if (trace.files[i].node >= 0 && trace.files[i].node == trace.files[j].node)
+          return core::InputError{core::SourceLocation{trace.files[j].path, 0, std::nullopt, std::nullopt},
+                                  "holds node " + std::to_string(trace.files[j].node) + " (MachineDesc), as " +
+                                      trace.files[i].path + " does; give one log per node"};
+  }
   summarise_trace(trace);
   if (trace.record_count() == 0) {
-    std::string what = trace.files.empty() ? "no readable input" : "no Realm event-graph records in any file";
-    return core::InputError{core::SourceLocation{args.empty() ? "(trace)" : args.front(), 0, std::nullopt},
+    std::string what = trace.files.empty()                                      ? "no readable input"
+                       : trace.format == core::TraceFormat::legion_prof ? "no records in any Legion Prof log"
+                                                                        : "no Realm event-graph records in any file";
+    return core::InputError{core::SourceLocation{args.empty() ? "(trace)" : args.front(), 0, std::nullopt, std::nullopt},
                           "empty trace: " + what};
   }
   return trace;

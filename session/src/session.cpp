@@ -106,6 +106,20 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
         return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " malformed line(s) (--strict)"};
       }
   }
+  if (options.strict)
+    for (const auto& f : records.files)
+      if (f.profile.joins.total() > 0) {
+        const std::string count = std::to_string(f.profile.joins.total());
+        if (!f.profile.join_messages.empty()) {
+          const core::Diagnostic& d = f.profile.join_messages.front();
+          return core::InputError{d.where, d.message + " (--strict; " + count + " record(s) not joined in this file)"};
+        }
+        return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " record(s) not joined (--strict)"};
+      }
+  if (records.format == core::TraceFormat::legion_prof && !options.graph_optional)
+    return core::InputError{
+        core::SourceLocation{records.files.empty() ? label : records.files.front().path, 0, std::nullopt},
+        kProfGraphNotBuilt};
   LoadedTrace t;
   t.cache = std::make_shared<LoadedTrace::Cache>();
   t.label = std::move(label);
@@ -114,6 +128,13 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
     if (f.node >= 0) nodes.insert(f.node);
   t.nodes = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(nodes.size()));
   t.family = trace_family(t.label, t.nodes);
+  if (records.format == core::TraceFormat::legion_prof) {
+    // Phase 1 of reading Legion Prof logs: records and counts, no graph yet.
+    if (options.summarise) t.profile_summary = parser::summarise_profiles(records);
+    t.has_graph = false;
+    t.records = std::move(records);
+    return t;
+  }
   if (options.summarise) t.summary = parser::summarise(records);
   graph::BuildOptions build;
   build.threads = options.threads;

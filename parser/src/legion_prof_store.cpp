@@ -1,0 +1,387 @@
+// Storing decoded Legion Prof records: per-kind arrays, children joined to the record just before them.
+#include "parser/src/legion_prof_store.hpp"
+
+namespace rr::parser::prof {
+namespace {
+
+using R = Role;
+
+core::ProfEvent event(const FieldView& f, Role r) { return core::ProfEvent{f.u64(r)}; }
+core::Handle handle(const FieldView& f, Role r) { return core::Handle::make(f.u64(r)); }
+
+bool is_task(core::ProfWorkKind k) {
+  return k == core::ProfWorkKind::task || k == core::ProfWorkKind::gpu_task || k == core::ProfWorkKind::implicit_task;
+}
+bool is_meta(core::ProfWorkKind k) { return k == core::ProfWorkKind::meta_task || k == core::ProfWorkKind::message; }
+
+template <typename T>
+void shrink(std::vector<T>& v) {
+  if (v.capacity() - v.size() > v.size() / 8) v.shrink_to_fit();
+}
+
+}  // namespace
+
+std::uint32_t ProfRecordStore::intern(std::string_view s) {
+  auto [it, added] = strings_.try_emplace(std::string(s), static_cast<std::uint32_t>(out_.strings.size()));
+  if (added) out_.strings.emplace_back(s);
+  return it->second;
+}
+
+void ProfRecordStore::note(std::uint64_t offset, std::string message) {
+  if (out_.join_messages.size() >= max_messages_) return;
+  core::Diagnostic d;
+  d.where.decoded_offset = offset;  // the file is named by the caller, which knows it
+  d.message = std::move(message);
+  out_.join_messages.push_back(std::move(d));
+}
+
+void ProfRecordStore::add(Kept kept, const FieldView& f, std::uint64_t offset) {
+  using K = core::ProfWorkKind;
+  switch (kept) {
+    case Kept::task_info: return add_work(K::task, f);
+    case Kept::gpu_task_info: return add_work(K::gpu_task, f);
+    case Kept::implicit_task_info: return add_work(K::implicit_task, f);
+    case Kept::meta_info: return add_work(K::meta_task, f);
+    case Kept::message_info: return add_work(K::message, f);
+    case Kept::partition_info: return add_work(K::partition, f);
+    case Kept::prof_task_info: return add_work(K::prof_task, f);
+    case Kept::task_wait_info: return add_wait(true, f, offset);
+    case Kept::meta_wait_info: return add_wait(false, f, offset);
+    case Kept::copy_inst_info: return add_copy_inst(f, offset);
+    case Kept::fill_inst_info: return add_fill_inst(f, offset);
+    case Kept::copy_info: {
+      core::ProfCopy c{};
+      c.op_id = f.u64(R::op_id);
+      c.size = f.u64(R::size);
+      c.fevent = event(f, R::fevent);
+      c.creator = event(f, R::creator);
+      c.critical = event(f, R::critical);
+      c.create = f.i64(R::create);
+      c.ready = f.i64(R::ready);
+      c.start = f.i64(R::start);
+      c.stop = f.i64(R::stop);
+      c.collective = f.u32(R::collective);
+      c.first_inst = static_cast<std::uint32_t>(out_.copy_insts.size());
+      parent_ = {Parent::Of::copy, static_cast<std::uint32_t>(out_.copies.size())};
+      out_.copies.push_back(c);
+      return;
+    }
+    case Kept::fill_info: {
+      core::ProfFill c{};
+      c.op_id = f.u64(R::op_id);
+      c.size = f.u64(R::size);
+      c.fevent = event(f, R::fevent);
+      c.creator = event(f, R::creator);
+      c.critical = event(f, R::critical);
+      c.create = f.i64(R::create);
+      c.ready = f.i64(R::ready);
+      c.start = f.i64(R::start);
+      c.stop = f.i64(R::stop);
+      c.first_inst = static_cast<std::uint32_t>(out_.fill_insts.size());
+      parent_ = {Parent::Of::fill, static_cast<std::uint32_t>(out_.fills.size())};
+      out_.fills.push_back(c);
+      return;
+    }
+    case Kept::inst_timeline_info: {
+      core::ProfInstance i{};
+      i.inst_uid = event(f, R::inst_uid);
+      i.inst_id = f.u64(R::inst_id);
+      i.mem = handle(f, R::mem_id);
+      i.size = f.u64(R::size);
+      i.op_id = f.u64(R::op_id);
+      i.create = f.i64(R::create);
+      i.ready = f.i64(R::ready);
+      i.destroy = f.i64(R::destroy);
+      i.creator = event(f, R::creator);
+      out_.instances.push_back(i);
+      break;
+    }
+    case Kept::machine_desc:
+    case Kept::zero_time:
+    case Kept::calibration_err:
+    case Kept::proc_desc:
+    case Kept::mem_desc:
+    case Kept::proc_mem_desc: add_machine_record(kept, f); break;
+    case Kept::task_kind:
+    case Kept::task_variant:
+    case Kept::meta_desc:
+    case Kept::op_desc:
+    case Kept::operation_instance: add_names(kept, f); break;
+    case Kept::event_wait_info:
+    case Kept::event_merger_info:
+    case Kept::event_trigger_info:
+    case Kept::event_poison_info:
+    case Kept::barrier_arrival_info:
+    case Kept::reservation_acquire_info:
+    case Kept::instance_ready_info:
+    case Kept::instance_redistrict_info:
+    case Kept::completion_queue_info: add_events(kept, f); break;
+    case Kept::max_dim_desc:  // read by the reader, which sizes records with it
+    case Kept::none: break;
+  }
+  parent_ = Parent{};
+}
+
+void ProfRecordStore::add_work(core::ProfWorkKind kind, const FieldView& f) {
+  using K = core::ProfWorkKind;
+  core::ProfWorkItem w{};
+  w.kind = kind;
+  w.op_id = f.u64(R::op_id);
+  w.proc = handle(f, R::proc_id);
+  w.fevent = event(f, R::fevent);
+  w.creator = event(f, R::creator);
+  w.critical = event(f, R::critical);  // ProfTaskInfo has none: 0
+  w.start = f.i64(R::start);
+  w.stop = f.i64(R::stop);
+  // ProfTaskInfo logs no create or ready time; taking its start keeps create <= ready <= start.
+  w.create = kind == K::prof_task ? w.start : f.i64(R::create);
+  w.ready = kind == K::prof_task ? w.start : f.i64(R::ready);
+  switch (kind) {
+    case K::task:
+    case K::gpu_task:
+    case K::implicit_task:
+      w.function = f.u32(R::task_id);
+      w.variant = f.u32(R::variant_id);
+      break;
+    case K::meta_task:
+    case K::message: w.function = f.u32(R::lg_id); break;
+    case K::partition: w.function = f.u32(R::part_op); break;
+    case K::prof_task: w.completion = f.flag(R::completion); break;
+  }
+  w.first_wait = static_cast<std::uint32_t>(out_.waits.size());
+  w.extra = core::kNoIndex;
+  const auto index = static_cast<std::uint32_t>(out_.work.size());
+  if (kind == K::gpu_task) {
+    w.extra = static_cast<std::uint32_t>(out_.gpu_times.size());
+    out_.gpu_times.push_back({index, f.i64(R::gpu_start), f.i64(R::gpu_stop)});
+  } else if (kind == K::message) {
+    w.extra = static_cast<std::uint32_t>(out_.spawns.size());
+    out_.spawns.push_back({index, f.i64(R::spawn)});
+  }
+  out_.work.push_back(w);
+  parent_ = {Parent::Of::work, index};
+}
+
+void ProfRecordStore::add_wait(bool task_wait, const FieldView& f, std::uint64_t offset) {
+  core::ProfWait w{};
+  w.op_id = f.u64(R::op_id);
+  w.function = f.u32(task_wait ? R::task_id : R::lg_id);
+  w.wait_event = event(f, R::wait_event);
+  w.wait_start = f.i64(R::wait_start);
+  w.wait_ready = f.i64(R::wait_ready);
+  w.wait_end = f.i64(R::wait_end);
+  w.item = core::kNoIndex;
+  const char* record = task_wait ? "TaskWaitInfo" : "MetaWaitInfo";
+  if (parent_.of == Parent::Of::work) {
+    core::ProfWorkItem& item = out_.work[parent_.index];
+    if (task_wait ? is_task(item.kind) : is_meta(item.kind)) {
+      w.item = parent_.index;
+      if (item.wait_count++ == 0) item.first_wait = static_cast<std::uint32_t>(out_.waits.size());
+      if (item.op_id != w.op_id) {
+        ++out_.joins.waits_other_op;
+        note(offset, std::string(record) + " of op " + std::to_string(w.op_id) + " follows a " +
+                         std::string(core::prof_work_kind_record(item.kind)) + " of op " + std::to_string(item.op_id) +
+                         " (attached to it all the same)");
+      }
+    }
+  }
+  if (w.item == core::kNoIndex) {
+    ++out_.joins.waits_unattached;
+    note(offset, std::string(record) + " of op " + std::to_string(w.op_id) + " does not follow a " +
+                     (task_wait ? "task" : "meta-task or message") + " record: not attached to any");
+  }
+  out_.waits.push_back(w);
+}
+
+void ProfRecordStore::add_copy_inst(const FieldView& f, std::uint64_t offset) {
+  core::ProfCopyInst c{};
+  c.src_mem = handle(f, R::src);
+  c.dst_mem = handle(f, R::dst);
+  c.src_fid = f.u32(R::src_fid);
+  c.dst_fid = f.u32(R::dst_fid);
+  c.src_inst = event(f, R::src_inst);
+  c.dst_inst = event(f, R::dst_inst);
+  c.fevent = event(f, R::fevent);
+  c.num_hops = f.u32(R::num_hops);
+  c.indirect = f.flag(R::indirect);
+  c.copy = core::kNoIndex;
+  if (parent_.of == Parent::Of::copy && out_.copies[parent_.index].fevent == c.fevent) {
+    core::ProfCopy& copy = out_.copies[parent_.index];
+    if (copy.inst_count++ == 0) copy.first_inst = static_cast<std::uint32_t>(out_.copy_insts.size());
+    c.copy = parent_.index;
+  } else {
+    ++out_.joins.copy_insts_unattached;
+    note(offset, "CopyInstInfo of fevent " + core::hex(c.fevent.id) +
+                     " does not follow the CopyInfo of that fevent: not attached to any");
+  }
+  out_.copy_insts.push_back(c);
+}
+
+void ProfRecordStore::add_fill_inst(const FieldView& f, std::uint64_t offset) {
+  core::ProfFillInst c{};
+  c.dst_mem = handle(f, R::dst);
+  c.fid = f.u32(R::fid);
+  c.dst_inst = event(f, R::dst_inst);
+  c.fevent = event(f, R::fevent);
+  c.fill = core::kNoIndex;
+  if (parent_.of == Parent::Of::fill && out_.fills[parent_.index].fevent == c.fevent) {
+    core::ProfFill& fill = out_.fills[parent_.index];
+    if (fill.inst_count++ == 0) fill.first_inst = static_cast<std::uint32_t>(out_.fill_insts.size());
+    c.fill = parent_.index;
+  } else {
+    ++out_.joins.fill_insts_unattached;
+    note(offset, "FillInstInfo of fevent " + core::hex(c.fevent.id) +
+                     " does not follow the FillInfo of that fevent: not attached to any");
+  }
+  out_.fill_insts.push_back(c);
+}
+
+void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f) {
+  switch (kept) {
+    case Kept::machine_desc: {
+      if (out_.machine) {
+        ++out_.joins.repeated_machine_descs;
+        return;
+      }
+      core::ProfMachine m;
+      m.node_id = f.u32(R::node_id);
+      m.num_nodes = f.u32(R::num_nodes);
+      m.version = f.u32(R::version);
+      m.process_id = f.u32(R::process_id);
+      m.host_id = f.u64(R::host_id);
+      if (f.has(R::hostname)) m.hostname = intern(f.str(R::hostname));
+      out_.machine = m;
+      return;
+    }
+    case Kept::zero_time:
+      if (!out_.zero_time) out_.zero_time = f.i64(R::zero_time);
+      return;
+    case Kept::calibration_err:
+      if (!out_.calibration_err) out_.calibration_err = f.i64(R::calibration_err);
+      return;
+    // Legion describes a processor or memory again with everything affine to it (spec §8.1): keep the first.
+    case Kept::proc_desc: {
+      const core::ProfProcessor x{handle(f, R::proc_id), static_cast<core::RealmProcKind>(f.u32(R::kind))};
+      auto [it, added] = processors_.try_emplace(x.id.value(), static_cast<std::uint32_t>(out_.processors.size()));
+      if (added) {
+        out_.processors.push_back(x);
+        return;
+      }
+      ++out_.joins.repeated_processors;
+      if (out_.processors[it->second].kind != x.kind) ++out_.joins.conflicting_descriptions;
+      return;
+    }
+    case Kept::mem_desc: {
+      const core::ProfMemory x{handle(f, R::mem_id), static_cast<core::RealmMemKind>(f.u32(R::kind)),
+                               f.u64(R::capacity)};
+      auto [it, added] = memories_.try_emplace(x.id.value(), static_cast<std::uint32_t>(out_.memories.size()));
+      if (added) {
+        out_.memories.push_back(x);
+        return;
+      }
+      ++out_.joins.repeated_memories;
+      const core::ProfMemory& first = out_.memories[it->second];
+      if (first.kind != x.kind || first.capacity != x.capacity) ++out_.joins.conflicting_descriptions;
+      return;
+    }
+    case Kept::proc_mem_desc: {
+      const core::ProfAffinity a{handle(f, R::proc_id), handle(f, R::mem_id), f.u32(R::bandwidth), f.u32(R::latency)};
+      auto [it, added] = affinities_.try_emplace({a.proc.value(), a.mem.value()},
+                                                 static_cast<std::uint32_t>(out_.affinities.size()));
+      if (added) {
+        out_.affinities.push_back(a);
+        return;
+      }
+      ++out_.joins.repeated_affinities;
+      const core::ProfAffinity& first = out_.affinities[it->second];
+      if (first.bandwidth != a.bandwidth || first.latency != a.latency) ++out_.joins.conflicting_descriptions;
+      return;
+    }
+    default: return;
+  }
+}
+
+void ProfRecordStore::add_names(Kept kept, const FieldView& f) {
+  switch (kept) {
+    case Kept::task_kind: {
+      const std::uint32_t task_id = f.u32(R::task_id);
+      const bool overwrite = f.flag(R::overwrite);
+      const std::uint32_t name = intern(f.str(R::name));
+      auto [it, added] = task_kind_index_.try_emplace(task_id, static_cast<std::uint32_t>(out_.task_kinds.size()));
+      if (added) {
+        out_.task_kinds.push_back({task_id, name, overwrite});
+      } else if (overwrite) {  // Legion Prof's rule: the first name stays unless a later one overwrites it
+        out_.task_kinds[it->second].name = name;
+        out_.task_kinds[it->second].overwritten = true;
+      }
+      return;
+    }
+    case Kept::task_variant: {
+      const std::uint32_t task_id = f.u32(R::task_id);
+      const std::uint32_t variant_id = f.u32(R::variant_id);
+      // The first description of a (task, variant) pair wins, as in Legion Prof.
+      if (!variants_.insert((std::uint64_t{task_id} << 32) | variant_id).second) return;
+      out_.task_variants.push_back({task_id, variant_id, intern(f.str(R::name))});
+      return;
+    }
+    case Kept::meta_desc:
+      out_.meta_kinds.push_back({f.u32(R::kind), intern(f.str(R::name)), f.flag(R::message), f.flag(R::ordered_vc)});
+      return;
+    case Kept::op_desc: out_.op_kinds.push_back({f.u32(R::kind), intern(f.str(R::name))}); return;
+    case Kept::operation_instance:
+      out_.operations.push_back({f.u64(R::op_id), f.u64(R::parent_id), f.u64(R::provenance), f.u32(R::kind)});
+      return;
+    default: return;
+  }
+}
+
+void ProfRecordStore::add_events(Kept kept, const FieldView& f) {
+  switch (kept) {
+    case Kept::event_wait_info:
+      out_.event_waits.push_back(
+          {handle(f, R::proc_id), event(f, R::fevent), event(f, R::wait_event), f.u64(R::backtrace_id)});
+      return;
+    case Kept::event_merger_info:
+    case Kept::completion_queue_info: {
+      const core::ProfEventMerger m{event(f, R::result), event(f, R::fevent), f.i64(R::performed),
+                                    {event(f, R::pre0), event(f, R::pre1), event(f, R::pre2), event(f, R::pre3)}};
+      (kept == Kept::event_merger_info ? out_.mergers : out_.completion_queues).push_back(m);
+      return;
+    }
+    case Kept::event_trigger_info:
+    case Kept::barrier_arrival_info: {
+      const core::ProfEventTrigger t{event(f, R::result), event(f, R::fevent), event(f, R::precondition),
+                                     f.i64(R::performed)};
+      (kept == Kept::event_trigger_info ? out_.triggers : out_.arrivals).push_back(t);
+      return;
+    }
+    case Kept::event_poison_info:
+      out_.poisons.push_back({event(f, R::result), event(f, R::fevent), f.i64(R::performed)});
+      return;
+    case Kept::reservation_acquire_info:
+      out_.reservation_acquires.push_back({event(f, R::result), event(f, R::fevent), event(f, R::precondition),
+                                           f.i64(R::performed), f.u64(R::reservation)});
+      return;
+    case Kept::instance_ready_info:
+      out_.instance_readies.push_back(
+          {event(f, R::result), event(f, R::precondition), event(f, R::inst_uid), f.i64(R::performed)});
+      return;
+    case Kept::instance_redistrict_info:
+      out_.instance_redistricts.push_back({event(f, R::result), event(f, R::precondition), event(f, R::previous),
+                                           event(f, R::next), f.i64(R::performed)});
+      return;
+    default: return;
+  }
+}
+
+void ProfRecordStore::finish() {
+  auto& o = out_;
+  shrink(o.processors); shrink(o.memories); shrink(o.affinities); shrink(o.task_kinds); shrink(o.task_variants);
+  shrink(o.meta_kinds); shrink(o.op_kinds); shrink(o.operations); shrink(o.work); shrink(o.gpu_times);
+  shrink(o.spawns); shrink(o.waits); shrink(o.copies); shrink(o.copy_insts); shrink(o.fills); shrink(o.fill_insts);
+  shrink(o.instances); shrink(o.event_waits); shrink(o.mergers); shrink(o.triggers); shrink(o.poisons);
+  shrink(o.arrivals); shrink(o.reservation_acquires); shrink(o.instance_readies); shrink(o.instance_redistricts);
+  shrink(o.completion_queues);
+}
+
+}  // namespace rr::parser::prof
