@@ -1,6 +1,7 @@
 // Names, formatting and small helpers of the shared vocabulary.
 #include <cstdio>
 #include <string>
+#include <unordered_set>
 
 #include "diagnostics.hpp"
 #include "ids.hpp"
@@ -13,6 +14,7 @@ std::string to_string(IdWidth width) {
   switch (width) {
     case IdWidth::bits32: return "32-bit";
     case IdWidth::bits64: return "64-bit";
+    case IdWidth::realm: return "Realm (Legion Prof)";
     case IdWidth::unknown: break;
   }
   return "unknown";
@@ -208,6 +210,64 @@ Era classify_era(const EraEvidence& e, bool has_machine_records, bool has_graph_
   // A 1-input merge is logged by E2a and E2b, never by E2c; only E2a logs 0-input ones.
   if (e.merges_with_one_input > 0) return Era::e2ab;
   return Era::e2;
+}
+
+ProcessorKind processor_kind_of(RealmProcKind kind) {
+  switch (kind) {
+    case RealmProcKind::gpu: return ProcessorKind::gpu;
+    case RealmProcKind::utility: return ProcessorKind::utility;
+    case RealmProcKind::cpu:
+    case RealmProcKind::io:
+    case RealmProcKind::openmp:
+    case RealmProcKind::python: return ProcessorKind::cpu;
+    default: return ProcessorKind::unknown;
+  }
+}
+
+MemoryKind memory_kind_of(RealmMemKind kind) {
+  switch (kind) {
+    case RealmMemKind::global: return MemoryKind::global;
+    case RealmMemKind::registered: return MemoryKind::registered;
+    case RealmMemKind::socket: return MemoryKind::socket;
+    case RealmMemKind::zero_copy:
+    case RealmMemKind::gpu_managed: return MemoryKind::zero_copy;
+    case RealmMemKind::framebuffer:
+    case RealmMemKind::gpu_dynamic: return MemoryKind::framebuffer;
+    case RealmMemKind::l3_cache: return MemoryKind::l3_cache;
+    case RealmMemKind::l2_cache: return MemoryKind::l2_cache;
+    case RealmMemKind::l1_cache: return MemoryKind::l1_cache;
+    default: return MemoryKind::system;
+  }
+}
+
+MachineRecords machine_records(const TraceRecords& trace) {
+  MachineRecords out;
+  std::unordered_set<std::uint64_t> procs, mems, groups;
+  for (const auto& f : trace.files) {
+    for (const auto& b : f.batches) {
+      for (const auto& p : b.processors)
+        if (procs.insert(p.id.value()).second) out.processors.push_back(p);
+      for (const auto& m : b.memories)
+        if (mems.insert(m.id.value()).second) {
+          out.memories.push_back(m);
+          out.memory_capacities.push_back(0);
+        }
+      for (const auto& g : b.groups)
+        if (groups.insert(g.id.value()).second)
+          out.groups.push_back({g.id, std::vector<std::uint64_t>(b.group_members.begin() + g.first_member,
+                                                                 b.group_members.begin() + g.first_member + g.member_count)});
+    }
+    for (const auto& p : f.profile.processors) {
+      const ProcessorKind kind = processor_kind_of(p.kind);
+      if (kind != ProcessorKind::unknown && procs.insert(p.id.value()).second) out.processors.push_back({0, p.id, kind});
+    }
+    for (const auto& m : f.profile.memories)
+      if (mems.insert(m.id.value()).second) {
+        out.memories.push_back({0, m.id, memory_kind_of(m.kind)});
+        out.memory_capacities.push_back(m.capacity);
+      }
+  }
+  return out;
 }
 
 }  // namespace rr::core

@@ -37,7 +37,9 @@ struct Handle {
 };
 static_assert(sizeof(Handle) == 8);
 
-enum class IdWidth : std::uint8_t { unknown = 0, bits32 = 32, bits64 = 64 };
+// The id layouts: the 2014-15 runtime's 32- or 64-bit ids (spec §5), and today's Realm ids as Legion Prof logs
+// them (processors and memories: owner node in bits 40-55).
+enum class IdWidth : std::uint8_t { unknown = 0, bits32 = 32, bits64 = 64, realm = 65 };
 
 // Field widths of the packed id for one id width.
 struct IdLayout {
@@ -47,6 +49,7 @@ struct IdLayout {
   unsigned index_l_bits;
 
   static constexpr IdLayout for_width(IdWidth width) {
+    if (width == IdWidth::realm) return IdLayout{64, 16, 8, 32};
     return width == IdWidth::bits64 ? IdLayout{64, 16, 12, 32} : IdLayout{32, 5, 7, 16};
   }
   constexpr unsigned index_bits() const { return index_h_bits + index_l_bits; }

@@ -129,6 +129,24 @@ struct TraceRecords {
   std::uint64_t record_count() const;
 };
 
+// The machine a trace logged, whatever its format, in the vocabulary of the text logs: every processor (kinds
+// in the 2015 numbering: Legion Prof's I/O, OpenMP and Python processors count as CPUs, groups and sets are
+// left out) and memory (Legion Prof's disk, HDF5 and file memories count as system memory, GPU-managed as
+// zero-copy, GPU-dynamic as framebuffer), each once, in input order; and the processor groups with their members.
+struct MachineRecords {
+  struct Group {
+    Handle id;
+    std::vector<std::uint64_t> members;
+  };
+  std::vector<ProcessorRecord> processors;
+  std::vector<MemoryRecord> memories;
+  std::vector<Group> groups;
+  std::vector<std::uint64_t> memory_capacities;  // bytes, parallel to memories; 0 when the trace does not say
+};
+MachineRecords machine_records(const TraceRecords& trace);
+ProcessorKind processor_kind_of(RealmProcKind kind);  // ProcessorKind::unknown for groups and sets
+MemoryKind memory_kind_of(RealmMemKind kind);
+
 // Decide the era from the evidence and the presence of Processor/Memory records.
 Era classify_era(const EraEvidence& evidence, bool has_machine_records, bool has_graph_records);
 

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/ids.hpp"
@@ -26,8 +28,10 @@ enum class OpKind : std::uint8_t {
   barrier_arrive,  // Barrier Arrive
   barrier_phase,   // (barrier id, gen): fires when its arrivals are complete, after the previous phase
   task_resume,     // the part of a task after one of its Task Waits: a wait splits a task (DESIGN §3)
+  first_of,        // fires when the first of its inputs fires (a Realm completion queue, Legion Prof logs)
+  background,      // work of a measured duration on no modelled processor (Realm's dependent partitioning)
 };
-inline constexpr std::size_t kOpKindCount = 8;
+inline constexpr std::size_t kOpKindCount = 10;
 const char* op_kind_name(OpKind kind);
 
 // Why an edge u -> v exists: v cannot happen before u.
@@ -70,6 +74,7 @@ struct WaitInfo {
   core::EventKey event;
   std::int64_t wait_ns = 0;  // the Task Wait's measured duration
   std::uint32_t position = 0;  // k among the task's K actions
+  float fraction = -1;  // where in the task's busy time it began, as observed (Legion Prof); < 0: not known
 };
 
 struct BarrierPhaseInfo {
@@ -99,6 +104,16 @@ struct VertexTable {
   std::vector<BarrierPhaseInfo> phases;
   std::vector<std::int64_t> barrier_values;
   std::vector<WaitInfo> waits;
+
+  // What a trace with timestamps (Legion Prof) adds, empty otherwise; per vertex, sized when frozen:
+  std::vector<float> issue_fraction;         // where in its issuer's busy time an action happened; < 0: not known
+  std::vector<std::int64_t> observed_start;  // when the operation started in the traced run; kNoTime: not known
+  std::vector<std::int64_t> observed_end;
+  // The earliest time the operation may be ready: it waits on an event no record produces, which the traced
+  // run saw fire then (its observed ready time); 0: none.
+  std::vector<std::int64_t> ready_floor;
+  // Names of task functions where the trace gives them (Legion Prof: task, meta-task and message kinds).
+  std::vector<std::pair<std::uint32_t, std::string>> function_names;
 
   std::uint32_t size() const { return static_cast<std::uint32_t>(kind.size()); }
   // A task's waits in program order: a contiguous run of `waits` from TaskInfo::first_wait.
@@ -158,6 +173,17 @@ class EventGraph {
   std::span<const WaitInfo> waits_of(VertexId task_vertex) const { return v_.waits_of(task_vertex); }
   // The sum of a task's Task Waits, in ns.
   std::int64_t wait_ns(VertexId task_vertex) const;
+
+  // Timestamped traces (Legion Prof), see VertexTable.
+  bool has_observed() const { return !v_.observed_start.empty(); }
+  std::int64_t observed_start(VertexId v) const { return v_.observed_start.empty() ? kNoTime : v_.observed_start[v]; }
+  std::int64_t observed_end(VertexId v) const { return v_.observed_end.empty() ? kNoTime : v_.observed_end[v]; }
+  float issue_fraction(VertexId v) const { return v_.issue_fraction.empty() ? -1.0f : v_.issue_fraction[v]; }
+  std::int64_t ready_floor(VertexId v) const { return v_.ready_floor.empty() ? 0 : v_.ready_floor[v]; }
+  bool has_ready_floors() const { return !v_.ready_floor.empty(); }
+  // "f5", or the function's name where the trace gives one ("calc_new_currents").
+  std::string function_name(std::uint32_t func) const;
+  const std::vector<std::pair<std::uint32_t, std::string>>& function_names() const { return v_.function_names; }
 
  private:
   VertexTable v_;

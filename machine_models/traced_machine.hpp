@@ -1,8 +1,10 @@
 // The machine a trace was taken on, as far as the trace tells: processors of each kind on each node, the
-// memories it logged, and its own durations (speed 1). Every other value is an assumption, marked as such. It is
-// written as a commented TOML machine file, which the loader reads like any other (`--machine traced`).
+// memories it logged, and its own durations (speed 1). Every other value is an assumption, marked as such,
+// unless the trace measured it (TracedFacts). It is written as a commented TOML machine file, which the loader
+// reads like any other (`--machine traced`).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -13,15 +15,24 @@ namespace rr::machine {
 // The name that stands for the traced machine wherever a machine file goes.
 inline constexpr const char* kTracedMachine = "traced";
 
-// A network latency derived from the trace's own measurements (session::fit_traced_network), with why.
-struct FittedLatency {
-  double ns = 0;
-  std::string note;
+// A value the trace measured, with how: "[T]" read off the trace (Legion Prof timestamps), "[F]" fitted to its
+// measured waits (session::fit_traced_network).
+struct MeasuredValue {
+  double value = 0;
+  std::string tag;   // "[T]" or "[F]"
+  std::string note;  // how it was measured
 };
 
-// The TOML text of the traced machine of `trace`; `label` names the trace in its comments. With `fitted`, the
-// network latency is that one, tagged [F] (fitted to the trace), instead of the assumption.
-std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label,
-                                const std::optional<FittedLatency>& fitted = std::nullopt);
+// What the trace measured beyond its records' counts, gathered by the session (which holds the graph).
+struct TracedFacts {
+  std::optional<std::uint64_t> median_copy_bytes;  // of the copies with a size
+  std::optional<MeasuredValue> network_latency_ns;  // one way, events and the network channel
+  // Legion Prof: copies observed start to stop, within a node and between nodes.
+  std::optional<MeasuredValue> local_bandwidth_gbs, local_latency_ns;
+  std::optional<MeasuredValue> remote_bandwidth_gbs;
+};
+
+// The TOML text of the traced machine of `trace`; `label` names the trace in its comments.
+std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label, const TracedFacts& facts = {});
 
 }  // namespace rr::machine

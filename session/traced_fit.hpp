@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 
+#include "machine_models/traced_machine.hpp"
 #include "session/session.hpp"
 
 namespace rr::session {
@@ -24,6 +25,12 @@ struct TracedNetworkFit {
 
 // Fits when the trace spans several nodes and its produced waits measure at least 1 ms in all and 5% of the
 // replay's estimate; bounded to 100 ms; deterministic (bisection in log space, a fixed number of replays).
-TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettings& settings);
+// `facts` are the traced machine's other measured values (traced_facts).
+TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettings& settings,
+                                    const machine::TracedFacts& facts = {});
+
+// What the trace measured for its traced machine, the network latency aside: the median copy size, and on a
+// Legion Prof trace the copies' observed bandwidth and latency within and between nodes.
+machine::TracedFacts traced_facts(const LoadedTrace& trace);
 
 }  // namespace rr::session

@@ -26,6 +26,12 @@ EventGraph EventGraph::freeze(VertexTable vertices, std::span<const std::span<co
   g.v_ = std::move(vertices);
   const std::size_t n = g.v_.size();
   g.v_.position.resize(n, 0);  // vertices added after program order was placed are no action of a task
+  // The optional per-vertex arrays, where given, cover every vertex (resumes added late included).
+  if (!g.v_.issue_fraction.empty()) g.v_.issue_fraction.resize(n, -1.0f);
+  if (!g.v_.observed_start.empty()) g.v_.observed_start.resize(n, kNoTime);
+  if (!g.v_.observed_end.empty()) g.v_.observed_end.resize(n, kNoTime);
+  if (!g.v_.ready_floor.empty()) g.v_.ready_floor.resize(n, 0);
+  std::sort(g.v_.function_names.begin(), g.v_.function_names.end());
   std::uint64_t m = 0;
   for (const auto& run : edge_runs) m += run.size();
   auto build = [&](bool forward, std::vector<std::uint64_t>& offset, std::vector<VertexId>& ends,
@@ -54,6 +60,12 @@ EventGraph EventGraph::freeze(VertexTable vertices, std::span<const std::span<co
   return g;
 }
 
+std::string EventGraph::function_name(std::uint32_t func) const {
+  auto it = std::lower_bound(v_.function_names.begin(), v_.function_names.end(), std::pair<std::uint32_t, std::string>{func, ""});
+  if (it != v_.function_names.end() && it->first == func) return it->second;
+  return "f" + std::to_string(func);
+}
+
 std::span<const WaitInfo> VertexTable::waits_of(VertexId task_vertex) const {
   const std::uint32_t first = tasks[payload[task_vertex]].first_wait;
   if (first == kNoWait) return {};
@@ -78,6 +90,8 @@ const char* op_kind_name(OpKind kind) {
     case OpKind::barrier_arrive: return "barrier_arrive";
     case OpKind::barrier_phase: return "barrier_phase";
     case OpKind::task_resume: return "task_resume";
+    case OpKind::first_of: return "first_of";
+    case OpKind::background: return "background";
   }
   return "?";
 }

@@ -18,53 +18,59 @@ struct Observed {
   std::uint32_t nodes = 1;
   // [kind][node] processors
   std::array<std::map<std::uint32_t, std::uint32_t>, 3> processors;
-  std::map<std::uint32_t, std::set<std::string>> memories;  // node -> "system 60000000", ...
-  std::vector<std::uint64_t> copy_sizes;
+  std::map<std::uint32_t, std::set<std::string>> memories;  // node -> "system 60000000 (512 MiB)", ...
 };
 
 Observed observe(const core::TraceRecords& trace) {
   Observed o;
   const auto layout = core::IdLayout::for_width(trace.width == core::IdWidth::unknown ? core::IdWidth::bits32 : trace.width);
-  std::set<std::uint64_t> seen_processors, seen_memories;
-  for (const auto& f : trace.files) {
+  for (const auto& f : trace.files)
     if (f.node >= 0) o.nodes = std::max(o.nodes, static_cast<std::uint32_t>(f.node) + 1);
-    for (const auto& b : f.batches) {
-      for (const auto& p : b.processors) {
-        const auto k = static_cast<std::size_t>(p.kind);
-        if (k >= 3 || !seen_processors.insert(p.id.value()).second) continue;
-        const std::uint32_t node = layout.node_of(p.id.value());
-        ++o.processors[k][node];
-        o.nodes = std::max(o.nodes, node + 1);
-      }
-      for (const auto& m : b.memories) {
-        if (!seen_memories.insert(m.id.value()).second) continue;
-        // GASNet global memory spans the nodes; its node bits mean nothing (spec §5).
-        const std::uint32_t node = m.kind == core::MemoryKind::global ? 0 : layout.node_of(m.id.value());
-        o.memories[node].insert(std::string(core::memory_kind_name(m.kind)) + " " + core::hex(m.id.value()));
-      }
-      for (const auto& c : b.copy_sizes)
-        if (c.bytes > 0) o.copy_sizes.push_back(c.bytes);
-    }
+  const core::MachineRecords machine = core::machine_records(trace);
+  for (const auto& p : machine.processors) {
+    const auto k = static_cast<std::size_t>(p.kind);
+    if (k >= 3) continue;
+    const std::uint32_t node = layout.node_of(p.id.value());
+    ++o.processors[k][node];
+    o.nodes = std::max(o.nodes, node + 1);
+  }
+  for (std::size_t i = 0; i < machine.memories.size(); ++i) {
+    const auto& m = machine.memories[i];
+    // GASNet global memory spans the nodes; its node bits mean nothing (spec §5).
+    const std::uint32_t node = m.kind == core::MemoryKind::global ? 0 : layout.node_of(m.id.value());
+    std::string text = std::string(core::memory_kind_name(m.kind)) + " " + core::hex(m.id.value());
+    if (machine.memory_capacities[i]) text += " (" + std::to_string(machine.memory_capacities[i] >> 20) + " MiB)";
+    o.memories[node].insert(text);
   }
   return o;
+}
+
+std::string value_or(const std::optional<MeasuredValue>& v, const std::string& fallback, bool integer) {
+  if (!v) return fallback;
+  std::ostringstream s;
+  if (integer) s << std::llround(v->value);
+  else s << v->value;
+  return s.str();
+}
+
+std::string tag_or(const std::optional<MeasuredValue>& v, const std::string& assumption) {
+  if (v) return v->tag + " " + v->note;
+  return assumption.empty() ? "[A]" : "[A] " + assumption;
 }
 
 const char* kKindKeys[3] = {"gpu", "cpu", "utility"};
 
 }  // namespace
 
-std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label,
-                                const std::optional<FittedLatency>& fitted) {
+std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label, const TracedFacts& facts) {
   const Observed o = observe(trace);
   std::ostringstream t;
   t << "# The machine trace '" << label << "' was taken on, as the trace logged it (realm-replay machine from-trace).\n"
     << "# [T] from the trace. [F] fitted to the trace's own measured waits. [A] an assumption: the trace does not\n"
-    << "# record it; change it with --set, or fit it to measured run times with realm-replay calibrate.\n";
-  if (fitted) t << "# Network latency [F]: " << fitted->note << ".\n";
-  t << "\n";
-  const std::string latency = fitted ? std::to_string(std::llround(fitted->ns)) : std::string("25000");
-  const std::string latency_tag = fitted ? "[F] fitted to the trace's measured waits (see above)"
-                                         : "[A] GASNet's UDP conduit over loopback, as the bundled real traces ran; 1–5 us on an HPC interconnect";
+    << "# record it; change it with --set, or fit it to measured run times with realm-replay calibrate.\n\n";
+  const std::string latency = value_or(facts.network_latency_ns, "25000", true);
+  const std::string latency_tag =
+      tag_or(facts.network_latency_ns, "GASNet's UDP conduit over loopback, as the bundled real traces ran; 1–5 us on an HPC interconnect");
   std::ostringstream summary;
   for (std::size_t k = 0; k < 3; ++k) {
     std::uint32_t total = 0;
@@ -97,10 +103,13 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
   if (o.memories.empty()) t << "#   none (E3 traces log no Memory records)\n";
   t << "\n# Copy channels, one instance per node; a transfer holds one lane for latency + bytes / bandwidth.\n"
     << "[channels.memcpy]          # host memory to host memory in a node, by a DMA thread\n"
-    << "latency_ns = 1000          # [A]\nbandwidth_gbs = 10.0       # [A] one core's memcpy\nlanes = 1                  # [A]\n\n"
-    << "[channels.network]         # node to node (GASNet)\n"
+    << "latency_ns = " << value_or(facts.local_latency_ns, "1000", true) << "   # " << tag_or(facts.local_latency_ns, "") << "\n"
+    << "bandwidth_gbs = " << value_or(facts.local_bandwidth_gbs, "10.0", false) << "   # "
+    << tag_or(facts.local_bandwidth_gbs, "one core's memcpy") << "\nlanes = 1                  # [A]\n\n"
+    << "[channels.network]         # node to node\n"
     << "latency_ns = " << latency << "   # " << latency_tag << "\n"
-    << "bandwidth_gbs = 1.0        # [A]\nlanes = 1                  # [A]\n\n"
+    << "bandwidth_gbs = " << value_or(facts.remote_bandwidth_gbs, "1.0", false) << "   # "
+    << tag_or(facts.remote_bandwidth_gbs, "") << "\nlanes = 1                  # [A]\n\n"
     << "[channels.pcie_h2d]        # host to GPU framebuffer\nlatency_ns = 10000         # [A]\nbandwidth_gbs = 6.0        # [A] PCIe Gen2 x16\nlanes = 1                  # [A]\nside = \"destination\"\n\n"
     << "[channels.pcie_d2h]        # GPU framebuffer to host\nlatency_ns = 10000         # [A]\nbandwidth_gbs = 6.0        # [A]\nlanes = 1                  # [A]\n\n"
     << "[channels.fb_copy]         # framebuffer to framebuffer on one GPU\nlatency_ns = 5000          # [A]\nbandwidth_gbs = 100.0      # [A]\nlanes = 1                  # [A]\n\n";
@@ -117,13 +126,8 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
   path("\"framebuffer\"", host, "remote", "[\"pcie_d2h\", \"network\"]");
   path(host, "\"framebuffer\"", "remote", "[\"network\", \"pcie_h2d\"]");
   path("\"framebuffer\"", "\"framebuffer\"", "remote", "[\"pcie_d2h\", \"network\", \"pcie_h2d\"]");
-  std::uint64_t median = 65536;
-  if (!o.copy_sizes.empty()) {
-    std::vector<std::uint64_t> sizes = o.copy_sizes;
-    std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
-    median = sizes[sizes.size() / 2];
-  }
-  t << "[network]\nlatency_ns = " << latency << "   # " << (fitted ? "[F]" : "[A]")
+  t << "[network]\nlatency_ns = " << latency << "   # "
+    << (facts.network_latency_ns ? facts.network_latency_ns->tag : std::string("[A]"))
     << " one way, an event or a launch between nodes (as channels.network)\n\n"
     << "[runtime]\n"
     << "task_launch_ns = 0         # [A] the runtime's own work is in the logged meta-tasks (function 4)\n"
@@ -132,7 +136,8 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
     << "wait_frees_processor = true   # Realm runs other ready tasks while one waits (spec §7.4)\n"
     << "issue_point = \"interpolate\"   # action k of K at start + (k+1)/(K+1) x busy (DESIGN §3)\n"
     << "placement = \"traced\"   # each traced processor runs on its own model processor: the traced run\n"
-    << "default_copy_bytes = " << median << (o.copy_sizes.empty() ? "   # [A] the trace logs no Copy Size\n" : "   # [T] the median Copy Size of the trace\n");
+    << "default_copy_bytes = " << facts.median_copy_bytes.value_or(65536)
+    << (facts.median_copy_bytes ? "   # [T] the median size of the trace's copies\n" : "   # [A] the trace logs no copy size\n");
   return t.str();
 }
 

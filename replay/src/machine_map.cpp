@@ -29,17 +29,13 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
   // Traced processors by (node, kind), in id order: index = place among that node's processors of that kind.
   std::map<std::uint64_t, core::ProcessorKind> traced;
   std::map<std::uint64_t, std::vector<std::uint64_t>> groups;
-  for (const auto& f : trace.files) {
+  for (const auto& f : trace.files)
     if (f.node >= 0) map.traced_nodes_ = std::max(map.traced_nodes_, static_cast<std::uint32_t>(f.node) + 1);
-    for (const auto& b : f.batches) {
-      for (const auto& p : b.processors) traced.emplace(p.id.value(), p.kind);
-      for (const auto& g : b.groups)
-        groups.emplace(g.id.value(), std::vector<std::uint64_t>(b.group_members.begin() + g.first_member,
-                                                                b.group_members.begin() + g.first_member + g.member_count));
-      for (const auto& m : b.memories)
-        map.memories_.emplace(m.id.value(), MemoryPlace{m.kind, map.layout_.node_of(m.id.value()), m.kind == core::MemoryKind::global});
-    }
-  }
+  const core::MachineRecords machine = core::machine_records(trace);
+  for (const auto& p : machine.processors) traced.emplace(p.id.value(), p.kind);
+  for (const auto& g : machine.groups) groups.emplace(g.id.value(), g.members);
+  for (const auto& m : machine.memories)
+    map.memories_.emplace(m.id.value(), MemoryPlace{m.kind, map.layout_.node_of(m.id.value()), m.kind == core::MemoryKind::global});
   for (const auto& [id, kind] : traced) map.traced_nodes_ = std::max(map.traced_nodes_, map.layout_.node_of(id) + 1);
   if (map.traced_nodes_ == 0) map.traced_nodes_ = 1;
 

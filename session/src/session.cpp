@@ -22,9 +22,12 @@ struct LoadedTrace::Cache {
 const std::string& LoadedTrace::traced_machine() const {
   if (!cache) throw std::logic_error("LoadedTrace without its cache: make traces with load_trace or load_records");
   std::call_once(cache->traced_once, [&] {
-    const TracedNetworkFit fit = fit_traced_network(*this, {});
-    cache->traced_toml = machine::traced_machine_toml(
-        records, label, fit.fitted ? std::optional<machine::FittedLatency>({fit.latency_ns, fit.reason}) : std::nullopt);
+    machine::TracedFacts facts = traced_facts(*this);
+    if (!facts.network_latency_ns) {
+      const TracedNetworkFit fit = fit_traced_network(*this, {}, facts);
+      if (fit.fitted) facts.network_latency_ns = machine::MeasuredValue{fit.latency_ns, "[F]", fit.reason};
+    }
+    cache->traced_toml = machine::traced_machine_toml(records, label, facts);
   });
   return cache->traced_toml;
 }

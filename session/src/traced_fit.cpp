@@ -3,7 +3,9 @@
 #include "session/traced_fit.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
@@ -25,7 +27,8 @@ std::string number(double ns) {
 
 }  // namespace
 
-TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettings& settings) {
+TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettings& settings,
+                                    const machine::TracedFacts& facts) {
   TracedNetworkFit fit;
   fit.latency_ns = kAssumedNs;
   const graph::EventGraph& g = trace.graph();
@@ -34,7 +37,7 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
       ++fit.waits;
       fit.measured_ns += static_cast<double>(w.wait_ns);
     }
-  const std::string toml = machine::traced_machine_toml(trace.records, trace.label);
+  const std::string toml = machine::traced_machine_toml(trace.records, trace.label, facts);
   // The replayed spans of the produced waits, and the estimate, with a given latency.
   auto replay_with = [&](double latency, double* estimate) -> double {
     const std::string value = std::to_string(std::llround(latency));
@@ -102,6 +105,24 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
   fit.reason = "fitted so that the " + std::to_string(fit.waits) + " wait(s) on produced events add up to their measured " +
                number(fit.measured_ns) + " (" + number(fit.replayed_before_ns) + " with the assumed 25 µs)";
   return fit;
+}
+
+}  // namespace rr::session
+
+namespace rr::session {
+
+machine::TracedFacts traced_facts(const LoadedTrace& trace) {
+  machine::TracedFacts facts;
+  std::vector<std::uint64_t> sizes;
+  const graph::EventGraph& g = trace.graph();
+  for (graph::VertexId v = 0; v < g.vertex_count(); ++v)
+    if (g.kind(v) == graph::OpKind::copy && g.copy(v).bytes != graph::kNoValue && g.copy(v).bytes > 0)
+      sizes.push_back(g.copy(v).bytes);
+  if (!sizes.empty()) {
+    std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
+    facts.median_copy_bytes = sizes[sizes.size() / 2];
+  }
+  return facts;
 }
 
 }  // namespace rr::session

@@ -46,8 +46,9 @@ void check_every_machine(const fs::path& dir, const std::string& what) {
     ASSERT_TRUE(run.ok()) << run.error().to_string();
     // A processor held through a wait can deadlock S3D's drivers (they wait on work queued behind them): the
     // replay reports it as stuck work; the path of what did run must still tile its estimate.
-    if (cases[i].overrides.empty() || cases[i].overrides[0] != "runtime.wait_frees_processor=false")
+    if (cases[i].overrides.empty() || cases[i].overrides[0] != "runtime.wait_frees_processor=false") {
       EXPECT_EQ(run->result.stuck, 0u) << what << " case " << i;
+    }
     rr::testing::expect_tiles(*run->critical, run->result.makespan_ns, what + " case " + std::to_string(i));
   }
 }

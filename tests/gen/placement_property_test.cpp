@@ -34,7 +34,9 @@ TEST(PlacementProperty, MoreCpusUnderPoolNeverLengthenACpuBoundRun) {
     ASSERT_TRUE(run.ok()) << run.error().to_string();
     const replay::TimeNs t = run->result.makespan_ns;
     EXPECT_GE(t, run->critical->lower_bound_ns) << count << " CPUs";
-    if (previous) EXPECT_LT(t, previous) << count << " CPUs: more processors, shorter run";
+    if (previous) {
+      EXPECT_LT(t, previous) << count << " CPUs: more processors, shorter run";
+    }
     previous = t;
   }
   // Under traced placement the model's extra CPUs stay idle: the count changes nothing.

@@ -20,7 +20,9 @@ TEST(TracedMachine, CountsPerKindPerNodeAsLogged) {
                                       "Memory: 60810000 5", "Copy Request: (20000001,1) (0,0) (0,0) 60000000 60800000",
                                       "Copy Size: (20000001,1) 4096"}},
                                     {1, {"Processor: 80000000 1"}}});
-  const std::string text = traced_machine_toml(trace, "hand-made");
+  auto loaded = session::load_records(trace, "hand-made", {});
+  ASSERT_TRUE(loaded.ok());
+  const std::string text = loaded->traced_machine();
   auto m = parse_machine(text, "traced");
   ASSERT_TRUE(m.ok()) << m.error().to_string() << "\n" << text;
   const auto& cpu = m->processor(core::ProcessorKind::cpu);
@@ -30,7 +32,8 @@ TEST(TracedMachine, CountsPerKindPerNodeAsLogged) {
   EXPECT_EQ(m->processor(core::ProcessorKind::gpu).count_on(1), 1u);
   EXPECT_EQ(m->processor(core::ProcessorKind::utility).count_on(0), 1u);
   EXPECT_EQ(m->processor(core::ProcessorKind::utility).count_on(1), 0u);
-  EXPECT_EQ(m->default_copy_bytes, 4096u);  // the median Copy Size
+  EXPECT_EQ(m->default_copy_bytes, 4096u);  // the median Copy Size (of the graph's copies)
+  EXPECT_NE(text.find("default_copy_bytes = 4096   # [T]"), std::string::npos);
   EXPECT_NE(text.find("framebuffer 60810000"), std::string::npos) << "memories seen are listed";
   // Every value the trace does not give is marked as an assumption.
   for (const char* key : {"network]\nlatency_ns", "task_launch_ns", "bandwidth_gbs"})
@@ -86,7 +89,7 @@ TEST(TracedNetworkFit, TheMeasuredWaitGivesTheLatency) {
   EXPECT_NEAR(fit.replayed_after_ns, 10100000, 10100000 * 0.004);
   EXPECT_NEAR(fit.replayed_before_ns, 146667, 1);
   // The traced machine uses it, tagged as fitted; an override still wins.
-  EXPECT_NE(trace->traced_machine().find("[F] fitted to the trace's measured waits"), std::string::npos);
+  EXPECT_NE(trace->traced_machine().find("# [F] fitted so that the 1 wait(s)"), std::string::npos) << trace->traced_machine();
   auto run = replay_trace(*trace, {"traced", {}}, {});
   ASSERT_TRUE(run.ok());
   EXPECT_NEAR(static_cast<double>(run->model.network_latency_ns), 5001667, 5001667 * 0.002);

@@ -247,7 +247,7 @@ void GraphBuilder::settle_repeated_timings(bool times, bool sizes) {
       VertexId t = times ? producer_of_kind(r.finish, OpKind::task) : kNoVertex;
       if (t == kNoVertex) continue;
       std::int64_t& time = vertices.tasks[vertices.payload[t]].time_ns;
-      if (time != kNoValue)
+      if (time != kNoTime)
         log_.note(FindingKind::duplicate_task_time, r.finish);
       else
         time = micros_to_ns(r.micros);

@@ -7,6 +7,7 @@
 #include "platform/huge_pages.hpp"
 
 #include "graph/src/builder/graph_builder_impl.hpp"
+#include "graph/src/builder/wait_split.hpp"
 
 namespace rr::graph::build_detail {
 
@@ -46,45 +47,14 @@ void GraphBuilder::order_actions() {
   }
 }
 
-// A Task Wait splits its task: each wait gets a task_resume vertex that follows the
-// previous segment and the awaited event. Issue edges leave the segment their action
-// is in; edges from the task's finish event leave its last segment. Without this split,
-// a task that issues work and then waits for it would look like a cycle.
+// Tasks split at their waits (wait_split.hpp); each batch's edges moved onto their segments in parallel.
 void GraphBuilder::split_tasks_at_waits() {
   if (v_.waits.empty()) return;
-  const VertexId first_resume = v_.size();
-  for (std::uint32_t i = 0; i < v_.waits.size(); ++i) {
-    WaitInfo& w = v_.waits[i];
-    w.resume = v_.add(OpKind::task_resume, v_.node[w.task], v_.event[w.task], i);
-  }
-  std::vector<VertexId> last_segment(first_resume, kNoVertex);  // by task vertex, for tasks that wait
-  for (std::uint32_t i = 0; i < v_.waits.size(); ++i) {
-    const WaitInfo& w = v_.waits[i];
-    const TaskInfo& t = v_.tasks[v_.payload[w.task]];
-    VertexId previous = i == t.first_wait ? w.task : v_.waits[i - 1].resume;
-    tail_edges_.push_back({previous, w.resume, EdgeKind::continuation});
-    if (w.awaited != kNoVertex) tail_edges_.push_back({w.awaited, w.resume, EdgeKind::wait});
-    last_segment[w.task] = w.resume;
-  }
-  auto move_source = [&](auto& edges) {
-    for (Edge& e : edges) {
-      if (e.from >= first_resume || v_.kind[e.from] != OpKind::task || last_segment[e.from] == kNoVertex) continue;
-      if (e.kind == EdgeKind::issue) {
-        // Segment of the action at position k: the resume after the last wait before k.
-        const std::uint32_t k = v_.position[e.to];
-        VertexId segment = e.from;
-        for (const WaitInfo& wait : v_.waits_of(e.from)) {
-          if (wait.position >= k) break;
-          segment = wait.resume;
-        }
-        e.from = segment;
-      } else if (e.kind != EdgeKind::continuation) {
-        e.from = last_segment[e.from];  // the finish event fires when the last segment ends
-      }
-    }
-  };
-  move_source(barrier_edges_);
-  tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { move_source(work_[i].edges); });
+  WaitSplit split;
+  tail_edges_ = split.add_resumes(v_);
+  split.move_sources(v_, barrier_edges_);
+  tbb::parallel_for(std::size_t{0}, work_.size(),
+                    [&](std::size_t i) { split.move_sources(v_, {work_[i].edges.data, work_[i].edges.size}); });
 }
 
 }  // namespace rr::graph::build_detail
