@@ -31,8 +31,7 @@ std::function<int()> add_stats_command(CLI::App& app, CommonOptions& common) {
 
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
-    auto trace = open_trace("stats", opts->inputs, common, opts->reading, /*summarise=*/true,
-                            /*examples_per_finding=*/10, /*graph_optional=*/true);
+    auto trace = open_trace("stats", opts->inputs, common, opts->reading, /*summarise=*/true);
     if (!trace) return kExitBadInput;
     RunContext ctx;
     ctx.command = "stats";

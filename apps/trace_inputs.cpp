@@ -33,31 +33,29 @@ std::string reading_summary(const session::LoadedTrace& t) {
     }
     out += ")";
   }
-  if (!t.has_graph) {
+  if (t.records.format == core::TraceFormat::legion_prof) {
     std::uint64_t unjoined = 0;
     for (const auto& f : files) unjoined += f.profile.joins.total();
     out += unjoined ? "; " + std::to_string(unjoined) + " record(s) not joined (--strict makes them an error)"
                     : "; every record joined";
-    out += "; graph: not built yet for Legion Prof logs";
-    for (const auto& f : t.records.failed_files) out += "\n  skipped unreadable file " + f.to_string();
-    for (const auto& f : files)
-      for (const auto& d : f.profile.join_messages) out += "\n  " + core::format_diagnostic(d);
-    return out;
+  } else {
+    const std::uint64_t malformed = t.malformed_lines();
+    out += malformed ? "; " + std::to_string(malformed) + " malformed line(s) skipped (--strict makes them an error)"
+                     : "; no malformed line";
   }
-  const std::uint64_t malformed = t.malformed_lines();
-  out += malformed ? "; " + std::to_string(malformed) + " malformed line(s) skipped (--strict makes them an error)"
-                   : "; no malformed line";
   const auto findings = t.built.findings.total();
   out += "; graph: " + std::to_string(t.graph().vertex_count()) + " operations, " +
          (findings ? std::to_string(findings) + " finding(s) (realm-replay validate lists them)" : "no finding");
   for (const auto& f : t.records.failed_files) out += "\n  skipped unreadable file " + f.to_string();
   for (const auto& d : t.malformed_messages()) out += "\n  " + core::format_diagnostic(d);
+  for (const auto& f : files)
+    for (const auto& d : f.profile.join_messages) out += "\n  " + core::format_diagnostic(d);
   return out;
 }
 
 std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
                                                const CommonOptions& common, const ReadingFlags& flags, bool summarise,
-                                               std::size_t examples_per_finding, bool graph_optional) {
+                                               std::size_t examples_per_finding) {
   session::ReadingOptions options;
   options.threads = common.threads;
   options.keep_going = flags.keep_going;
@@ -65,15 +63,12 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
   options.max_messages_per_file = flags.max_messages;
   options.examples_per_finding = examples_per_finding;
   options.summarise = summarise;
-  options.graph_optional = graph_optional;
   Progress progress("reading trace");
   if (progress.enabled()) options.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
   auto trace = session::load_trace(inputs, options);
   if (!trace) {
     std::cerr << "realm-replay " << command << ": error: " << trace.error().to_string() << "\n";
-    // The hint is about unreadable files, not about a format the command cannot use.
-    if (!flags.keep_going && !flags.strict && trace.error().message != session::kProfGraphNotBuilt)
-      std::cerr << "  (--keep-going reads the other files)\n";
+    if (!flags.keep_going && !flags.strict) std::cerr << "  (--keep-going reads the other files)\n";
     return std::nullopt;
   }
   if (!flags.quiet) std::cerr << "realm-replay " << command << ": " << reading_summary(*trace) << "\n";
@@ -105,6 +100,11 @@ void add_replay_flags(CLI::App* cmd, ReplayFlags& flags) {
                   "which traced nodes share a model node: cyclic (n mod M, default), block (consecutive nodes) or a "
                   "file with node_map = [...]");
   add_unlogged_option(cmd, flags.unlogged);
+  cmd->add_option("--queue-order", flags.queue_order,
+                  "which waiting task a free processor takes (after task priorities): 'observed' (the one the traced "
+                  "run started first, on traces that record it: Legion Prof logs) or 'ready' (the one ready first)")
+      ->check(CLI::IsMember({"observed", "ready"}))
+      ->capture_default_str();
 }
 
 core::Expected<session::ReplaySettings> replay_settings(const ReplayFlags& flags) {
@@ -130,6 +130,7 @@ core::Expected<session::ReplaySettings> replay_settings(const ReplayFlags& flags
     settings.mapping.nodes = std::move(*nodes);
   }
   settings.engine.unlogged = unlogged_time(flags.unlogged);
+  settings.engine.queue_order = flags.queue_order == "ready" ? replay::QueueOrder::ready : replay::QueueOrder::observed;
   return settings;
 }
 
@@ -140,6 +141,7 @@ void add_to_context(const ReplayFlags& flags, RunContext& ctx) {
   ctx.options["fold"] = flags.fold;
   ctx.options["node_map"] = flags.node_map.empty() ? "cyclic" : flags.node_map;
   ctx.options["unlogged_time"] = flags.unlogged;
+  ctx.options["queue_order"] = flags.queue_order;
 }
 
 void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
@@ -161,8 +163,10 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
     return nullptr;
   }
   const replay::UnloggedTime unlogged = settings->engine.unlogged;
+  const replay::QueueOrder queue_order = settings->engine.queue_order;
   settings->engine = engine;
   settings->engine.unlogged = unlogged;
+  settings->engine.queue_order = queue_order;
   settings->critical_path = critical_path;
   auto trace = open_trace(command, in.trace, common, in.reading);
   if (!trace) return nullptr;

@@ -25,18 +25,16 @@ struct ReadingFlags {
 void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common);
 
 // Reads and builds a trace; on failure prints "realm-replay <command>: error: ..." and returns nothing.
-// Prints the reading summary on stderr unless --quiet. With graph_optional, a trace whose graph cannot be
-// built yet (Legion Prof logs) is returned without one.
+// Prints the reading summary on stderr unless --quiet.
 std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
                                                const CommonOptions& common, const ReadingFlags& flags,
-                                               bool summarise = false, std::size_t examples_per_finding = 10,
-                                               bool graph_optional = false);
+                                               bool summarise = false, std::size_t examples_per_finding = 10);
 
 // "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
 std::string reading_summary(const session::LoadedTrace& trace);
 
 // How every command that replays places the trace on the model and treats unlogged time: --placement, --map,
-// --mapping, --fold, --node-map and --unlogged-time.
+// --mapping, --fold, --node-map, --unlogged-time and --queue-order.
 struct ReplayFlags {
   std::string placement;             // empty: the mapping file's, else traced on the traced machine, pool elsewhere
   std::vector<std::string> moves;    // FUNC=KIND[:FACTOR]
@@ -44,6 +42,7 @@ struct ReplayFlags {
   std::uint32_t fold = 0;
   std::string node_map;              // cyclic, block or a file
   std::string unlogged = "measured";
+  std::string queue_order = "observed";
 };
 void add_replay_flags(CLI::App* cmd, ReplayFlags& flags);
 // --unlogged-time alone (calibrate, which fits one machine and has no placement of its own to choose).

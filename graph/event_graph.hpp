@@ -109,9 +109,15 @@ struct VertexTable {
   std::vector<float> issue_fraction;         // where in its issuer's busy time an action happened; < 0: not known
   std::vector<std::int64_t> observed_start;  // when the operation started in the traced run; kNoTime: not known
   std::vector<std::int64_t> observed_end;
+  // The traced run's clock at observed time 0 (its first operation other than the program's own thread); the
+  // observed times above are relative to it.
+  std::int64_t observed_origin = 0;
   // The earliest time the operation may be ready: it waits on an event no record produces, which the traced
   // run saw fire then (its observed ready time); 0: none.
   std::vector<std::int64_t> ready_floor;
+  // Tasks that are not the application's work but the thread that ran the program (Legion Prof's implicit
+  // top-level task, on an external thread: its time is the whole program's, start-up and shutdown included).
+  std::vector<VertexId> external_threads;
   // Names of task functions where the trace gives them (Legion Prof: task, meta-task and message kinds).
   std::vector<std::pair<std::uint32_t, std::string>> function_names;
 
@@ -178,9 +184,11 @@ class EventGraph {
   bool has_observed() const { return !v_.observed_start.empty(); }
   std::int64_t observed_start(VertexId v) const { return v_.observed_start.empty() ? kNoTime : v_.observed_start[v]; }
   std::int64_t observed_end(VertexId v) const { return v_.observed_end.empty() ? kNoTime : v_.observed_end[v]; }
+  std::int64_t observed_origin() const { return v_.observed_origin; }
   float issue_fraction(VertexId v) const { return v_.issue_fraction.empty() ? -1.0f : v_.issue_fraction[v]; }
   std::int64_t ready_floor(VertexId v) const { return v_.ready_floor.empty() ? 0 : v_.ready_floor[v]; }
   bool has_ready_floors() const { return !v_.ready_floor.empty(); }
+  const std::vector<VertexId>& external_threads() const { return v_.external_threads; }
   // "f5", or the function's name where the trace gives one ("calc_new_currents").
   std::string function_name(std::uint32_t func) const;
   const std::vector<std::pair<std::uint32_t, std::string>>& function_names() const { return v_.function_names; }

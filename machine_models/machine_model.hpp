@@ -30,6 +30,11 @@ struct ProcessorClass {
   std::vector<std::uint32_t> per_node;  // optional: the count of model node n is per_node[n] (nodes beyond: count)
   double speed = 1.0;       // relative to the traced machine: busy time is divided by it
   std::map<std::uint32_t, double> function_speed;  // optional extra factor per task function id
+  // Every task segment (a task's start, or its resumption after a wait) holds its processor this long before
+  // its own work: the runtime's work around each task on the processor (Legion's task preamble and
+  // postamble, Realm's scheduling), which no record times. Legion Prof logs show it as the gaps between a
+  // task being ready and starting on a free processor; 0 elsewhere.
+  TimeNs segment_overhead_ns = 0;
 
   std::uint32_t count_on(std::uint32_t node) const { return node < per_node.size() ? per_node[node] : count; }
 };

@@ -4,6 +4,7 @@
 // reads like any other (`--machine traced`).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +31,8 @@ struct TracedFacts {
   // Legion Prof: copies observed start to stop, within a node and between nodes.
   std::optional<MeasuredValue> local_bandwidth_gbs, local_latency_ns;
   std::optional<MeasuredValue> remote_bandwidth_gbs;
+  // Legion Prof: the overhead of a task segment on each processor kind (gpu, cpu, utility).
+  std::array<std::optional<MeasuredValue>, 3> segment_overhead_ns;
 };
 
 // The TOML text of the traced machine of `trace`; `label` names the trace in its comments.

@@ -17,10 +17,18 @@ namespace rr::replay {
 enum class UnloggedTime : std::uint8_t { measured, instant };
 const char* unlogged_time_name(UnloggedTime u);
 
+// Which of the segments waiting for a processor goes first (after the trace's task priorities): the one ready
+// first (`ready`), or, on traces that record when every operation ran (Legion Prof logs), the one the traced run
+// started first (`observed`: Legion gives its meta-tasks priorities the log does not keep; the run's own order
+// stands in for them). `observed` falls back to `ready` where the trace has no observed times.
+enum class QueueOrder : std::uint8_t { observed, ready };
+const char* queue_order_name(QueueOrder o);
+
 struct ReplayOptions {
   bool record_intervals = false;      // keep every busy interval for a timeline
   std::size_t stuck_examples = 10;    // stuck operations described in the result
   UnloggedTime unlogged = UnloggedTime::measured;
+  QueueOrder queue_order = QueueOrder::observed;
   // Multiplicative lognormal noise on every duration (task busy time, copy transfers, measured waits): each
   // operation's factor is exp(sigma·z − sigma²/2), z standard normal drawn from (seed, operation), so its
   // mean is 1 and a run depends only on the seed. 0: no noise.

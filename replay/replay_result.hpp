@@ -20,7 +20,18 @@ enum class Release : std::uint8_t {
   input,     // the last input event to fire (precondition, merge input, awaited event, arrival, phase order)
   issue,     // its issuing task reached the point where it issues it
   resource,  // it waited for a processor or channel lane; released_by is the previous occupant
+  observed,  // it waited on an event no record produces, kept at the time the traced run saw it
 };
+constexpr const char* release_name(Release r) {
+  switch (r) {
+    case Release::none: return "none";
+    case Release::input: return "input";
+    case Release::issue: return "issue";
+    case Release::resource: return "resource";
+    case Release::observed: return "observed";
+  }
+  return "?";
+}
 
 struct ProcessorUsage {
   TimeNs busy_ns = 0;
@@ -73,10 +84,13 @@ struct ReplayResult {
   std::uint64_t stuck = 0;                 // operations that never could
   std::vector<StuckExample> stuck_examples;
   // Tasks without Task Time did not finish in the traced run (meta-tasks requested at shutdown, tasks
-  // waiting on events still pending at exit). They and everything after them (their successors, to any
-  // depth) are replayed with zero busy time but left out of the estimate: the makespan and the critical path
-  // count only the other operations.
+  // waiting on events still pending at exit). They and everything after them (what waits on them, to any
+  // depth; not what they issued) are replayed with zero busy time but left out of the estimate: the makespan
+  // and the critical path count only the other operations.
   std::uint64_t tasks_without_time = 0;
+  // Likewise the tasks of the thread that ran the program (EventGraph::external_threads): their time is the
+  // whole program's. What they issue still happens when they issue it.
+  std::uint64_t external_threads = 0;
   std::uint64_t after_untimed = 0;         // other operations that depend on one of them
   std::vector<char> outside_estimate;      // per vertex: one of those (empty when there are none)
   bool counts(graph::VertexId v) const { return outside_estimate.empty() || !outside_estimate[v]; }

@@ -22,10 +22,6 @@
 
 namespace rr::session {
 
-// Why a command that needs the event graph refuses Legion Prof logs (until the graph is built from them).
-inline constexpr const char* kProfGraphNotBuilt =
-    "Legion Prof logs: the event graph of this format is not built yet (`realm-replay stats` reads them)";
-
 // How a trace is read: the same options on every command that reads one.
 struct ReadingOptions {
   unsigned threads = 0;             // 0: every hardware thread
@@ -34,9 +30,6 @@ struct ReadingOptions {
   std::size_t max_messages_per_file = 5;  // located messages kept for malformed lines
   std::size_t examples_per_finding = 10;  // ids kept per kind of graph finding
   bool summarise = false;           // keep the per-node counts (`stats`); costs a pass over the records
-  // Load a trace whose format has no graph builder yet (Legion Prof logs) without a graph instead of failing:
-  // for commands that only count (`stats`).
-  bool graph_optional = false;
   // Called with decoded byte counts while reading, from several threads at once.
   std::function<void(std::uint64_t)> on_progress;
 };
@@ -51,7 +44,6 @@ struct LoadedTrace {
   core::TraceRecords records;
   std::optional<parser::TraceSummary> summary;  // when ReadingOptions::summarise (Realm text logs)
   std::optional<parser::ProfileSummary> profile_summary;  // when ReadingOptions::summarise (Legion Prof logs)
-  bool has_graph = true;  // false for Legion Prof logs, loaded with graph_optional: `built` is empty
   graph::BuildResult built;
 
   const graph::EventGraph& graph() const { return built.graph; }
@@ -68,8 +60,7 @@ struct LoadedTrace {
 };
 
 // Reads and builds. Fails on an unreadable input (unless keep_going), an empty trace, or, with strict, on the
-// first malformed line, record that could not be joined, or skipped file (the error names it). Legion Prof logs
-// fail with kProfGraphNotBuilt unless graph_optional is set.
+// first malformed line, record that could not be joined, or skipped file (the error names it).
 core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options);
 // The same from records already in memory (tests, generators): `label` names them in reports.
 core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string label, const ReadingOptions& options);

@@ -113,6 +113,7 @@ ProcessorClass read_processor(const toml::table& t, const std::string& path) {
     }
   }
   p.speed = r.number("speed", 1.0, 0, true);
+  p.segment_overhead_ns = r.integer("segment_overhead_ns", 0, 0);
   const toml::table& f = r.table("function_speed", false);
   for (const auto& [key, value] : f) {
     std::uint32_t func = 0;

@@ -71,6 +71,7 @@ std::string to_toml(const MachineModel& m, const std::string& header, const std:
       w.value("per_node", list + "]");
     }
     w.value("speed", number(p.speed));
+    if (p.segment_overhead_ns) w.value("segment_overhead_ns", std::to_string(p.segment_overhead_ns));
     if (!p.function_speed.empty()) {
       w.section(std::string("processors.") + kinds[k] + ".function_speed");
       for (const auto& [func, speed] : p.function_speed) w.value(quoted(std::to_string(func)), number(speed));

@@ -92,7 +92,10 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
       for (std::uint32_t n = 0; n < o.nodes; ++n) t << (n ? ", " : "") << counts[n];
       t << "]\n";
     }
-    t << "speed = 1.0\n\n";
+    t << "speed = 1.0\n";
+    if (facts.segment_overhead_ns[k])
+      t << "segment_overhead_ns = " << value_or(facts.segment_overhead_ns[k], "0", true) << "   # " << tag_or(facts.segment_overhead_ns[k], "") << "\n";
+    t << "\n";
   }
   t << "# Memories the trace logged [T]:\n";
   for (const auto& [node, list] : o.memories) {

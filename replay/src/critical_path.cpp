@@ -43,8 +43,11 @@ std::string own_label(const graph::EventGraph& g, const MachineMap& map, const R
       const core::ProcessorKind kind = r.processor_of[v] < map.processors().size()
                                            ? map.processors()[r.processor_of[v]].kind
                                            : map.traced_kind(t.processor.value());
-      return "compute " + std::string(core::processor_kind_name(kind)) + " f" + std::to_string(t.func_id);
+      return "compute " + std::string(core::processor_kind_name(kind)) + " " + g.function_name(t.func_id);
     }
+    case OpKind::background:
+      *cls = PathClass::compute;
+      return "compute background " + g.function_name(g.task(v).func_id);
     case OpKind::copy:
       *cls = PathClass::copy;
       return "copy " + route_name(copy_route(g, map, v));
@@ -80,7 +83,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
     const TimeNs start = std::min(r.start[v], hi);
     if (via_issue) {
       const auto& t = g.task(task_of(g, v));
-      account(v, PathClass::issue, "issue f" + std::to_string(t.func_id), start, hi);
+      account(v, PathClass::issue, "issue " + g.function_name(t.func_id), start, hi);
     } else {
       PathClass cls;
       std::string label = own_label(g, map, r, v, &cls);
@@ -91,6 +94,14 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
     switch (r.release[v]) {
       case Release::none:
         account(v, PathClass::queueing, "queueing", 0, hi);
+        hi = 0;
+        v = graph::kNoVertex;
+        continue;
+      case Release::observed:
+        // It waited on an event no record produces until the time the traced run saw it: measured time.
+        account(v, PathClass::queueing, "queueing", std::min(r.ready[v], hi), hi);
+        hi = std::min(r.ready[v], hi);
+        account(v, PathClass::wait, "wait (observed, unlogged event)", 0, hi);
         hi = 0;
         v = graph::kNoVertex;
         continue;

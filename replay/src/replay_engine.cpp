@@ -22,7 +22,8 @@ using graph::OpKind;
 using graph::VertexId;
 using graph::kNoVertex;
 
-enum class EventType : std::uint8_t { fire, segment_end, hop_end, arrival_effect, ready };
+// `floor`: an input that is an event no record produces, at the time the traced run saw it (a ready floor).
+enum class EventType : std::uint8_t { fire, segment_end, hop_end, arrival_effect, ready, floor };
 
 struct QueuedEvent {
   TimeNs time;
@@ -38,14 +39,15 @@ struct QueuedEvent {
   }
 };
 
-// A queued task segment: highest priority first, then earliest ready, then lowest id.
+// A queued task segment: highest priority first, then earliest `order` (ready time, or observed start under
+// QueueOrder::observed), then lowest id.
 struct WaitingSegment {
   std::int32_t priority;
-  TimeNs ready;
+  TimeNs order;
   VertexId vertex;
   bool operator<(const WaitingSegment& o) const {
     if (priority != o.priority) return priority > o.priority;
-    if (ready != o.ready) return ready < o.ready;
+    if (order != o.order) return order < o.order;
     return vertex < o.vertex;
   }
 };
@@ -144,6 +146,7 @@ class Engine {
           case EventType::segment_end: on_segment_end(e.vertex, e.aux); break;
           case EventType::hop_end: on_hop_end(e.vertex, e.aux); break;
           case EventType::arrival_effect: on_arrival(e.vertex, e.aux); break;  // aux: the arrive vertex
+          case EventType::floor: contribute(e.vertex, now_, kNoVertex, Release::observed); break;
         }
       }
       allocate_resources();
@@ -218,6 +221,13 @@ class Engine {
       std::uint32_t count = 0;
       for (std::size_t i = 0; i < preds.size(); ++i)
         if (g_.kind(v) != OpKind::barrier_phase || kinds[i] == EdgeKind::phase_order) ++count;
+      // A completion queue fires on its first input: one input is all it waits for (later ones are ignored).
+      if (g_.kind(v) == OpKind::first_of) count = std::min<std::uint32_t>(count, 1);
+      // An input no record produces, kept at the time the traced run saw it (Legion Prof logs).
+      if (g_.ready_floor(v) > 0) {
+        ++count;
+        push(g_.ready_floor(v), v, EventType::floor);
+      }
       pending_[v] = count;
       if (g_.kind(v) == OpKind::task)
         if (auto error = assign_queue(v)) return error;
@@ -236,18 +246,26 @@ class Engine {
         ++r_.tasks_without_time;
         todo.push_back(v);
       }
+    for (VertexId v : g_.external_threads()) {
+      ++r_.external_threads;
+      todo.push_back(v);
+    }
     if (todo.empty()) return;
     r_.outside_estimate.assign(n_, 0);
     for (VertexId v : todo) r_.outside_estimate[v] = 1;
+    // What waits on them is after them; what they issued before they ended is not (it ran on its own).
     while (!todo.empty()) {
       const VertexId v = todo.back();
       todo.pop_back();
-      for (VertexId w : g_.successors(v))
-        if (!r_.outside_estimate[w]) {
-          r_.outside_estimate[w] = 1;
-          ++r_.after_untimed;
-          todo.push_back(w);
-        }
+      auto succ = g_.successors(v);
+      auto kinds = g_.successor_kinds(v);
+      for (std::size_t i = 0; i < succ.size(); ++i) {
+        const VertexId w = succ[i];
+        if (kinds[i] == EdgeKind::issue || r_.outside_estimate[w]) continue;
+        r_.outside_estimate[w] = 1;
+        if (kinds[i] != EdgeKind::continuation) ++r_.after_untimed;  // a later segment is the same task
+        todo.push_back(w);
+      }
     }
   }
 
@@ -321,8 +339,9 @@ class Engine {
     TimeNs best_finish = 0;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       const std::uint32_t p = candidates[i];
+      const core::ProcessorKind kind = map_.processors()[p].kind;
       const TimeNs finish = std::max(now_, proc_available_[p]) + model_.runtime.task_launch_ns +
-                            task_busy(task, map_.processors()[p].kind);
+                            model_.processor(kind).segment_overhead_ns + task_busy(task, kind);
       if (i == 0 || finish < best_finish) {
         best = p;
         best_finish = finish;
@@ -340,6 +359,7 @@ class Engine {
 
   // Applies one input to v arriving at time t from u; schedules v when its last input is in.
   void contribute(VertexId v, TimeNs t, VertexId from, Release why) {
+    if (pending_[v] == 0) return;  // a completion queue already fired on an earlier input
     // The latest input releases v; among equal times the lowest vertex id, for determinism.
     if (r_.released_by[v] == kNoVertex || t > r_.ready[v] || (t == r_.ready[v] && from < r_.released_by[v])) {
       r_.ready[v] = std::max(r_.ready[v], t);
@@ -369,12 +389,15 @@ class Engine {
     return perturbed(model_.scale_busy(kind, t.func_id, busy), task);
   }
 
-  TimeNs action_offset(TimeNs busy, std::uint32_t k, std::uint32_t count) const {
+  // Where action k of K happens in a busy time: where the traced run observed it when the trace says
+  // (`fraction` >= 0, Legion Prof logs), else by the issue point rule.
+  TimeNs action_offset(TimeNs busy, std::uint32_t k, std::uint32_t count, float fraction = -1) const {
     switch (model_.issue_point) {
       case machine::IssuePoint::start: return 0;
       case machine::IssuePoint::end: return busy;
       case machine::IssuePoint::interpolate: break;
     }
+    if (fraction >= 0) return static_cast<TimeNs>(std::llround(static_cast<double>(busy) * fraction));
     // busy * (k+1) can exceed 64 bits for long tasks with many actions: multiply in 128 bits.
     __extension__ using Wide = __int128;
     return static_cast<TimeNs>(static_cast<Wide>(busy) * (k + 1) / (count + 1));
@@ -385,8 +408,8 @@ class Engine {
     auto waits = g_.waits_of(task);
     std::uint32_t index = 0;  // 0 = the task vertex itself, i = after wait i-1
     if (g_.kind(segment) == OpKind::task_resume) index = g_.payload(segment) - t.first_wait + 1;
-    TimeNs begin = index == 0 ? 0 : action_offset(busy, waits[index - 1].position, t.action_count);
-    TimeNs end = index == waits.size() ? busy : action_offset(busy, waits[index].position, t.action_count);
+    TimeNs begin = index == 0 ? 0 : action_offset(busy, waits[index - 1].position, t.action_count, waits[index - 1].fraction);
+    TimeNs end = index == waits.size() ? busy : action_offset(busy, waits[index].position, t.action_count, waits[index].fraction);
     return {begin, std::max(begin, end)};
   }
 
@@ -407,7 +430,9 @@ class Engine {
     } else if (map_.placement() == machine::Placement::eft) {
       q = queue_for({earliest_finish(task)});
     }
-    queues_[q].push({g_.task(task).priority, r_.ready[v], v});
+    TimeNs order = r_.ready[v];
+    if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
+    queues_[q].push({g_.task(task).priority, order, v});
     for (auto p : queue_members_[q]) dirty_procs_.insert(p);
   }
 
@@ -457,7 +482,9 @@ class Engine {
       if (info.time_ns != graph::kNoTime && info.time_ns < g_.wait_ns(task)) ++r_.clamped_waits;
     }
     const SegmentShape shape = segment_shape(v, task, busy);
-    const TimeNs launch = first ? model_.runtime.task_launch_ns : 0;
+    // The runtime's own work on the processor before the segment's: the launch cost of a task, and the
+    // overhead of every segment on processors of this kind (ProcessorClass::segment_overhead_ns).
+    const TimeNs launch = (first ? model_.runtime.task_launch_ns : 0) + model_.processor(map_.processors()[p].kind).segment_overhead_ns;
     const TimeNs run_start = now_ + launch;
     r_.start[v] = now_;
     r_.processor_of[v] = p;
@@ -469,7 +496,7 @@ class Engine {
     auto kinds = g_.successor_kinds(v);
     for (std::size_t i = 0; i < succ.size(); ++i) {
       if (kinds[i] != EdgeKind::issue) continue;
-      TimeNs offset = action_offset(busy, g_.position(succ[i]), t.action_count);
+      TimeNs offset = action_offset(busy, g_.position(succ[i]), t.action_count, g_.issue_fraction(succ[i]));
       TimeNs at = run_start + std::clamp(offset, shape.begin, shape.end) - shape.begin;
       r_.issued[succ[i]] = at + edge_delay(v, succ[i], EdgeKind::issue);
       contribute(succ[i], r_.issued[succ[i]], v, Release::issue);
@@ -584,6 +611,16 @@ class Engine {
         }
         break;
       case OpKind::merge: r_.start[v] = now_; push(now_ + model_.runtime.merge_ns, v, EventType::fire); break;
+      case OpKind::first_of: r_.start[v] = now_; push(now_, v, EventType::fire); break;
+      case OpKind::background: {
+        // Realm's own background work (dependent partitioning) holds no modelled processor; it runs as fast as
+        // the model's CPUs relative to the traced ones.
+        const graph::TaskInfo& t = g_.task(v);
+        r_.start[v] = now_;
+        push(now_ + perturbed(model_.scale_busy(core::ProcessorKind::cpu, t.func_id, std::max<TimeNs>(0, t.time_ns)), v),
+             v, EventType::fire);
+        break;
+      }
       case OpKind::trigger:
       case OpKind::barrier_alter: r_.start[v] = now_; push(now_, v, EventType::fire); break;
       case OpKind::barrier_arrive:
@@ -706,6 +743,7 @@ class Engine {
 }  // namespace
 
 const char* unlogged_time_name(UnloggedTime u) { return u == UnloggedTime::measured ? "measured" : "instant"; }
+const char* queue_order_name(QueueOrder o) { return o == QueueOrder::observed ? "observed" : "ready"; }
 
 core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayOptions& options) {

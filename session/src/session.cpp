@@ -7,6 +7,7 @@
 
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
+#include "graph/prof_graph_builder.hpp"
 #include "parser/trace_reader.hpp"
 #include "session/traced_fit.hpp"
 
@@ -119,10 +120,6 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
         }
         return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " record(s) not joined (--strict)"};
       }
-  if (records.format == core::TraceFormat::legion_prof && !options.graph_optional)
-    return core::InputError{
-        core::SourceLocation{records.files.empty() ? label : records.files.front().path, 0, std::nullopt},
-        kProfGraphNotBuilt};
   LoadedTrace t;
   t.cache = std::make_shared<LoadedTrace::Cache>();
   t.label = std::move(label);
@@ -132,9 +129,11 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
   t.nodes = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(nodes.size()));
   t.family = trace_family(t.label, t.nodes);
   if (records.format == core::TraceFormat::legion_prof) {
-    // Phase 1 of reading Legion Prof logs: records and counts, no graph yet.
     if (options.summarise) t.profile_summary = parser::summarise_profiles(records);
-    t.has_graph = false;
+    graph::BuildOptions build;
+    build.examples_per_finding = options.examples_per_finding;
+    records.width = core::IdWidth::realm;
+    t.built = graph::build_profile_graph(records, build);
     t.records = std::move(records);
     return t;
   }

@@ -2,6 +2,8 @@
 // with the latency; each step replays the trace once on its traced machine.
 #include "session/traced_fit.hpp"
 
+#include "session/prof_facts.hpp"
+
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
@@ -122,6 +124,7 @@ machine::TracedFacts traced_facts(const LoadedTrace& trace) {
     std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
     facts.median_copy_bytes = sizes[sizes.size() / 2];
   }
+  add_prof_facts(trace.records, facts);
   return facts;
 }
 

@@ -1,0 +1,498 @@
+// The Legion Prof graph build. Every work item (task, meta-task, message handler, profiler task), copy and fill
+// is a vertex keyed by its finish event; mergers, completion queues, triggers, poisons, reservation acquires,
+// instance-ready and redistrict records are pass-through vertices keyed by their result; barrier arrivals feed
+// one phase vertex per barrier generation. Edges come from `critical` (precondition), `creator` (issue), the
+// pass-through inputs, arrivals and the order of a barrier's generations. A creator's actions (what it launched,
+// triggered, arrived at, and its waits) are in the order the run observed them, and each knows where in its
+// creator's busy time it happened.
+#include "graph/prof_graph_builder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <span>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "graph/graph_algorithms.hpp"
+#include "graph/src/builder/wait_split.hpp"
+#include "graph/src/finding_log.hpp"
+
+namespace rr::graph {
+
+namespace {
+
+using core::ProfEvent;
+using core::TimeNs;
+
+constexpr std::uint64_t kGenerationMask = (std::uint64_t{1} << 20) - 1;  // REALM_EVENT_GENERATION_BITS (spec §7.1)
+
+// Event ids as the text logs' (id, gen): the generation in the low 20 bits, so a barrier's phases are (id, g).
+core::EventKey key_of(ProfEvent e) { return core::EventKey::make(e.id & ~kGenerationMask, static_cast<std::uint32_t>(e.id & kGenerationMask)); }
+std::uint32_t node_of_processor(core::Handle p) { return static_cast<std::uint32_t>((p.value() >> 40) & 0xffff); }
+std::uint32_t node_of_barrier(ProfEvent e) { return static_cast<std::uint32_t>((e.id >> 44) & 0xffff); }
+
+// One action of a creator: something it launched or did, or one of its waits, at an observed time.
+struct Action {
+  VertexId creator;
+  TimeNs at;
+  std::uint32_t order;  // input order, to break ties deterministically
+  std::uint32_t ref;    // vertex, or wait index with kWaitFlag
+  static constexpr std::uint32_t kWaitFlag = 0x80000000u;
+};
+
+class ProfBuilder {
+ public:
+  ProfBuilder(const core::TraceRecords& trace, const BuildOptions& options)
+      : trace_(trace), log_(options.examples_per_finding) {}
+
+  BuildResult build() {
+    add_names();
+    add_work();
+    add_pass_through();
+    add_arrivals();
+    connect();
+    order_actions();
+    rebase();
+    floors();
+    build_detail::WaitSplit split;
+    std::vector<Edge> tail = split.add_resumes(v_);
+    observe_resumes();
+    split.move_sources(v_, edges_);
+    std::vector<std::span<const Edge>> runs{edges_, tail};
+    out_.graph = EventGraph::freeze(std::move(v_), runs);
+    out_.findings.cycle = find_cycle(out_.graph);
+    if (!out_.findings.cycle.empty()) {
+      const EventGraph& g = out_.graph;
+      log_.note(FindingKind::cycle, g.event(out_.findings.cycle.front()), [&] {
+        std::string detail;
+        for (VertexId x : out_.findings.cycle)
+          detail += (detail.empty() ? "" : " -> ") + std::string(op_kind_name(g.kind(x))) + " " + core::to_string(g.event(x));
+        return detail;
+      });
+    }
+    log_.append_to(out_.findings);
+    return std::move(out_);
+  }
+
+ private:
+  // ---- names: TaskKind by its overwrite rule, MetaDesc for meta-tasks and messages ----
+  void add_names() {
+    std::map<std::uint32_t, std::pair<std::string, bool>> tasks;  // task_id -> (name, overwritten)
+    std::map<std::uint32_t, std::string> meta;
+    for (const auto& f : trace_.files) {
+      const auto& p = f.profile;
+      for (const auto& k : p.task_kinds) {
+        auto [it, fresh] = tasks.try_emplace(k.task_id, std::string(p.string_at(k.name)), k.overwritten);
+        if (!fresh && k.overwritten && !it->second.second) it->second = {std::string(p.string_at(k.name)), true};
+      }
+      for (const auto& m : p.meta_kinds) meta.try_emplace(m.kind, std::string(p.string_at(m.name)));
+    }
+    for (auto& [id, name] : tasks) v_.function_names.emplace_back(id, name.first);
+    for (auto& [id, name] : meta) v_.function_names.emplace_back(kMetaFunction + id, name);
+    std::set<std::uint32_t> partitions;
+    for (const auto& f : trace_.files)
+      for (const auto& w : f.profile.work)
+        if (w.kind == core::ProfWorkKind::partition) partitions.insert(w.function);
+    for (auto op : partitions) v_.function_names.emplace_back(kPartitionFunction + op, "partition op " + std::to_string(op));
+    v_.function_names.emplace_back(kProfilerFunction, "profiler task");
+  }
+
+  VertexId add(OpKind kind, std::uint32_t node, ProfEvent event, std::uint32_t payload) {
+    const VertexId v = v_.add(kind, node, key_of(event), payload);
+    observed_start_.push_back(kNoTime);
+    observed_end_.push_back(kNoTime);
+    observed_ready_.push_back(kNoTime);
+    critical_.push_back({});
+    external_input_.push_back(0);
+    return v;
+  }
+
+  // The event -> producer table. Of two producers the first in input order stays; the same trigger or poison
+  // forwarded to the creator's node is in two files (spec §8.4) and is no finding.
+  bool produce(ProfEvent event, VertexId v, bool dedupe_silently) {
+    if (event.is_none()) return true;
+    auto [it, fresh] = producer_.try_emplace(event.id, v);
+    if (!fresh && !dedupe_silently)
+      log_.note(FindingKind::duplicate_producer, key_of(event), [&] {
+        return std::string(op_kind_name(v_.kind[it->second])) + " and " + op_kind_name(v_.kind[v]);
+      });
+    return fresh;
+  }
+
+  // ---- work items, copies and fills ----
+  void add_work() {
+    for (std::uint32_t fi = 0; fi < trace_.files.size(); ++fi) {
+      const auto& f = trace_.files[fi];
+      const auto& p = f.profile;
+      const std::uint32_t file_node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
+      for (const auto& w : p.work) {
+        TaskInfo t;
+        t.func_id = function_of(w);
+        t.processor = w.proc;
+        t.time_ns = std::max<TimeNs>(0, w.stop - w.start);
+        const bool background = w.kind == core::ProfWorkKind::partition;
+        const std::uint32_t node = background || w.proc.value() == 0 ? file_node : node_of_processor(w.proc);
+        const VertexId v = add(background ? OpKind::background : OpKind::task, node, w.fevent,
+                               static_cast<std::uint32_t>(v_.tasks.size()));
+        v_.tasks.push_back(t);
+        if (w.kind == core::ProfWorkKind::implicit_task) v_.external_threads.push_back(v);
+        // A message was launched when its sender sent it: `spawn`, on the sender's clock (its `create` is on
+        // the receiver's, which need not agree: in circuit_mpi2 the nodes' clocks are milliseconds apart).
+        const TimeNs launched = w.kind == core::ProfWorkKind::message && w.extra != core::kNoIndex ? p.spawns[w.extra].spawn : w.create;
+        observe(v, w.create, w.ready, w.start, w.stop, w.critical, w.creator, launched);
+        if (!produce(w.fevent, v, false)) continue;
+        for (std::uint32_t i = 0; i < w.wait_count && !background; ++i) {
+          const core::ProfWait& pw = p.waits[w.first_wait + i];
+          WaitInfo info;
+          info.task = v;
+          info.event = key_of(pw.wait_event);
+          info.wait_ns = std::max<TimeNs>(0, pw.wait_end - pw.wait_start);
+          wait_events_.push_back(pw.wait_event);
+          wait_times_.push_back({pw.wait_start, pw.wait_end});
+          actions_.push_back({v, pw.wait_start, order_++, static_cast<std::uint32_t>(v_.waits.size()) | Action::kWaitFlag});
+          v_.waits.push_back(info);
+        }
+      }
+      auto add_copy = [&](const auto& c, core::Handle src, core::Handle dst) {
+        const VertexId v = add(OpKind::copy, file_node, c.fevent, static_cast<std::uint32_t>(v_.copies.size()));
+        v_.copies.push_back({src, dst, c.size});
+        observe(v, c.create, c.ready, c.start, c.stop, c.critical, c.creator, c.create);
+        produce(c.fevent, v, false);
+      };
+      for (const auto& c : p.copies) {
+        core::Handle src, dst;
+        for (std::uint32_t i = 0; i < c.inst_count; ++i) {
+          const auto& inst = p.copy_insts[c.first_inst + i];
+          if (!inst.indirect && inst.src_mem.value() && inst.dst_mem.value()) {
+            src = inst.src_mem;
+            dst = inst.dst_mem;
+            break;
+          }
+        }
+        add_copy(c, src, dst);
+      }
+      // A fill writes its size into its destination: a copy from that memory to itself.
+      for (const auto& c : p.fills) {
+        core::Handle dst;
+        if (c.inst_count) dst = p.fill_insts[c.first_inst].dst_mem;
+        add_copy(c, dst, dst);
+      }
+    }
+  }
+
+  static std::uint32_t function_of(const core::ProfWorkItem& w) {
+    switch (w.kind) {
+      case core::ProfWorkKind::meta_task:
+      case core::ProfWorkKind::message: return kMetaFunction + w.function;
+      case core::ProfWorkKind::partition: return kPartitionFunction + w.function;
+      case core::ProfWorkKind::prof_task: return kProfilerFunction;
+      default: return w.function;
+    }
+  }
+
+  void observe(VertexId v, TimeNs create, TimeNs ready, TimeNs start, TimeNs stop, ProfEvent critical, ProfEvent creator,
+               TimeNs created_at) {
+    observed_start_[v] = start;
+    observed_end_[v] = stop;
+    observed_ready_[v] = ready;
+    critical_[v] = critical;
+    (void)create;
+    if (!creator.is_none()) launches_.push_back({v, creator, created_at});
+  }
+
+  // ---- pass-through records ----
+  void add_pass_through() {
+    for (std::uint32_t fi = 0; fi < trace_.files.size(); ++fi) {
+      const auto& f = trace_.files[fi];
+      const auto& p = f.profile;
+      const std::uint32_t node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
+      // A merger (or completion queue) of more than four inputs is several consecutive records of one result.
+      auto group = [&](const std::vector<core::ProfEventMerger>& records, OpKind kind) {
+        for (std::size_t i = 0; i < records.size();) {
+          std::size_t j = i;
+          std::vector<std::uint64_t> inputs;
+          while (j < records.size() && records[j].result == records[i].result) {
+            for (const auto& pre : records[j].pre)
+              if (!pre.is_none()) inputs.push_back(pre.id);
+            ++j;
+          }
+          std::sort(inputs.begin(), inputs.end());
+          inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());  // some list an input twice
+          const VertexId v = add(kind, node, records[i].result, static_cast<std::uint32_t>(inputs.size()));
+          if (produce(records[i].result, v, false)) {
+            for (auto in : inputs) inputs_.push_back({v, ProfEvent{in}});
+            if (!records[i].fevent.is_none()) launches_.push_back({v, records[i].fevent, records[i].performed});
+          }
+          i = j;
+        }
+      };
+      group(p.mergers, OpKind::merge);
+      group(p.completion_queues, OpKind::first_of);
+      auto trigger = [&](ProfEvent result, ProfEvent precondition, ProfEvent by, TimeNs at) {
+        if (producer_.count(result.id)) return;  // forwarded to the creator's node too: one of them is enough
+        const VertexId v = add(OpKind::trigger, node, result, 0);
+        produce(result, v, true);
+        critical_[v] = precondition;
+        if (!by.is_none()) launches_.push_back({v, by, at});
+      };
+      for (const auto& t : p.triggers) trigger(t.result, t.precondition, t.fevent, t.performed);
+      for (const auto& t : p.poisons) trigger(t.result, {}, t.fevent, t.performed);
+      for (const auto& t : p.reservation_acquires) trigger(t.result, t.precondition, t.fevent, t.performed);
+      for (const auto& t : p.instance_readies) trigger(t.result, t.precondition, {}, t.performed);
+      for (const auto& t : p.instance_redistricts) trigger(t.result, t.precondition, {}, t.performed);
+    }
+  }
+
+  // ---- barrier arrivals and phases ----
+  void add_arrivals() {
+    std::map<std::uint64_t, std::vector<VertexId>> by_generation;  // barrier generation id -> its arrivals
+    // An arrival on another node's barrier is logged by both nodes (as triggers are, spec §8.4): one is enough.
+    std::set<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, TimeNs>> seen;
+    for (const auto& f : trace_.files) {
+      const auto& p = f.profile;
+      const std::uint32_t node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
+      for (const auto& a : p.arrivals) {
+        if (!seen.emplace(a.result.id, a.fevent.id, a.precondition.id, a.performed).second) continue;
+        const VertexId v = add(OpKind::barrier_arrive, node, a.result, static_cast<std::uint32_t>(v_.barrier_values.size()));
+        v_.barrier_values.push_back(1);
+        critical_[v] = a.precondition;
+        if (!a.fevent.is_none()) launches_.push_back({v, a.fevent, a.performed});
+        by_generation[a.result.id].push_back(v);
+      }
+    }
+    // Legion records the arrival that completed a generation (or, with -lg:prof_all_critical_arrivals, every
+    // arrival): a phase needs the arrivals logged for it. Generations follow each other (spec §7.1).
+    VertexId previous = kNoVertex;
+    std::uint64_t previous_barrier = 0;
+    for (const auto& [id, arrivals] : by_generation) {
+      const ProfEvent phase{id};
+      const VertexId v = add(OpKind::barrier_phase, node_of_barrier(phase), phase, static_cast<std::uint32_t>(v_.phases.size()));
+      const std::uint64_t barrier = id & ~kGenerationMask;
+      v_.phases.push_back({static_cast<std::int64_t>(arrivals.size()), static_cast<std::int64_t>(arrivals.size()),
+                           previous == kNoVertex || barrier != previous_barrier});
+      produce(phase, v, false);
+      for (VertexId a : arrivals) edges_.push_back({a, v, EdgeKind::arrival});
+      if (previous != kNoVertex && barrier == previous_barrier) edges_.push_back({previous, v, EdgeKind::phase_order});
+      previous = v;
+      previous_barrier = barrier;
+    }
+  }
+
+  // An awaited event's producer; an event no record produces is external: counted once, and noted on `v`.
+  VertexId producer_of(ProfEvent event, VertexId v) {
+    if (event.is_none()) return kNoVertex;
+    auto it = producer_.find(event.id);
+    if (it != producer_.end()) return it->second;
+    if (v != kNoVertex) external_input_[v] = 1;
+    ++out_.findings.external_references;
+    if (externals_.insert(event.id).second) log_.note(FindingKind::external_event, key_of(event));
+    return kNoVertex;
+  }
+
+  // ---- edges ----
+  void connect() {
+    for (VertexId v = 0; v < v_.size(); ++v) {
+      const VertexId p = producer_of(critical_[v], v);
+      if (p != kNoVertex) edges_.push_back({p, v, EdgeKind::precondition});
+    }
+    for (const auto& [v, event] : inputs_) {
+      const VertexId p = producer_of(event, v);
+      if (p != kNoVertex) edges_.push_back({p, v, EdgeKind::merge_input});
+    }
+    for (std::size_t i = 0; i < v_.waits.size(); ++i) v_.waits[i].awaited = producer_of(wait_events_[i], kNoVertex);
+    // Launches: the creator must be a task or meta-task of the trace; merges are requested by a task but fire on
+    // their inputs alone (as Legion Prof's own critical path takes them), so they get no issue edge.
+    for (const auto& l : launches_) {
+      auto it = producer_.find(l.creator.id);
+      if (it == producer_.end() || v_.kind[it->second] != OpKind::task) {
+        log_.note(FindingKind::unknown_issuer, key_of(l.creator), [&] {
+          return std::string("creates a ") + op_kind_name(v_.kind[l.v]) + " producing " + core::to_string(v_.event[l.v]);
+        });
+        continue;
+      }
+      if (v_.kind[l.v] == OpKind::merge || v_.kind[l.v] == OpKind::first_of) continue;
+      v_.issuer[l.v] = it->second;
+      edges_.push_back({it->second, l.v, EdgeKind::issue});
+      actions_.push_back({it->second, l.at, order_++, l.v});
+    }
+  }
+
+  // Program order: each creator's actions by observed time; where in its busy time each happened (its time since
+  // start, less the waits before it, over its busy time).
+  void order_actions() {
+    std::sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) {
+      if (a.creator != b.creator) return a.creator < b.creator;
+      if (a.at != b.at) return a.at < b.at;
+      return a.order < b.order;
+    });
+    v_.position.assign(v_.size(), 0);
+    v_.issue_fraction.assign(v_.size(), -1.0f);
+    for (std::size_t i = 0; i < actions_.size();) {
+      std::size_t j = i;
+      while (j < actions_.size() && actions_[j].creator == actions_[i].creator) ++j;
+      const VertexId c = actions_[i].creator;
+      TaskInfo& t = v_.tasks[v_.payload[c]];
+      t.action_count = static_cast<std::uint32_t>(j - i);
+      const TimeNs start = observed_start_[c];
+      TimeNs waited = 0;
+      for (std::size_t k = i; k < j; ++k)
+        if (actions_[k].ref & Action::kWaitFlag) {
+          const auto& w = wait_times_[actions_[k].ref & ~Action::kWaitFlag];
+          waited += std::max<TimeNs>(0, w.second - w.first);
+        }
+      const double busy = static_cast<double>(std::max<TimeNs>(1, t.time_ns - waited));
+      TimeNs waits_before = 0;
+      for (std::size_t k = i; k < j; ++k) {
+        const Action& a = actions_[k];
+        const auto position = static_cast<std::uint32_t>(k - i);
+        const double offset = static_cast<double>(a.at - start - waits_before);
+        const float fraction = static_cast<float>(std::clamp(offset / busy, 0.0, 1.0));
+        if (a.ref & Action::kWaitFlag) {
+          const std::uint32_t w = a.ref & ~Action::kWaitFlag;
+          v_.waits[w].position = position;
+          v_.waits[w].fraction = fraction;
+          waits_before += std::max<TimeNs>(0, wait_times_[w].second - wait_times_[w].first);
+        } else {
+          v_.position[a.ref] = position;
+          v_.issue_fraction[a.ref] = fraction;
+        }
+      }
+      i = j;
+    }
+    // A task's waits are a contiguous run sorted by position (WaitSplit and EventGraph::waits_of rely on it).
+    std::vector<std::uint32_t> order(v_.waits.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
+      return v_.waits[a].task != v_.waits[b].task ? v_.waits[a].task < v_.waits[b].task : v_.waits[a].position < v_.waits[b].position;
+    });
+    std::vector<WaitInfo> sorted;
+    for (auto i : order) {
+      sorted.push_back(v_.waits[i]);
+      sorted_wait_ends_.push_back(wait_times_[i].second);
+    }
+    v_.waits = std::move(sorted);
+    for (std::uint32_t i = 0; i < v_.waits.size(); ++i) {
+      TaskInfo& t = v_.tasks[v_.payload[v_.waits[i].task]];
+      if (t.first_wait == kNoWait) t.first_wait = i;
+    }
+  }
+
+  // A segment after a wait started, in the traced run, when the wait ended.
+  void observe_resumes() {
+    v_.observed_start.resize(v_.size(), kNoTime);
+    v_.observed_end.resize(v_.size(), kNoTime);
+    for (std::size_t i = 0; i < v_.waits.size(); ++i)
+      if (v_.waits[i].resume != kNoVertex) v_.observed_start[v_.waits[i].resume] = sorted_wait_ends_[i];
+  }
+
+  // The replay starts at 0; the run's clock at its first operation. Observed times and ready floors are moved so
+  // that 0 is when the first operation that is not the program's own thread (ImplicitTaskInfo: its start is
+  // the process's) started: the observed makespan is then the last end, and compares with the estimate.
+  void rebase() {
+    std::vector<char> external(v_.size(), 0);
+    for (VertexId v : v_.external_threads) external[v] = 1;
+    TimeNs origin = kNoTime;
+    for (VertexId v = 0; v < v_.size(); ++v)
+      if (!external[v] && observed_start_[v] != kNoTime && (origin == kNoTime || observed_start_[v] < origin))
+        origin = observed_start_[v];
+    if (origin == kNoTime) return;
+    v_.observed_origin = origin;
+    for (auto* times : {&observed_start_, &observed_end_, &observed_ready_, &sorted_wait_ends_})
+      for (TimeNs& t : *times)
+        if (t != kNoTime) t -= origin;
+  }
+
+  // An operation that waits, directly or through pass-through vertices, on an event no record produces cannot
+  // be ready before the run saw it ready: the event is kept at its observed time (docs/legion-prof.md).
+  void floors() {
+    const VertexId n = v_.size();
+    std::vector<std::vector<VertexId>> into(n);  // inputs of pass-through vertices
+    for (const Edge& e : edges_)
+      if ((e.kind == EdgeKind::precondition || e.kind == EdgeKind::merge_input) && passes_through(e.to)) into[e.to].push_back(e.from);
+    std::vector<std::int8_t> external(n, -1);  // memo: -1 unknown
+    auto reaches_external = [&](VertexId start) {
+      std::vector<VertexId> stack{start}, seen;
+      bool found = false;
+      while (!stack.empty() && !found) {
+        const VertexId x = stack.back();
+        stack.pop_back();
+        if (external[x] == 1 || external_input_[x]) found = true;
+        else if (external[x] == -1 && passes_through(x)) {
+          external[x] = 0;
+          seen.push_back(x);
+          for (VertexId y : into[x]) stack.push_back(y);
+        }
+      }
+      if (found)
+        for (VertexId x : seen) external[x] = 1;  // every vertex on the way leads to it
+      return found;
+    };
+    v_.ready_floor.assign(n, 0);
+    bool any = false;
+    for (VertexId v = 0; v < n; ++v) {
+      if (passes_through(v) || observed_ready_[v] == kNoTime) continue;
+      bool waits_external = external_input_[v] != 0;
+      for (const Edge& e : incoming_precondition(v))
+        if (!waits_external && passes_through(e.from)) waits_external = reaches_external(e.from);
+      if (waits_external) {
+        v_.ready_floor[v] = std::max<TimeNs>(0, observed_ready_[v]);
+        any = true;
+      }
+    }
+    if (!any) v_.ready_floor.clear();
+    v_.observed_start = std::move(observed_start_);
+    v_.observed_end = std::move(observed_end_);
+  }
+
+  bool passes_through(VertexId v) const {
+    const OpKind k = v_.kind[v];
+    return k == OpKind::merge || k == OpKind::first_of || k == OpKind::trigger;
+  }
+
+  std::vector<Edge> incoming_precondition(VertexId v) {
+    if (precondition_into_.empty()) {
+      precondition_into_.resize(v_.size());
+      for (const Edge& e : edges_)
+        if (e.kind == EdgeKind::precondition) precondition_into_[e.to].push_back(e);
+    }
+    return precondition_into_[v];
+  }
+
+  struct Launch {
+    VertexId v;
+    ProfEvent creator;
+    TimeNs at;
+  };
+
+  const core::TraceRecords& trace_;
+  FindingLog log_;
+  BuildResult out_;
+  VertexTable v_;
+  std::vector<Edge> edges_;
+  std::unordered_map<std::uint64_t, VertexId> producer_;
+  std::unordered_set<std::uint64_t> externals_;
+  std::vector<TimeNs> observed_start_, observed_end_, observed_ready_;
+  std::vector<ProfEvent> critical_;
+  std::vector<char> external_input_;
+  std::vector<std::pair<VertexId, ProfEvent>> inputs_;
+  std::vector<Launch> launches_;
+  std::vector<ProfEvent> wait_events_;
+  std::vector<std::pair<TimeNs, TimeNs>> wait_times_;
+  std::vector<TimeNs> sorted_wait_ends_;  // by wait once sorted (v_.waits)
+  std::vector<Action> actions_;
+  std::uint32_t order_ = 0;
+  std::vector<std::vector<Edge>> precondition_into_;
+};
+
+}  // namespace
+
+BuildResult build_profile_graph(const core::TraceRecords& trace, const BuildOptions& options) {
+  return ProfBuilder(trace, options).build();
+}
+
+}  // namespace rr::graph
