@@ -3,8 +3,10 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "observed_report.hpp"
 #include "output_file.hpp"
 #include "replay_report.hpp"
+#include "replay/observed_comparison.hpp"
 #include "session/perturbation.hpp"
 #include "text_format.hpp"
 #include "trace_inputs.hpp"
@@ -37,6 +39,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     double perturb = 0;
     std::uint32_t samples = 100;
     std::uint64_t seed = 1;
+    bool against_observed = false;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("replay", "Replay a trace's event graph on a machine model and estimate its run time.");
@@ -45,6 +48,9 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("--timeline", opts->timeline, "write a Chrome-trace/Perfetto timeline JSON to this file");
   cmd->add_option("--window", opts->window, "timeline only: A:B in microseconds of replayed time");
   cmd->add_option("--nodes", opts->nodes, "timeline only: these model nodes")->delimiter(',');
+  cmd->add_flag("--against-observed", opts->against_observed,
+                "compare with the run the trace observed (Legion Prof logs): observed makespan and the error of "
+                "start and end times per kind of operation and function");
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
   auto* perturb = cmd->add_option("--perturb", opts->perturb,
                                   "also replay --samples times with lognormal noise of this sigma on every duration "
@@ -80,14 +86,26 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
       noise = std::move(*d);
       ctx.options["perturb"] = {{"sigma", opts->perturb}, {"samples", opts->samples}, {"seed", opts->seed}};
     }
+    std::optional<replay::ObservedComparison> observed;
+    if (opts->against_observed) {
+      observed = replay::compare_with_observed(s->trace.graph(), s->run.result);
+      if (!observed) {
+        std::cerr << "realm-replay replay: error: --against-observed needs a trace that records when its operations "
+                     "ran (Legion Prof logs); "
+                  << s->trace.label << " does not\n";
+        return kExitBadInput;
+      }
+    }
     std::string report;
     if (opts->json) {
       auto j = render_replay_json(view, ctx);
       if (noise) j["perturbation"] = distribution_json(*noise);
+      if (observed) j["against_observed"] = render_observed_json(*observed);
       report = j.dump(2) + "\n";
     } else {
       report = render_replay_text(view);
       if (noise) report += "\n" + distribution_text(*noise);
+      if (observed) report += "\n" + render_observed_text(*observed);
     }
     if (!opts->timeline.empty()) {
       if (auto err = write_file_atomically(opts->timeline, render_timeline(view, filter)); !err.empty()) {

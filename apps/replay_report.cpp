@@ -7,7 +7,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <map>
+#include <tuple>
 #include <sstream>
 
 namespace rr::app {
@@ -195,6 +197,79 @@ nlohmann::ordered_json distribution_json(const session::EstimateDistribution& d)
           {"max_ns", d.max_ns}};
 }
 
+namespace {
+
+// The observed run beside the replay (Legion Prof logs): one process per traced node, numbered from
+// kObservedPid so that it sorts after the replayed ones, and one track per traced processor (copies and
+// fills: one per node). Operations that overlap on one track (a task that waited while another ran) go to
+// extra lanes of it, the first free one in order of start, so that every track nests.
+constexpr std::uint32_t kObservedPid = 1000000;
+
+void add_observed_run(const ReplayView& v, const TimelineFilter& filter, nlohmann::json& events) {
+  const graph::EventGraph& g = v.graph;
+  struct Op {
+    replay::TimeNs start, end;
+    graph::VertexId vertex;
+  };
+  // Track key: (node, kind order, processor handle); copies are kind order 9 and handle 0.
+  std::map<std::tuple<std::uint32_t, int, std::uint64_t>, std::vector<Op>> tracks;
+  for (graph::VertexId x = 0; x < g.vertex_count(); ++x) {
+    const graph::OpKind kind = g.kind(x);
+    if (kind != graph::OpKind::task && kind != graph::OpKind::background && kind != graph::OpKind::copy) continue;
+    const replay::TimeNs s = g.observed_start(x), e = g.observed_end(x);
+    if (s == graph::kNoTime || e == graph::kNoTime) continue;
+    if (filter.from_ns && e < *filter.from_ns) continue;
+    if (filter.to_ns && s > *filter.to_ns) continue;
+    const std::uint32_t node = g.node(x);
+    if (!filter.nodes.empty() && !filter.nodes.count(node)) continue;
+    std::tuple<std::uint32_t, int, std::uint64_t> key{node, 9, 0};
+    if (kind == graph::OpKind::task) {
+      const std::uint64_t proc = g.task(x).processor.value();
+      key = {node, static_cast<int>(v.map.traced_kind(proc)), proc};
+    } else if (kind == graph::OpKind::background) {
+      key = {node, 8, 0};
+    }
+    tracks[key].push_back({s, e, x});
+  }
+  std::uint32_t tid = 0;
+  std::map<std::pair<std::uint32_t, int>, std::uint32_t> index_in_kind;  // (node, kind) -> processors so far
+  std::set<std::uint32_t> named_nodes;
+  for (auto& [key, ops] : tracks) {
+    const auto [node, kind, proc] = key;
+    std::string track_name = kind == 9   ? std::string("copies and fills")
+                             : kind == 8 ? std::string("background work")
+                                         : std::string(core::processor_kind_name(static_cast<core::ProcessorKind>(kind))) +
+                                               " " + std::to_string(index_in_kind[{node, kind}]++);
+    std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
+      return a.start != b.start ? a.start < b.start : a.vertex < b.vertex;
+    });
+    std::vector<replay::TimeNs> lane_end;
+    const std::uint32_t first_tid = tid;
+    for (const Op& op : ops) {
+      std::size_t lane = 0;
+      while (lane < lane_end.size() && lane_end[lane] > op.start) ++lane;
+      if (lane == lane_end.size()) lane_end.push_back(op.end);
+      lane_end[lane] = op.end;
+      std::string name = g.kind(op.vertex) == graph::OpKind::copy
+                             ? "copy " + std::to_string(g.copy(op.vertex).bytes) + " B"
+                             : g.function_name(g.task(op.vertex).func_id);
+      events.push_back({{"name", name}, {"ph", "X"}, {"ts", static_cast<double>(op.start) / 1000.0},
+                        {"dur", static_cast<double>(op.end - op.start) / 1000.0}, {"pid", kObservedPid + node},
+                        {"tid", first_tid + lane},
+                        {"args", {{"event", core::to_string(g.event(op.vertex))}, {"vertex", op.vertex}}}});
+    }
+    for (std::size_t lane = 0; lane < lane_end.size(); ++lane)
+      events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kObservedPid + node}, {"tid", first_tid + lane},
+                        {"args", {{"name", track_name + (lane ? " (overlap " + std::to_string(lane) + ")" : "")}}}});
+    tid += static_cast<std::uint32_t>(lane_end.size());
+    if (named_nodes.insert(node).second)
+      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kObservedPid + node},
+                        {"args", {{"name", "observed node " + std::to_string(node)}}}});
+  }
+}
+
+}  // namespace
+
 std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {
   const auto& procs = v.map.processors();
   const auto& r = v.result;
@@ -218,12 +293,17 @@ std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {
       name = "copy " + std::to_string(c.bytes == graph::kNoValue ? v.model.default_copy_bytes : c.bytes) + " B";
     } else {
       graph::VertexId task = v.graph.kind(in.vertex) == graph::OpKind::task ? in.vertex : v.graph.resume_wait(in.vertex).task;
-      name = "f" + std::to_string(v.graph.task(task).func_id);
+      name = v.graph.function_name(v.graph.task(task).func_id);
       if (task != in.vertex) name += " (resumed)";
     }
     events.push_back({{"name", name}, {"ph", "X"}, {"ts", static_cast<double>(in.start) / 1000.0},
                       {"dur", static_cast<double>(in.end - in.start) / 1000.0}, {"pid", node}, {"tid", in.track},
-                      {"args", {{"event", core::to_string(v.graph.event(in.vertex))}, {"vertex", in.vertex}}}});
+                      {"args",
+                       {{"event", core::to_string(v.graph.event(in.vertex))},
+                        {"vertex", in.vertex},
+                        {"ready_us", static_cast<double>(r.ready[in.vertex]) / 1000.0},
+                        {"released_by", r.released_by[in.vertex] == graph::kNoVertex ? -1 : static_cast<std::int64_t>(r.released_by[in.vertex])},
+                        {"release", replay::release_name(r.release[in.vertex])}}}});
     used_tracks.insert(in.track);
   }
   std::set<std::uint32_t> named_nodes;
@@ -231,8 +311,9 @@ std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {
     const auto [node, name] = track(t);
     events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", node}, {"tid", t}, {"args", {{"name", name}}}});
     if (named_nodes.insert(node).second)
-      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", node}, {"args", {{"name", "node " + std::to_string(node)}}}});
+      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", node}, {"args", {{"name", (v.graph.has_observed() ? "replayed node " : "node ") + std::to_string(node)}}}});
   }
+  if (v.graph.has_observed()) add_observed_run(v, filter, events);
   nlohmann::json doc = {{"traceEvents", events}, {"displayTimeUnit", "ns"},
                         {"otherData", {{"machine", v.model.name}, {"estimated_time_ns", r.makespan_ns}}}};
   return doc.dump() + "\n";
