@@ -56,6 +56,9 @@ std::string render_replay_text(const ReplayView& v) {
     out << "  left out: " << r.tasks_without_time << " task(s) without Task Time (they did not finish in the traced run)"
         << (r.after_untimed ? " and " + std::to_string(r.after_untimed) + " operation(s) after them" : std::string())
         << "; with them the replay ends at " << ms(r.last_end_ns) << " ms\n";
+  if (r.outside_work)
+    out << "  left out: " << r.outside_work
+        << " operation(s) that are not the application's work (the program's own thread, the profiler's responses)\n";
   out << "Operations replayed: " << r.operations << (r.stuck ? ", STUCK: " + std::to_string(r.stuck) : "") << "\n\n";
 
   // Utilisation over the used processors answers "how busy is what the trace runs on"; over all of them,
@@ -160,6 +163,7 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   j["placement"] = machine::placement_name(v.map.placement());
   j["mapping_changes"] = v.map.changes();
   j["notes"] = {{"tasks_without_time", r.tasks_without_time},
+                {"outside_work", r.outside_work},
                 {"after_untimed", r.after_untimed},
                 {"last_end_ns", r.last_end_ns},
                 {"measured_waits", r.measured_waits},

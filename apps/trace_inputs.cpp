@@ -46,6 +46,7 @@ std::string reading_summary(const session::LoadedTrace& t) {
   const auto findings = t.built.findings.total();
   out += "; graph: " + std::to_string(t.graph().vertex_count()) + " operations, " +
          (findings ? std::to_string(findings) + " finding(s) (realm-replay validate lists them)" : "no finding");
+  for (const auto& note : t.built.findings.notes) out += "\n  note: " + note;
   for (const auto& f : t.records.failed_files) out += "\n  skipped unreadable file " + f.to_string();
   for (const auto& d : t.malformed_messages()) out += "\n  " + core::format_diagnostic(d);
   for (const auto& f : files)

@@ -71,10 +71,15 @@ std::string render_validate_text(const core::TraceRecords& trace, const graph::B
       for (const auto& f : r.findings.examples)
         if (f.kind == kind)
           out << "      " << core::to_string(f.event) << (f.detail.empty() ? "" : "  " + f.detail) << "\n";
+      if (auto why = graph::finding_explanation(kind, trace.format); !why.empty())
+        out << "    explained: " << why << "\n";
     }
     if (r.findings.external_references)
       out << "  (" << r.findings.external_references << " references to external events in all)\n";
+    if (r.findings.unexplained(trace.format) != r.findings.total())
+      out << "Unexplained findings: " << r.findings.unexplained(trace.format) << " of " << r.findings.total() << "\n";
   }
+  for (const auto& note : r.findings.notes) out << "\nNote: " << note << "\n";
   if (r.findings.pre_first_phase_references)
     out << "  (" << r.findings.pre_first_phase_references
         << " references to a barrier generation before its first phase: fired at t=0)\n";
@@ -103,6 +108,15 @@ nlohmann::ordered_json render_validate_json(const core::TraceRecords& trace, con
   }
   j["findings"] = counts;
   j["finding_total"] = r.findings.total();
+  j["unexplained_total"] = r.findings.unexplained(trace.format);
+  nlohmann::ordered_json explained = nlohmann::ordered_json::object();
+  for (std::size_t i = 0; i < graph::kFindingKindCount; ++i) {
+    auto kind = static_cast<graph::FindingKind>(i);
+    if (auto why = graph::finding_explanation(kind, trace.format); !why.empty() && r.findings.count(kind))
+      explained[std::string(graph::finding_key(kind))] = why;
+  }
+  j["explained"] = explained;
+  j["notes"] = r.findings.notes;
   j["examples"] = examples.is_null() ? nlohmann::ordered_json::object() : examples;
   j["external_references"] = r.findings.external_references;
   j["pre_first_phase_references"] = r.findings.pre_first_phase_references;

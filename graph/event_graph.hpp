@@ -112,12 +112,13 @@ struct VertexTable {
   // The traced run's clock at observed time 0 (its first operation other than the program's own thread); the
   // observed times above are relative to it.
   std::int64_t observed_origin = 0;
-  // The earliest time the operation may be ready: it waits on an event no record produces, which the traced
-  // run saw fire then (its observed ready time); 0: none.
-  std::vector<std::int64_t> ready_floor;
-  // Tasks that are not the application's work but the thread that ran the program (Legion Prof's implicit
-  // top-level task, on an external thread: its time is the whole program's, start-up and shutdown included).
-  std::vector<VertexId> external_threads;
+  // The operation waits on an event no record produces, which fired this long after its recorded inputs and
+  // its launch in the traced run: it is ready that long after them (Legion Prof logs); 0: none.
+  std::vector<std::int64_t> external_delay;
+  // Work that is not the application's: the thread that ran the program (Legion Prof's implicit top-level
+  // task, on an external thread: its time is the whole program's, start-up and shutdown included) and the
+  // profiler's own responses. Replayed (they hold processors as in the run) but left out of the estimate.
+  std::vector<VertexId> outside_work;
   // Names of task functions where the trace gives them (Legion Prof: task, meta-task and message kinds).
   std::vector<std::pair<std::uint32_t, std::string>> function_names;
 
@@ -186,9 +187,8 @@ class EventGraph {
   std::int64_t observed_end(VertexId v) const { return v_.observed_end.empty() ? kNoTime : v_.observed_end[v]; }
   std::int64_t observed_origin() const { return v_.observed_origin; }
   float issue_fraction(VertexId v) const { return v_.issue_fraction.empty() ? -1.0f : v_.issue_fraction[v]; }
-  std::int64_t ready_floor(VertexId v) const { return v_.ready_floor.empty() ? 0 : v_.ready_floor[v]; }
-  bool has_ready_floors() const { return !v_.ready_floor.empty(); }
-  const std::vector<VertexId>& external_threads() const { return v_.external_threads; }
+  std::int64_t external_delay(VertexId v) const { return v_.external_delay.empty() ? 0 : v_.external_delay[v]; }
+  const std::vector<VertexId>& outside_work() const { return v_.outside_work; }
   // "f5", or the function's name where the trace gives one ("calc_new_currents").
   std::string function_name(std::uint32_t func) const;
   const std::vector<std::pair<std::uint32_t, std::string>>& function_names() const { return v_.function_names; }

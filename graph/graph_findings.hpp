@@ -9,6 +9,7 @@
 
 #include "graph/event_graph.hpp"
 #include "core/ids.hpp"
+#include "core/trace_records.hpp"
 
 namespace rr::graph {
 
@@ -33,6 +34,9 @@ enum class FindingKind : std::uint8_t {
 inline constexpr std::size_t kFindingKindCount = 16;
 std::string_view finding_key(FindingKind kind);
 std::string_view finding_description(FindingKind kind);
+// Why findings of this kind are expected in traces of this format and what the replay does with them; empty
+// when they are not expected (a finding to look into).
+std::string_view finding_explanation(FindingKind kind, core::TraceFormat format);
 
 struct Finding {
   FindingKind kind;
@@ -48,9 +52,13 @@ struct GraphFindings {
   // References to a barrier generation before its first phase (Legion waits on the previous
   // phase): already fired when the barrier was created, so fired at t=0 and not a problem.
   std::uint64_t pre_first_phase_references = 0;
+  // What the builder noticed about the trace as a whole (e.g. a Legion Prof log recorded without its event
+  // graph), for `validate` and the reading summary.
+  std::vector<std::string> notes;
 
   std::uint64_t count(FindingKind k) const { return counts[static_cast<std::size_t>(k)]; }
   std::uint64_t total() const;
+  std::uint64_t unexplained(core::TraceFormat format) const;  // the findings finding_explanation does not explain
 };
 
 }  // namespace rr::graph

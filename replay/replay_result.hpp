@@ -88,9 +88,9 @@ struct ReplayResult {
   // depth; not what they issued) are replayed with zero busy time but left out of the estimate: the makespan
   // and the critical path count only the other operations.
   std::uint64_t tasks_without_time = 0;
-  // Likewise the tasks of the thread that ran the program (EventGraph::external_threads): their time is the
-  // whole program's. What they issue still happens when they issue it.
-  std::uint64_t external_threads = 0;
+  // Likewise work that is not the application's (EventGraph::outside_work: the program's own thread, whose
+  // time is the whole program's; the profiler's responses). What they issue still happens when they issue it.
+  std::uint64_t outside_work = 0;
   std::uint64_t after_untimed = 0;         // other operations that depend on one of them
   std::vector<char> outside_estimate;      // per vertex: one of those (empty when there are none)
   bool counts(graph::VertexId v) const { return outside_estimate.empty() || !outside_estimate[v]; }

@@ -3,7 +3,7 @@
 # the shared tools beside the repository): per run, decoder_counts.json (the record count of every type, per
 # file and in total) and decoder_first.txt (the first 3 records of every type, per file), which the reader's
 # tests compare against, and decoder_span.json (the observed run from the first start to the last stop of
-# the work items, copies and fills, the program's own thread left out), which `replay --against-observed`
+# the work items, copies and fills; the program's own thread and the profiler's responses left out), which `replay --against-observed`
 # must report as the observed makespan. usage: scripts/make_prof_oracle.sh [PATH/TO/legion-prof-dump.py]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +32,7 @@ for run in "$root"/data/traces/legion-prof/*/; do
     # shellcheck disable=SC2086
     python3 "$tool" --first 1000000000 $files | python3 -c '
 import json, re, sys
-kinds = ("TaskInfo", "GPUTaskInfo", "MetaInfo", "MessageInfo", "PartitionInfo", "ProfTaskInfo", "CopyInfo", "FillInfo")
+kinds = ("TaskInfo", "GPUTaskInfo", "MetaInfo", "MessageInfo", "PartitionInfo", "CopyInfo", "FillInfo")
 first = last = None
 ops = 0
 for line in sys.stdin:

@@ -30,7 +30,7 @@ EventGraph EventGraph::freeze(VertexTable vertices, std::span<const std::span<co
   if (!g.v_.issue_fraction.empty()) g.v_.issue_fraction.resize(n, -1.0f);
   if (!g.v_.observed_start.empty()) g.v_.observed_start.resize(n, kNoTime);
   if (!g.v_.observed_end.empty()) g.v_.observed_end.resize(n, kNoTime);
-  if (!g.v_.ready_floor.empty()) g.v_.ready_floor.resize(n, 0);
+  if (!g.v_.external_delay.empty()) g.v_.external_delay.resize(n, 0);
   std::sort(g.v_.function_names.begin(), g.v_.function_names.end());
   std::uint64_t m = 0;
   for (const auto& run : edge_runs) m += run.size();

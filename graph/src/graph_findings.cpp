@@ -33,6 +33,25 @@ std::string_view finding_description(FindingKind kind) {
   return kFindings[static_cast<std::size_t>(kind)].description;
 }
 
+std::string_view finding_explanation(FindingKind kind, core::TraceFormat format) {
+  if (format != core::TraceFormat::legion_prof) return {};
+  switch (kind) {
+    case FindingKind::external_event:
+      return "expected in Legion Prof logs: the profiler records the producer of most events, not of all (work of "
+             "Realm's own and events the runtime triggers without a record); each is kept at the time the run saw "
+             "it: what waits on it is not ready before its observed ready time, and a wait on it lasts its "
+             "measured time";
+    default: return {};
+  }
+}
+
+std::uint64_t GraphFindings::unexplained(core::TraceFormat format) const {
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < kFindingKindCount; ++i)
+    if (finding_explanation(static_cast<FindingKind>(i), format).empty()) n += counts[i];
+  return n;
+}
+
 std::uint64_t GraphFindings::total() const {
   std::uint64_t t = 0;
   for (auto c : counts) t += c;

@@ -29,7 +29,7 @@ using graph::OpKind;
 using graph::VertexId;
 
 graph::VertexId task_of(const graph::EventGraph& g, VertexId v) {
-  return g.kind(v) == OpKind::task ? v : g.resume_wait(v).task;
+  return g.kind(v) == OpKind::task_resume ? g.resume_wait(v).task : v;
 }
 
 std::string own_label(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r, VertexId v,
@@ -97,14 +97,30 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
         hi = 0;
         v = graph::kNoVertex;
         continue;
-      case Release::observed:
-        // It waited on an event no record produces until the time the traced run saw it: measured time.
+      case Release::observed: {
+        // It waited on an event no record produces, its measured delay after the recorded input (or the
+        // issue) that came last, which released it before that.
         account(v, PathClass::queueing, "queueing", std::min(r.ready[v], hi), hi);
         hi = std::min(r.ready[v], hi);
-        account(v, PathClass::wait, "wait (observed, unlogged event)", 0, hi);
-        hi = 0;
-        v = graph::kNoVertex;
-        continue;
+        const TimeNs from = std::max<TimeNs>(0, hi - g.external_delay(v));
+        account(v, PathClass::wait, "wait (unrecorded event, measured delay)", from, hi);
+        hi = from;
+        if (next == graph::kNoVertex) {
+          account(v, PathClass::queueing, "queueing", 0, hi);
+          hi = 0;
+          v = graph::kNoVertex;
+          continue;
+        }
+        via_issue = task_of(g, next) == g.issuer(v);
+        if (via_issue) {
+          account(v, PathClass::latency, "latency", std::max(hi - edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue), r.start[next]), hi);
+          hi = std::max(hi - edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue), r.start[next]);
+        } else {
+          account(v, PathClass::latency, "latency", std::min(r.end[next], hi), hi);
+          hi = std::min(r.end[next], hi);
+        }
+        break;
+      }
       case Release::resource:
         account(v, PathClass::queueing, "queueing", std::min(r.end[next], hi), hi);
         hi = std::min(r.end[next], hi);

@@ -22,7 +22,7 @@ using graph::OpKind;
 using graph::VertexId;
 using graph::kNoVertex;
 
-// `floor`: an input that is an event no record produces, at the time the traced run saw it (a ready floor).
+// `floor`: an input that is an event no record produces, its measured delay after the other inputs.
 enum class EventType : std::uint8_t { fire, segment_end, hop_end, arrival_effect, ready, floor };
 
 struct QueuedEvent {
@@ -146,7 +146,8 @@ class Engine {
           case EventType::segment_end: on_segment_end(e.vertex, e.aux); break;
           case EventType::hop_end: on_hop_end(e.vertex, e.aux); break;
           case EventType::arrival_effect: on_arrival(e.vertex, e.aux); break;  // aux: the arrive vertex
-          case EventType::floor: contribute(e.vertex, now_, kNoVertex, Release::observed); break;
+          // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
+          case EventType::floor: contribute(e.vertex, now_, r_.released_by[e.vertex], Release::observed); break;
         }
       }
       allocate_resources();
@@ -214,6 +215,7 @@ class Engine {
     proc_queues_.resize(map_.processors().size());
     proc_available_.assign(map_.processors().size(), 0);
     segment_queue_.assign(n_, ~0u);
+    external_pending_.assign(n_, 0);
 
     for (VertexId v = 0; v < n_; ++v) {
       auto preds = g_.predecessors(v);
@@ -223,12 +225,13 @@ class Engine {
         if (g_.kind(v) != OpKind::barrier_phase || kinds[i] == EdgeKind::phase_order) ++count;
       // A completion queue fires on its first input: one input is all it waits for (later ones are ignored).
       if (g_.kind(v) == OpKind::first_of) count = std::min<std::uint32_t>(count, 1);
-      // An input no record produces, kept at the time the traced run saw it (Legion Prof logs).
-      if (g_.ready_floor(v) > 0) {
+      // An input no record produces: it fires EventGraph::external_delay after the others (Legion Prof logs).
+      if (g_.external_delay(v) > 0) {
         ++count;
-        push(g_.ready_floor(v), v, EventType::floor);
+        external_pending_[v] = 1;
       }
       pending_[v] = count;
+      if (count == 1 && external_pending_[v]) schedule_external(v);
       if (g_.kind(v) == OpKind::task)
         if (auto error = assign_queue(v)) return error;
     }
@@ -246,8 +249,8 @@ class Engine {
         ++r_.tasks_without_time;
         todo.push_back(v);
       }
-    for (VertexId v : g_.external_threads()) {
-      ++r_.external_threads;
+    for (VertexId v : g_.outside_work()) {
+      ++r_.outside_work;
       todo.push_back(v);
     }
     if (todo.empty()) return;
@@ -367,6 +370,13 @@ class Engine {
       r_.release[v] = why;
     }
     if (--pending_[v] == 0) push(r_.ready[v], v, EventType::ready);
+    else if (pending_[v] == 1 && external_pending_[v]) schedule_external(v);
+  }
+
+  // Every recorded input of v is in: its unrecorded one fires its measured delay after the last of them.
+  void schedule_external(VertexId v) {
+    external_pending_[v] = 0;
+    push(r_.ready[v] + g_.external_delay(v), v, EventType::floor);
   }
 
   // ---- tasks ----------------------------------------------------------------------------
@@ -615,10 +625,19 @@ class Engine {
       case OpKind::background: {
         // Realm's own background work (dependent partitioning) holds no modelled processor; it runs as fast as
         // the model's CPUs relative to the traced ones.
+        // What it launched (a profiling response triggers events) happens where in its time the run saw it.
         const graph::TaskInfo& t = g_.task(v);
+        const TimeNs busy = perturbed(model_.scale_busy(core::ProcessorKind::cpu, t.func_id, std::max<TimeNs>(0, t.time_ns)), v);
         r_.start[v] = now_;
-        push(now_ + perturbed(model_.scale_busy(core::ProcessorKind::cpu, t.func_id, std::max<TimeNs>(0, t.time_ns)), v),
-             v, EventType::fire);
+        auto succ = g_.successors(v);
+        auto kinds = g_.successor_kinds(v);
+        for (std::size_t i = 0; i < succ.size(); ++i) {
+          if (kinds[i] != EdgeKind::issue) continue;
+          r_.issued[succ[i]] = now_ + std::clamp<TimeNs>(action_offset(busy, g_.position(succ[i]), t.action_count, g_.issue_fraction(succ[i])), 0, busy) +
+                               edge_delay(v, succ[i], EdgeKind::issue);
+          contribute(succ[i], r_.issued[succ[i]], v, Release::issue);
+        }
+        push(now_ + busy, v, EventType::fire);
         break;
       }
       case OpKind::trigger:
@@ -732,6 +751,7 @@ class Engine {
   std::vector<std::vector<std::uint32_t>> queue_members_;
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
   std::vector<std::uint32_t> segment_queue_;
+  std::vector<char> external_pending_;  // v waits on an unrecorded event not yet scheduled (schedule_external)
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise

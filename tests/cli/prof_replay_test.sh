@@ -2,7 +2,9 @@
 # Legion Prof sample runs replayed on their traced machine against the run they observed: the observed
 # makespan equals the independent decoder's span (first start to last stop, data/.../decoder_span.json), the
 # estimate is within 5% of it on one process and 15% on two (the issue's bar), nothing is stuck, and the
-# report (but for its thread count) and the side-by-side timeline are byte-identical with 1 and 2 threads.
+# report (but for its thread count) and the side-by-side timeline are byte-identical with 1 and 2 threads;
+# validate leaves nothing unexplained on one process and notes a log made without the event graph; processors
+# twice as fast give a clearly shorter estimate.
 set -uo pipefail
 bin=$1 src=$2
 fail=0
@@ -49,6 +51,34 @@ for p in problems:
     print(f"FAIL: {name}: {p}")
 if not problems:
     print(f"ok: {name}: estimate {error:+.1%} of the observed {a['observed_makespan_ns'] / 1e6:.3f} ms (bound {bound:.0%})")
+sys.exit(1 if problems else 0)
+PY
+  then fail=1; fi
+  # validate: nothing unexplained on one process; the log made without the event graph says so, the others not.
+  "$bin" validate "$run" --json -q > "$tmp/validate.json" || { echo "FAIL: validate $name"; fail=1; continue; }
+  # A what-if: every processor twice as fast must replay clearly faster (unrecorded delays do not pin work).
+  "$bin" replay "$run" -m traced --json -q --set processors.cpu.speed=2 --set processors.utility.speed=2 \
+    > "$tmp/fast.json" || { echo "FAIL: fast replay of $name"; fail=1; continue; }
+  if ! python3 - "$tmp/validate.json" "$processes" "$name" "$tmp/report1.json" "$tmp/fast.json" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+processes, name = int(sys.argv[2]), sys.argv[3]
+base = json.load(open(sys.argv[4]))["estimated_time_ns"]
+fast = json.load(open(sys.argv[5]))["estimated_time_ns"]
+problems = []
+if processes == 1 and v["unexplained_total"] != 0:
+    problems.append(f"{v['unexplained_total']} unexplained finding(s): {v['findings']}")
+without_graph = name.endswith("_nocritical")
+noted = any("without the event graph" in n for n in v["notes"])
+if noted != without_graph:
+    problems.append("the note on a log recorded without the event graph is " + ("missing" if without_graph else "wrong"))
+if not without_graph and not fast < 0.8 * base:
+    problems.append(f"twice as fast processors give {fast} ns against {base} ns")
+for p in problems:
+    print(f"FAIL: {name}: {p}")
+if not problems:
+    print(f"ok: {name}: validate ({v['finding_total']} finding(s), {v['unexplained_total']} unexplained); "
+          f"2x processors {fast / base:.2f} of the estimate")
 sys.exit(1 if problems else 0)
 PY
   then fail=1; fi

@@ -58,7 +58,7 @@ class ProfBuilder {
     connect();
     order_actions();
     rebase();
-    floors();
+    external_delays();
     build_detail::WaitSplit split;
     std::vector<Edge> tail = split.add_resumes(v_);
     observe_resumes();
@@ -76,6 +76,12 @@ class ProfBuilder {
       });
     }
     log_.append_to(out_.findings);
+    if (!has_event_graph_records() && out_.graph.vertex_count() > 0)
+      out_.findings.notes.push_back(
+          "these Legion Prof logs were recorded without the event graph (-lg:prof_no_critical_paths: no merger, "
+          "trigger, arrival, reservation, instance-ready or completion-queue record): most dependencies are "
+          "missing. The replay follows the launches and the times the run observed; a what-if cannot hold work "
+          "back for a dependency the log does not have, so it may come out too optimistic.");
     return std::move(out_);
   }
 
@@ -107,6 +113,7 @@ class ProfBuilder {
     observed_start_.push_back(kNoTime);
     observed_end_.push_back(kNoTime);
     observed_ready_.push_back(kNoTime);
+    issued_at_.push_back(kNoTime);
     critical_.push_back({});
     external_input_.push_back(0);
     return v;
@@ -126,6 +133,9 @@ class ProfBuilder {
 
   // ---- work items, copies and fills ----
   void add_work() {
+    for (const auto& f : trace_.files)
+      for (const auto& inst : f.profile.instances)
+        if (!inst.creator.is_none()) instance_creation_.try_emplace(inst.inst_uid.id, inst.creator, inst.create);
     for (std::uint32_t fi = 0; fi < trace_.files.size(); ++fi) {
       const auto& f = trace_.files[fi];
       const auto& p = f.profile;
@@ -135,16 +145,33 @@ class ProfBuilder {
         t.func_id = function_of(w);
         t.processor = w.proc;
         t.time_ns = std::max<TimeNs>(0, w.stop - w.start);
-        const bool background = w.kind == core::ProfWorkKind::partition;
+        // Realm's dependent partitioning runs on no processor; nor do the profiler's responses here: they are
+        // left out of the estimate, and holding a processor at the times they ran would pin the app's work there.
+        const bool background = w.kind == core::ProfWorkKind::partition || w.kind == core::ProfWorkKind::prof_task;
         const std::uint32_t node = background || w.proc.value() == 0 ? file_node : node_of_processor(w.proc);
         const VertexId v = add(background ? OpKind::background : OpKind::task, node, w.fevent,
                                static_cast<std::uint32_t>(v_.tasks.size()));
         v_.tasks.push_back(t);
-        if (w.kind == core::ProfWorkKind::implicit_task) v_.external_threads.push_back(v);
+        if (w.kind == core::ProfWorkKind::implicit_task) v_.outside_work.push_back(v);
         // A message was launched when its sender sent it: `spawn`, on the sender's clock (its `create` is on
         // the receiver's, which need not agree: in circuit_mpi2 the nodes' clocks are milliseconds apart).
         const TimeNs launched = w.kind == core::ProfWorkKind::message && w.extra != core::kNoIndex ? p.spawns[w.extra].spawn : w.create;
-        observe(v, w.create, w.ready, w.start, w.stop, w.critical, w.creator, launched);
+        if (w.kind == core::ProfWorkKind::prof_task) {
+          // A profiling response runs after what it reports on (its `creator`). About an instance, it follows the
+          // instance's creation inside the operation that created it (InstTimelineInfo), an unrecorded time
+          // later: launched there, with the measured delay. About an operation of the trace, it follows that
+          // operation; otherwise it runs when the run ran it.
+          v_.outside_work.push_back(v);
+          if (auto it = instance_creation_.find(w.creator.id); it != instance_creation_.end()) {
+            observe(v, w.create, w.ready, w.start, w.stop, {}, it->second.first, it->second.second);
+            external_input_[v] = 1;
+          } else {
+            observe(v, w.create, w.ready, w.start, w.stop, w.creator, {}, launched);
+            profiler_.push_back(v);
+          }
+        } else {
+          observe(v, w.create, w.ready, w.start, w.stop, w.critical, w.creator, launched);
+        }
         if (!produce(w.fevent, v, false)) continue;
         for (std::uint32_t i = 0; i < w.wait_count && !background; ++i) {
           const core::ProfWait& pw = p.waits[w.first_wait + i];
@@ -183,6 +210,17 @@ class ProfBuilder {
         add_copy(c, dst, dst);
       }
     }
+  }
+
+  bool has_event_graph_records() const {
+    for (const auto& f : trace_.files) {
+      const auto& p = f.profile;
+      if (!p.mergers.empty() || !p.completion_queues.empty() || !p.triggers.empty() || !p.poisons.empty() ||
+          !p.arrivals.empty() || !p.reservation_acquires.empty() || !p.instance_readies.empty() ||
+          !p.instance_redistricts.empty())
+        return true;
+    }
+    return false;
   }
 
   static std::uint32_t function_of(const core::ProfWorkItem& w) {
@@ -238,6 +276,7 @@ class ProfBuilder {
         const VertexId v = add(OpKind::trigger, node, result, 0);
         produce(result, v, true);
         critical_[v] = precondition;
+        observed_end_[v] = at;  // when it was performed (it fires then, or when its precondition does)
         if (!by.is_none()) launches_.push_back({v, by, at});
       };
       for (const auto& t : p.triggers) trigger(t.result, t.precondition, t.fevent, t.performed);
@@ -261,6 +300,7 @@ class ProfBuilder {
         const VertexId v = add(OpKind::barrier_arrive, node, a.result, static_cast<std::uint32_t>(v_.barrier_values.size()));
         v_.barrier_values.push_back(1);
         critical_[v] = a.precondition;
+        observed_end_[v] = a.performed;
         if (!a.fevent.is_none()) launches_.push_back({v, a.fevent, a.performed});
         by_generation[a.result.id].push_back(v);
       }
@@ -296,7 +336,16 @@ class ProfBuilder {
 
   // ---- edges ----
   void connect() {
+    std::vector<char> profiler(v_.size(), 0);
+    for (VertexId v : profiler_) profiler[v] = 1;
     for (VertexId v = 0; v < v_.size(); ++v) {
+      if (profiler[v]) {
+        // Not found: it ran when the run ran it (its observed ready time is its start), no finding.
+        auto it = producer_.find(critical_[v].id);
+        if (it != producer_.end()) edges_.push_back({it->second, v, EdgeKind::precondition});
+        else external_input_[v] = 1;
+        continue;
+      }
       const VertexId p = producer_of(critical_[v], v);
       if (p != kNoVertex) edges_.push_back({p, v, EdgeKind::precondition});
     }
@@ -305,11 +354,12 @@ class ProfBuilder {
       if (p != kNoVertex) edges_.push_back({p, v, EdgeKind::merge_input});
     }
     for (std::size_t i = 0; i < v_.waits.size(); ++i) v_.waits[i].awaited = producer_of(wait_events_[i], kNoVertex);
-    // Launches: the creator must be a task or meta-task of the trace; merges are requested by a task but fire on
+    // Launches: the creator must be work of the trace (a task, meta-task, or background work such as a
+    // profiling response); merges are requested by a task but fire on
     // their inputs alone (as Legion Prof's own critical path takes them), so they get no issue edge.
     for (const auto& l : launches_) {
       auto it = producer_.find(l.creator.id);
-      if (it == producer_.end() || v_.kind[it->second] != OpKind::task) {
+      if (it == producer_.end() || (v_.kind[it->second] != OpKind::task && v_.kind[it->second] != OpKind::background)) {
         log_.note(FindingKind::unknown_issuer, key_of(l.creator), [&] {
           return std::string("creates a ") + op_kind_name(v_.kind[l.v]) + " producing " + core::to_string(v_.event[l.v]);
         });
@@ -317,6 +367,7 @@ class ProfBuilder {
       }
       if (v_.kind[l.v] == OpKind::merge || v_.kind[l.v] == OpKind::first_of) continue;
       v_.issuer[l.v] = it->second;
+      issued_at_[l.v] = l.at;
       edges_.push_back({it->second, l.v, EdgeKind::issue});
       actions_.push_back({it->second, l.at, order_++, l.v});
     }
@@ -395,58 +446,100 @@ class ProfBuilder {
   // the process's) started: the observed makespan is then the last end, and compares with the estimate.
   void rebase() {
     std::vector<char> external(v_.size(), 0);
-    for (VertexId v : v_.external_threads) external[v] = 1;
+    for (VertexId v : v_.outside_work) external[v] = 1;
     TimeNs origin = kNoTime;
     for (VertexId v = 0; v < v_.size(); ++v)
       if (!external[v] && observed_start_[v] != kNoTime && (origin == kNoTime || observed_start_[v] < origin))
         origin = observed_start_[v];
     if (origin == kNoTime) return;
     v_.observed_origin = origin;
-    for (auto* times : {&observed_start_, &observed_end_, &observed_ready_, &sorted_wait_ends_})
+    for (auto* times : {&observed_start_, &observed_end_, &observed_ready_, &issued_at_, &sorted_wait_ends_})
       for (TimeNs& t : *times)
         if (t != kNoTime) t -= origin;
   }
 
-  // An operation that waits, directly or through pass-through vertices, on an event no record produces cannot
-  // be ready before the run saw it ready: the event is kept at its observed time (docs/legion-prof.md).
-  void floors() {
+  // An operation that waits, directly or through pass-through vertices, on an event no record produces: in the
+  // traced run it became ready some time after its recorded inputs had fired and it had been launched. That
+  // time is kept as a delay after them (docs/legion-prof.md), not as an absolute time: on a faster machine the
+  // recorded inputs fire earlier and the operation follows them, as the 2015 traces' unlogged waits keep
+  // their duration.
+  void external_delays() {
     const VertexId n = v_.size();
-    std::vector<std::vector<VertexId>> into(n);  // inputs of pass-through vertices
-    for (const Edge& e : edges_)
-      if ((e.kind == EdgeKind::precondition || e.kind == EdgeKind::merge_input) && passes_through(e.to)) into[e.to].push_back(e.from);
-    std::vector<std::int8_t> external(n, -1);  // memo: -1 unknown
-    auto reaches_external = [&](VertexId start) {
-      std::vector<VertexId> stack{start}, seen;
-      bool found = false;
-      while (!stack.empty() && !found) {
-        const VertexId x = stack.back();
-        stack.pop_back();
-        if (external[x] == 1 || external_input_[x]) found = true;
-        else if (external[x] == -1 && passes_through(x)) {
-          external[x] = 0;
-          seen.push_back(x);
-          for (VertexId y : into[x]) stack.push_back(y);
+    std::vector<std::vector<std::pair<VertexId, EdgeKind>>> into(n);
+    for (const Edge& e : edges_) into[e.to].emplace_back(e.from, e.kind);
+    // When each vertex fired in the traced run, as far as recorded inputs tell (kNoTime: not known).
+    std::vector<TimeNs> fired(n, kNoTime);
+    std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the stack, 2 done
+    std::vector<char> reaches(n, 0);        // it waits, through pass-through vertices, on an unrecorded event
+    auto fire_time = [&](VertexId root) {
+      std::vector<std::pair<VertexId, std::size_t>> stack{{root, 0}};
+      state[root] = 1;
+      while (!stack.empty()) {
+        auto& [x, next] = stack.back();
+        if (passes_through_or_phase(x) && next < into[x].size()) {
+          const VertexId y = into[x][next++].first;
+          if (state[y] == 0 && passes_through_or_phase(y)) {
+            state[y] = 1;
+            stack.push_back({y, 0});
+          }
+          continue;
         }
+        fired[x] = own_fire_time(x, into[x], fired);
+        reaches[x] = external_input_[x];
+        if (passes_through_or_phase(x))
+          for (const auto& [y, kind] : into[x]) reaches[x] |= passes_through_or_phase(y) && reaches[y];
+        state[x] = 2;
+        stack.pop_back();
       }
-      if (found)
-        for (VertexId x : seen) external[x] = 1;  // every vertex on the way leads to it
-      return found;
     };
-    v_.ready_floor.assign(n, 0);
+    for (VertexId v = 0; v < n; ++v)
+      if (state[v] == 0 && passes_through_or_phase(v)) fire_time(v);
+    v_.external_delay.assign(n, 0);
     bool any = false;
     for (VertexId v = 0; v < n; ++v) {
-      if (passes_through(v) || observed_ready_[v] == kNoTime) continue;
+      if (passes_through_or_phase(v) || v_.kind[v] == OpKind::barrier_arrive || observed_ready_[v] == kNoTime) continue;
       bool waits_external = external_input_[v] != 0;
-      for (const Edge& e : incoming_precondition(v))
-        if (!waits_external && passes_through(e.from)) waits_external = reaches_external(e.from);
-      if (waits_external) {
-        v_.ready_floor[v] = std::max<TimeNs>(0, observed_ready_[v]);
-        any = true;
+      TimeNs known = issued_at_[v] == kNoTime ? 0 : issued_at_[v];
+      for (const auto& [u, kind] : into[v]) {
+        if (passes_through_or_phase(u)) waits_external |= reaches[u] != 0;
+        const TimeNs t = passes_through_or_phase(u) ? fired[u] : observed_end_[u];
+        if (t != kNoTime) known = std::max(known, t);
       }
+      if (!waits_external) continue;
+      v_.external_delay[v] = std::max<TimeNs>(0, observed_ready_[v] - known);
+      any = any || v_.external_delay[v] > 0;
     }
-    if (!any) v_.ready_floor.clear();
+    if (!any) v_.external_delay.clear();
     v_.observed_start = std::move(observed_start_);
     v_.observed_end = std::move(observed_end_);
+  }
+
+  // The observed firing of a pass-through vertex or phase from its inputs' (unknown inputs ignored): a merge
+  // fires with its last input, a completion queue with its first, a trigger or an arrival when performed and
+  // its precondition fired, a phase with its last arrival.
+  TimeNs own_fire_time(VertexId x, const std::vector<std::pair<VertexId, EdgeKind>>& inputs,
+                       const std::vector<TimeNs>& fired) const {
+    auto input_time = [&](VertexId y) { return passes_through_or_phase(y) ? fired[y] : observed_end_[y]; };
+    TimeNs t = kNoTime;
+    switch (v_.kind[x]) {
+      case OpKind::first_of:
+        for (const auto& [y, kind] : inputs)
+          if (TimeNs u = input_time(y); u != kNoTime) t = t == kNoTime ? u : std::min(t, u);
+        return t;
+      case OpKind::trigger:
+      case OpKind::merge:
+      case OpKind::barrier_phase:
+        t = observed_end_[x];  // a trigger's `performed`; kNoTime for merges and phases
+        for (const auto& [y, kind] : inputs)
+          if (kind != EdgeKind::issue)
+            if (TimeNs u = input_time(y); u != kNoTime) t = t == kNoTime ? u : std::max(t, u);
+        return t;
+      default: return observed_end_[x];
+    }
+  }
+
+  bool passes_through_or_phase(VertexId v) const {
+    return passes_through(v) || v_.kind[v] == OpKind::barrier_phase || v_.kind[v] == OpKind::barrier_arrive;
   }
 
   bool passes_through(VertexId v) const {
@@ -477,10 +570,13 @@ class ProfBuilder {
   std::unordered_map<std::uint64_t, VertexId> producer_;
   std::unordered_set<std::uint64_t> externals_;
   std::vector<TimeNs> observed_start_, observed_end_, observed_ready_;
+  std::vector<TimeNs> issued_at_;  // when its creator launched it, as observed
   std::vector<ProfEvent> critical_;
   std::vector<char> external_input_;
   std::vector<std::pair<VertexId, ProfEvent>> inputs_;
   std::vector<Launch> launches_;
+  std::vector<VertexId> profiler_;  // profiling responses (ProfTaskInfo) about something not an instance
+  std::unordered_map<std::uint64_t, std::pair<ProfEvent, TimeNs>> instance_creation_;  // inst_uid -> creator, create
   std::vector<ProfEvent> wait_events_;
   std::vector<std::pair<TimeNs, TimeNs>> wait_times_;
   std::vector<TimeNs> sorted_wait_ends_;  // by wait once sorted (v_.waits)
