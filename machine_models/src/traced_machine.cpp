@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 namespace rr::machine {
@@ -43,6 +44,27 @@ Observed observe(const core::TraceRecords& trace) {
     o.memories[node].insert(text);
   }
   return o;
+}
+
+// Legion Prof logs carry Realm's processor-memory affinity table (ProcMDesc). Its bandwidths and latencies are the
+// nominal values Realm is configured with, the same for every run of a kind of machine, not measurements: they
+// are listed for reference, and the channels below take the copies' observed times where the log has copies.
+void write_affinities(std::ostringstream& t, const core::TraceRecords& trace) {
+  std::map<std::uint64_t, core::RealmMemKind> mem_kind;
+  std::map<std::tuple<std::uint64_t, std::string, std::uint32_t, std::uint32_t>, std::uint32_t> rows;  // node, kind, bw, lat
+  for (const auto& f : trace.files)
+    for (const auto& m : f.profile.memories) mem_kind.try_emplace(m.id.value(), m.kind);
+  for (const auto& f : trace.files)
+    for (const auto& a : f.profile.affinities) {
+      auto it = mem_kind.find(a.mem.value());
+      const std::string kind = it == mem_kind.end() ? "unknown" : core::realm_mem_kind_name(it->second);
+      ++rows[{(a.mem.value() >> 40) & 0xffff, kind, a.bandwidth, a.latency}];
+    }
+  if (rows.empty()) return;
+  t << "# Processor-memory affinities the log lists (ProcMDesc: Realm's nominal values, not measured) [T]:\n";
+  for (const auto& [key, n] : rows)
+    t << "#   node " << std::get<0>(key) << ", " << std::get<1>(key) << " memory: bandwidth " << std::get<2>(key)
+      << " MB/s, latency " << std::get<3>(key) << " ns (" << n << " processor-memory pair(s))\n";
 }
 
 std::string value_or(const std::optional<MeasuredValue>& v, const std::string& fallback, bool integer) {
@@ -104,6 +126,7 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
     t << "\n";
   }
   if (o.memories.empty()) t << "#   none (E3 traces log no Memory records)\n";
+  write_affinities(t, trace);
   t << "\n# Copy channels, one instance per node; a transfer holds one lane for latency + bytes / bandwidth.\n"
     << "[channels.memcpy]          # host memory to host memory in a node, by a DMA thread\n"
     << "latency_ns = " << value_or(facts.local_latency_ns, "1000", true) << "   # " << tag_or(facts.local_latency_ns, "") << "\n"
