@@ -455,7 +455,7 @@ class ProfBuilder {
     v_.observed_origin = origin;
     for (auto* times : {&observed_start_, &observed_end_, &observed_ready_, &issued_at_, &sorted_wait_ends_})
       for (TimeNs& t : *times)
-        if (t != kNoTime) t -= origin;
+        if (t != kNoTime) t = std::max<TimeNs>(0, t - origin);  // earlier (the program's own thread) counts as 0: -1 means unknown
   }
 
   // An operation that waits, directly or through pass-through vertices, on an event no record produces: in the
@@ -501,6 +501,7 @@ class ProfBuilder {
       bool waits_external = external_input_[v] != 0;
       TimeNs known = issued_at_[v] == kNoTime ? 0 : issued_at_[v];
       for (const auto& [u, kind] : into[v]) {
+        if (kind == EdgeKind::issue) continue;  // the launch counts by its own time (issued_at_), not its creator's end
         if (passes_through_or_phase(u)) waits_external |= reaches[u] != 0;
         const TimeNs t = passes_through_or_phase(u) ? fired[u] : observed_end_[u];
         if (t != kNoTime) known = std::max(known, t);
@@ -527,9 +528,10 @@ class ProfBuilder {
           if (TimeNs u = input_time(y); u != kNoTime) t = t == kNoTime ? u : std::min(t, u);
         return t;
       case OpKind::trigger:
+      case OpKind::barrier_arrive:
       case OpKind::merge:
       case OpKind::barrier_phase:
-        t = observed_end_[x];  // a trigger's `performed`; kNoTime for merges and phases
+        t = observed_end_[x];  // a trigger's or an arrival's `performed`; kNoTime for merges and phases
         for (const auto& [y, kind] : inputs)
           if (kind != EdgeKind::issue)
             if (TimeNs u = input_time(y); u != kNoTime) t = t == kNoTime ? u : std::max(t, u);
