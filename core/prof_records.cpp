@@ -66,4 +66,12 @@ std::uint64_t ProfileRecords::count_of(std::string_view type_name) const {
   return 0;
 }
 
+std::pair<Handle, Handle> copy_endpoints(const ProfileRecords& records, const ProfCopy& copy) {
+  for (std::uint32_t i = 0; i < copy.inst_count && copy.first_inst + i < records.copy_insts.size(); ++i) {
+    const ProfCopyInst& inst = records.copy_insts[copy.first_inst + i];
+    if (!inst.indirect && inst.src_mem.value() && inst.dst_mem.value()) return {inst.src_mem, inst.dst_mem};
+  }
+  return {};
+}
+
 }  // namespace rr::core

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "diagnostics.hpp"
@@ -367,6 +368,10 @@ struct ProfileRecords {
     return index < strings.size() ? std::string_view(strings[index]) : std::string_view();
   }
 };
+
+// The memories a copy moves between: those of its first CopyInstInfo that is not an indirection and names both
+// (a copy of several fields or instances moves between the same kinds of memory); none when no entry does.
+std::pair<Handle, Handle> copy_endpoints(const ProfileRecords& records, const ProfCopy& copy);
 
 }  // namespace rr::core
 

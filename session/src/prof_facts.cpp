@@ -86,15 +86,7 @@ void add_prof_facts(const core::TraceRecords& trace, machine::TracedFacts& facts
   for (const auto& f : trace.files) {
     const auto& p = f.profile;
     for (const auto& c : p.copies) {
-      core::Handle src, dst;
-      for (std::uint32_t i = 0; i < c.inst_count; ++i) {
-        const auto& inst = p.copy_insts[c.first_inst + i];
-        if (!inst.indirect && inst.src_mem.value() && inst.dst_mem.value()) {
-          src = inst.src_mem;
-          dst = inst.dst_mem;
-          break;
-        }
-      }
+      const auto [src, dst] = core::copy_endpoints(p, c);
       if (src.value() && node_of(src) == node_of(dst) && c.stop >= c.start) local.emplace_back(c.size, c.stop - c.start);
     }
   }

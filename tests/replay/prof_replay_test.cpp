@@ -5,6 +5,7 @@
 // model processors GPU 0, CPU 1, CPU 2, utility 3. Every expected time is worked out in the comment next to it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "machine_models/machine_loader.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_engine.hpp"
+#include "support/prof_records_builder.hpp"
 #include "support/replay_fixture.hpp"
 
 namespace rr::replay {
@@ -23,49 +25,16 @@ using graph::EventGraph;
 using graph::OpKind;
 using graph::VertexId;
 
-constexpr std::uint64_t kCpu0 = 0x1d00000000000000ull;   // traced CPU 0 of node 0: model processor 1
-constexpr std::uint64_t kCpu1 = 0x1d00000000000001ull;   // traced CPU 1 of node 0: model processor 2
-constexpr std::uint64_t kUtil0 = 0x1d00000000000002ull;  // the utility processor of node 0: model processor 3
+using namespace rr::testing::prof;  // NOLINT: the records' vocabulary
+// Traced CPU 0 and 1 of node 0 are model processors 1 and 2, its utility processor model processor 3.
 
-constexpr ProfEvent ev(std::uint64_t n) { return ProfEvent{0x8000000000000000ull | (n << 20) | 1}; }
-core::EventKey key(ProfEvent e) { return core::EventKey::make(e.id & ~0xfffffull, static_cast<std::uint32_t>(e.id & 0xfffff)); }
-
+// A work item created when it was ready (or when it started, if earlier).
 core::ProfWorkItem work(ProfWorkKind kind, std::uint64_t proc, ProfEvent fevent, core::TimeNs ready, core::TimeNs start,
                         core::TimeNs stop, ProfEvent creator = {}, ProfEvent critical = {}) {
-  core::ProfWorkItem w{};
-  w.proc = core::Handle::make(proc);
-  w.fevent = fevent;
-  w.creator = creator;
-  w.critical = critical;
-  w.create = std::min(ready, start);
-  w.ready = ready;
-  w.start = start;
-  w.stop = stop;
-  w.extra = core::kNoIndex;
-  w.kind = kind;
-  return w;
+  return rr::testing::prof::work(kind, proc, fevent, std::min(ready, start), ready, start, stop, creator, critical);
 }
-
-core::ProfileRecords node0() {
-  core::ProfileRecords p;
-  p.processors = {{core::Handle::make(kCpu0), core::RealmProcKind::cpu},
-                  {core::Handle::make(kCpu1), core::RealmProcKind::cpu},
-                  {core::Handle::make(kUtil0), core::RealmProcKind::utility}};
-  return p;
-}
-
-core::TraceRecords trace_of(core::ProfileRecords p) {
-  core::TraceRecords t;
-  t.format = core::TraceFormat::legion_prof;
-  t.width = core::IdWidth::realm;
-  core::FileRecords f;
-  f.path = "node0.prof";
-  f.node = 0;
-  f.format = core::TraceFormat::legion_prof;
-  f.profile = std::move(p);
-  t.files.push_back(std::move(f));
-  return t;
-}
+core::ProfileRecords node0() { return with_processors(); }
+core::TraceRecords trace_of(core::ProfileRecords p) { return rr::testing::prof::trace_of({std::move(p)}); }
 
 struct Run {
   graph::BuildResult built;

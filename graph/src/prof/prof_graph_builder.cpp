@@ -192,15 +192,7 @@ class ProfBuilder {
         produce(c.fevent, v, false);
       };
       for (const auto& c : p.copies) {
-        core::Handle src, dst;
-        for (std::uint32_t i = 0; i < c.inst_count; ++i) {
-          const auto& inst = p.copy_insts[c.first_inst + i];
-          if (!inst.indirect && inst.src_mem.value() && inst.dst_mem.value()) {
-            src = inst.src_mem;
-            dst = inst.dst_mem;
-            break;
-          }
-        }
+        const auto [src, dst] = core::copy_endpoints(p, c);
         add_copy(c, src, dst);
       }
       // A fill writes its size into its destination: a copy from that memory to itself.
