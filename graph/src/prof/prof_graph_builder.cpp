@@ -281,34 +281,59 @@ class ProfBuilder {
 
   // ---- barrier arrivals and phases ----
   void add_arrivals() {
-    std::map<std::uint64_t, std::vector<VertexId>> by_generation;  // barrier generation id -> its arrivals
     // An arrival on another node's barrier is logged by both nodes (as triggers are, spec §8.4): one is enough.
-    std::set<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, TimeNs>> seen;
-    for (const auto& f : trace_.files) {
-      const auto& p = f.profile;
-      const std::uint32_t node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
-      for (const auto& a : p.arrivals) {
-        if (!seen.emplace(a.result.id, a.fevent.id, a.precondition.id, a.performed).second) continue;
-        const VertexId v = add(OpKind::barrier_arrive, node, a.result, static_cast<std::uint32_t>(v_.barrier_values.size()));
-        v_.barrier_values.push_back(1);
-        critical_[v] = a.precondition;
-        observed_end_[v] = a.performed;
-        if (!a.fevent.is_none()) launches_.push_back({v, a.fevent, a.performed});
-        by_generation[a.result.id].push_back(v);
+    // Sorted rather than hashed into a set: no allocation per arrival.
+    struct Logged {
+      std::uint64_t result, fevent, precondition;
+      TimeNs performed;
+      std::uint32_t file, index;  // input order, for the first of duplicates and the vertex order
+    };
+    std::vector<Logged> logged;
+    for (std::uint32_t fi = 0; fi < trace_.files.size(); ++fi)
+      for (std::uint32_t i = 0; i < trace_.files[fi].profile.arrivals.size(); ++i) {
+        const auto& a = trace_.files[fi].profile.arrivals[i];
+        logged.push_back({a.result.id, a.fevent.id, a.precondition.id, a.performed, fi, i});
       }
+    auto same = [](const Logged& a, const Logged& b) {
+      return std::tie(a.result, a.fevent, a.precondition, a.performed) == std::tie(b.result, b.fevent, b.precondition, b.performed);
+    };
+    std::sort(logged.begin(), logged.end(), [](const Logged& a, const Logged& b) {
+      return std::tie(a.result, a.fevent, a.precondition, a.performed, a.file, a.index) <
+             std::tie(b.result, b.fevent, b.precondition, b.performed, b.file, b.index);
+    });
+    logged.erase(std::unique(logged.begin(), logged.end(), same), logged.end());
+    std::sort(logged.begin(), logged.end(), [](const Logged& a, const Logged& b) {
+      return std::tie(a.file, a.index) < std::tie(b.file, b.index);
+    });
+    std::vector<std::pair<std::uint64_t, VertexId>> by_generation;  // (barrier generation id, arrival), input order
+    for (const Logged& l : logged) {
+      const auto& f = trace_.files[l.file];
+      const auto& a = f.profile.arrivals[l.index];
+      const std::uint32_t node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
+      const VertexId v = add(OpKind::barrier_arrive, node, a.result, static_cast<std::uint32_t>(v_.barrier_values.size()));
+      v_.barrier_values.push_back(1);
+      critical_[v] = a.precondition;
+      observed_end_[v] = a.performed;
+      if (!a.fevent.is_none()) launches_.push_back({v, a.fevent, a.performed});
+      by_generation.emplace_back(a.result.id, v);
     }
+    std::stable_sort(by_generation.begin(), by_generation.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     // Legion records the arrival that completed a generation (or, with -lg:prof_all_critical_arrivals, every
     // arrival): a phase needs the arrivals logged for it. Generations follow each other (spec §7.1).
     VertexId previous = kNoVertex;
     std::uint64_t previous_barrier = 0;
-    for (const auto& [id, arrivals] : by_generation) {
+    for (std::size_t i = 0; i < by_generation.size();) {
+      const std::uint64_t id = by_generation[i].first;
+      std::size_t j = i;
+      while (j < by_generation.size() && by_generation[j].first == id) ++j;
+      const auto arrivals = static_cast<std::int64_t>(j - i);
       const ProfEvent phase{id};
       const VertexId v = add(OpKind::barrier_phase, node_of_barrier(phase), phase, static_cast<std::uint32_t>(v_.phases.size()));
       const std::uint64_t barrier = id & ~kGenerationMask;
-      v_.phases.push_back({static_cast<std::int64_t>(arrivals.size()), static_cast<std::int64_t>(arrivals.size()),
-                           previous == kNoVertex || barrier != previous_barrier});
+      v_.phases.push_back({arrivals, arrivals, previous == kNoVertex || barrier != previous_barrier});
       produce(phase, v, false);
-      for (VertexId a : arrivals) edges_.push_back({a, v, EdgeKind::arrival});
+      for (; i < j; ++i) edges_.push_back({by_generation[i].second, v, EdgeKind::arrival});
       if (previous != kNoVertex && barrier == previous_barrier) edges_.push_back({previous, v, EdgeKind::phase_order});
       previous = v;
       previous_barrier = barrier;
@@ -457,8 +482,18 @@ class ProfBuilder {
   // their duration.
   void external_delays() {
     const VertexId n = v_.size();
-    std::vector<std::vector<std::pair<VertexId, EdgeKind>>> into(n);
-    for (const Edge& e : edges_) into[e.to].emplace_back(e.from, e.kind);
+    // The edges into each vertex, in one array (CSR): no allocation per vertex on logs of millions of them.
+    std::vector<std::uint32_t> first(n + 1, 0);
+    for (const Edge& e : edges_) ++first[e.to + 1];
+    for (VertexId v = 0; v < n; ++v) first[v + 1] += first[v];
+    std::vector<std::pair<VertexId, EdgeKind>> inputs(edges_.size());
+    {
+      std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+      for (const Edge& e : edges_) inputs[fill[e.to]++] = {e.from, e.kind};
+    }
+    auto into = [&](VertexId v) {
+      return std::span<const std::pair<VertexId, EdgeKind>>(inputs.data() + first[v], first[v + 1] - first[v]);
+    };
     // When each vertex fired in the traced run, as far as recorded inputs tell (kNoTime: not known).
     std::vector<TimeNs> fired(n, kNoTime);
     std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the stack, 2 done
@@ -468,18 +503,18 @@ class ProfBuilder {
       state[root] = 1;
       while (!stack.empty()) {
         auto& [x, next] = stack.back();
-        if (passes_through_or_phase(x) && next < into[x].size()) {
-          const VertexId y = into[x][next++].first;
+        if (passes_through_or_phase(x) && next < into(x).size()) {
+          const VertexId y = into(x)[next++].first;
           if (state[y] == 0 && passes_through_or_phase(y)) {
             state[y] = 1;
             stack.push_back({y, 0});
           }
           continue;
         }
-        fired[x] = own_fire_time(x, into[x], fired);
+        fired[x] = own_fire_time(x, into(x), fired);
         reaches[x] = external_input_[x];
         if (passes_through_or_phase(x))
-          for (const auto& [y, kind] : into[x]) reaches[x] |= passes_through_or_phase(y) && reaches[y];
+          for (const auto& [y, kind] : into(x)) reaches[x] |= passes_through_or_phase(y) && reaches[y];
         state[x] = 2;
         stack.pop_back();
       }
@@ -492,7 +527,7 @@ class ProfBuilder {
       if (passes_through_or_phase(v) || v_.kind[v] == OpKind::barrier_arrive || observed_ready_[v] == kNoTime) continue;
       bool waits_external = external_input_[v] != 0;
       TimeNs known = issued_at_[v] == kNoTime ? 0 : issued_at_[v];
-      for (const auto& [u, kind] : into[v]) {
+      for (const auto& [u, kind] : into(v)) {
         if (kind == EdgeKind::issue) continue;  // the launch counts by its own time (issued_at_), not its creator's end
         if (passes_through_or_phase(u)) waits_external |= reaches[u] != 0;
         const TimeNs t = passes_through_or_phase(u) ? fired[u] : observed_end_[u];
@@ -510,7 +545,7 @@ class ProfBuilder {
   // The observed firing of a pass-through vertex or phase from its inputs' (unknown inputs ignored): a merge
   // fires with its last input, a completion queue with its first, a trigger or an arrival when performed and
   // its precondition fired, a phase with its last arrival.
-  TimeNs own_fire_time(VertexId x, const std::vector<std::pair<VertexId, EdgeKind>>& inputs,
+  TimeNs own_fire_time(VertexId x, std::span<const std::pair<VertexId, EdgeKind>> inputs,
                        const std::vector<TimeNs>& fired) const {
     auto input_time = [&](VertexId y) { return passes_through_or_phase(y) ? fired[y] : observed_end_[y]; };
     TimeNs t = kNoTime;
@@ -541,15 +576,6 @@ class ProfBuilder {
     return k == OpKind::merge || k == OpKind::first_of || k == OpKind::trigger;
   }
 
-  std::vector<Edge> incoming_precondition(VertexId v) {
-    if (precondition_into_.empty()) {
-      precondition_into_.resize(v_.size());
-      for (const Edge& e : edges_)
-        if (e.kind == EdgeKind::precondition) precondition_into_[e.to].push_back(e);
-    }
-    return precondition_into_[v];
-  }
-
   struct Launch {
     VertexId v;
     ProfEvent creator;
@@ -576,7 +602,6 @@ class ProfBuilder {
   std::vector<TimeNs> sorted_wait_ends_;  // by wait once sorted (v_.waits)
   std::vector<Action> actions_;
   std::uint32_t order_ = 0;
-  std::vector<std::vector<Edge>> precondition_into_;
 };
 
 }  // namespace
