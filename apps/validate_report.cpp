@@ -71,7 +71,7 @@ std::string render_validate_text(const core::TraceRecords& trace, const graph::B
       for (const auto& f : r.findings.examples)
         if (f.kind == kind)
           out << "      " << core::to_string(f.event) << (f.detail.empty() ? "" : "  " + f.detail) << "\n";
-      if (auto why = graph::finding_explanation(kind, trace.format); !why.empty())
+      if (auto why = r.findings.explanation(kind, trace.format); !why.empty())
         out << "    explained: " << why << "\n";
     }
     if (r.findings.external_references)
@@ -112,7 +112,7 @@ nlohmann::ordered_json render_validate_json(const core::TraceRecords& trace, con
   nlohmann::ordered_json explained = nlohmann::ordered_json::object();
   for (std::size_t i = 0; i < graph::kFindingKindCount; ++i) {
     auto kind = static_cast<graph::FindingKind>(i);
-    if (auto why = graph::finding_explanation(kind, trace.format); !why.empty() && r.findings.count(kind))
+    if (auto why = r.findings.explanation(kind, trace.format); !why.empty() && r.findings.count(kind))
       explained[std::string(graph::finding_key(kind))] = why;
   }
   j["explained"] = explained;

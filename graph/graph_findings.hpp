@@ -55,10 +55,14 @@ struct GraphFindings {
   // What the builder noticed about the trace as a whole (e.g. a Legion Prof log recorded without its event
   // graph), for `validate` and the reading summary.
   std::vector<std::string> notes;
+  // Why findings of a kind are expected in this very trace, where the builder knows (e.g. the logs of some
+  // nodes are missing); empty: finding_explanation's text for the format, if any.
+  std::array<std::string, kFindingKindCount> explained_here;
 
   std::uint64_t count(FindingKind k) const { return counts[static_cast<std::size_t>(k)]; }
   std::uint64_t total() const;
-  std::uint64_t unexplained(core::TraceFormat format) const;  // the findings finding_explanation does not explain
+  std::string_view explanation(FindingKind kind, core::TraceFormat format) const;
+  std::uint64_t unexplained(core::TraceFormat format) const;  // the findings `explanation` does not explain
 };
 
 }  // namespace rr::graph

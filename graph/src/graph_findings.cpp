@@ -45,10 +45,15 @@ std::string_view finding_explanation(FindingKind kind, core::TraceFormat format)
   }
 }
 
+std::string_view GraphFindings::explanation(FindingKind kind, core::TraceFormat format) const {
+  const std::string& here = explained_here[static_cast<std::size_t>(kind)];
+  return here.empty() ? finding_explanation(kind, format) : std::string_view(here);
+}
+
 std::uint64_t GraphFindings::unexplained(core::TraceFormat format) const {
   std::uint64_t n = 0;
   for (std::size_t i = 0; i < kFindingKindCount; ++i)
-    if (finding_explanation(static_cast<FindingKind>(i), format).empty()) n += counts[i];
+    if (explanation(static_cast<FindingKind>(i), format).empty()) n += counts[i];
   return n;
 }
 

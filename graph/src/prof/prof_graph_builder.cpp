@@ -76,6 +76,7 @@ class ProfBuilder {
       });
     }
     log_.append_to(out_.findings);
+    note_missing_nodes();
     if (!has_event_graph_records() && out_.graph.vertex_count() > 0)
       out_.findings.notes.push_back(
           "these Legion Prof logs were recorded without the event graph (-lg:prof_no_critical_paths: no merger, "
@@ -202,6 +203,26 @@ class ProfBuilder {
         add_copy(c, dst, dst);
       }
     }
+  }
+
+  // A run of N processes profiled in fewer (-lg:prof M < N, or files left out): what the others launched has
+  // no launcher in the trace.
+  void note_missing_nodes() {
+    std::set<std::int32_t> present;
+    std::uint32_t expected = 0;
+    for (const auto& f : trace_.files) {
+      present.insert(f.node);
+      if (f.profile.machine) expected = std::max(expected, f.profile.machine->num_nodes);
+    }
+    if (expected <= present.size()) return;
+    std::string missing;
+    for (std::uint32_t n = 0; n < expected; ++n)
+      if (!present.count(static_cast<std::int32_t>(n))) missing += (missing.empty() ? "" : ", ") + std::to_string(n);
+    out_.findings.notes.push_back("the run had " + std::to_string(expected) + " processes; the logs of node(s) " + missing +
+                                  " are not in the trace: their work is not replayed, and what they launched or "
+                                  "triggered here keeps its measured delay");
+    out_.findings.explained_here[static_cast<std::size_t>(FindingKind::unknown_issuer)] =
+        "expected: operations launched by the nodes whose logs are missing; each keeps its measured delay";
   }
 
   bool has_event_graph_records() const {
@@ -380,6 +401,8 @@ class ProfBuilder {
         log_.note(FindingKind::unknown_issuer, key_of(l.creator), [&] {
           return std::string("creates a ") + op_kind_name(v_.kind[l.v]) + " producing " + core::to_string(v_.event[l.v]);
         });
+        // Its launch is a time no record explains: kept as a measured delay, like an unrecorded event.
+        external_input_[l.v] = 1;
         continue;
       }
       if (v_.kind[l.v] == OpKind::merge || v_.kind[l.v] == OpKind::first_of) continue;
