@@ -1,6 +1,7 @@
 // Replay reports: per-kind and per-node utilisation tables, copy paths, channels, mapping and stuck work.
 #include "replay_report.hpp"
 
+#include "core/saturating.hpp"
 #include "replay/critical_operations.hpp"
 #include "replay/utilisation.hpp"
 #include "text_format.hpp"
@@ -93,7 +94,7 @@ std::string render_replay_text(const ReplayView& v) {
     std::map<std::string, std::pair<replay::TimeNs, std::uint64_t>> by_channel;
     for (const auto& c : r.channels) {
       auto& e = by_channel[v.model.channels[c.channel].name];
-      e.first += c.busy_ns;
+      e.first = core::saturating_add(e.first, c.busy_ns);
       e.second += c.transfers;
     }
     out << "Channels (lane busy time, transfers):";
