@@ -2,6 +2,7 @@
 #include "replay_report.hpp"
 
 #include "core/saturating.hpp"
+#include "json_object.hpp"
 #include "replay/critical_operations.hpp"
 #include "replay/utilisation.hpp"
 #include "text_format.hpp"
@@ -143,15 +144,18 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   j["operations"] = r.operations;
   j["stuck"] = r.stuck;
   nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
-  nlohmann::ordered_json nodes = nlohmann::ordered_json::object();
   const replay::Utilisation use = replay::utilisation(v.map, r);
   for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
     if (use.total[k].processors) kinds[kind_name(k)] = kind_use_json(use.total[k], r.makespan_ns);
-  for (const auto& [node, uses] : use.by_node)
+  LinearObject nodes;  // one key per model node: there may be tens of thousands
+  for (const auto& [node, uses] : use.by_node) {
+    nlohmann::ordered_json one = nlohmann::ordered_json::object();
     for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
-      if (uses[k].processors) nodes[std::to_string(node)][kind_name(k)] = kind_use_json(uses[k], r.makespan_ns);
+      if (uses[k].processors) one[kind_name(k)] = kind_use_json(uses[k], r.makespan_ns);
+    if (!one.empty()) nodes.append(std::to_string(node), std::move(one));
+  }
   j["processor_kinds"] = kinds;
-  j["nodes"] = nodes;
+  j["nodes"] = nodes.take();
   nlohmann::ordered_json paths = nlohmann::ordered_json::object();
   for (const auto& [name, p] : r.paths) paths[name] = {{"copies", p.copies}, {"bytes", p.bytes}, {"time_ns", p.time_ns}};
   j["copy_paths"] = paths;
