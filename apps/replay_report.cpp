@@ -187,7 +187,7 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
     const auto& cp = *v.critical;
     nlohmann::ordered_json classes = path_classes_json(cp.by_class);
     const std::vector<std::string> events = replay::critical_operations(v.graph, cp);
-    j["critical_path"] = {{"length_ns", cp.length_ns}, {"lower_bound_ns", cp.lower_bound_ns},
+    j["critical_path"] = {{"length_ns", cp.length_ns}, {"lower_bound_ns", lower_bound_json(cp.lower_bound_ns)},
                           {"by_class_ns", classes}, {"operations", events}};
   }
   return j;
