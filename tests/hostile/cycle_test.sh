@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 14 item 14: with a cycle the infinite-resource lower bound is undefined (text says so, JSON null), and
-# a Task Wait on the task's own finish event is a validate finding.
+# Issue 14 items 14 and 12: with a cycle the infinite-resource lower bound is undefined (text says so, JSON
+# null), a Task Wait on the task's own finish event is a validate finding, and `gen stencil --inject-cycle`
+# makes a cycle that validate reports.
 bin=$1
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -24,4 +25,10 @@ import json; d=json.load(open('$tmp/v.json')); assert d['findings']['wait_on_own
 expect 1 "" -- "$bin" validate -q "$tmp/self" --fail-on-findings
 expect 0 "" -- "$bin" replay -q "$tmp/self" -m traced
 
+for dims in 1 3; do
+  "$bin" gen stencil --dims $dims --nodes 4 --steps 3 --inject-cycle -o "$tmp/st$dims" > /dev/null
+  "$bin" validate -q "$tmp/st$dims" --json > "$tmp/st$dims.json"
+  check "gen stencil --dims $dims --inject-cycle: validate finds the cycle" python3 -c "
+import json; d=json.load(open('$tmp/st$dims.json')); assert d['findings']['cycle'] >= 1, d['findings']"
+done
 exit $fail
