@@ -129,7 +129,7 @@ std::string render_comparison_csv(const std::vector<ComparisonRow>& rows) {
            fixed(r.utilisation[1], 4) + "," + fixed(r.utilisation[2], 4) + "," + std::to_string(r.copies) + "," +
            std::to_string(r.copy_bytes);
     for (std::size_t c = 0; c < kFirstCsvClasses; ++c) out += "," + std::to_string(r.critical[c]);
-    out += "," + std::to_string(r.lower_bound_ns) + "," + std::to_string(r.operations) + "," + std::to_string(r.stuck);
+    out += "," + (r.lower_bound_ns < 0 ? std::string() : std::to_string(r.lower_bound_ns)) + "," + std::to_string(r.operations) + "," + std::to_string(r.stuck);
     out += "," + csv_field(row.speedup_reference) + "," + csv_field(row.weak_efficiency_note);
     for (auto n : r.used_processors) out += "," + std::to_string(n);
     for (auto u : r.utilisation_used) out += "," + fixed(u, 4);
@@ -162,7 +162,7 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     e["copies"] = r.copies;
     e["copy_bytes"] = r.copy_bytes;
     e["critical_path_ns"] = path_classes_json(r.critical);
-    e["lower_bound_ns"] = r.lower_bound_ns;
+    e["lower_bound_ns"] = lower_bound_json(r.lower_bound_ns);
     e["operations"] = r.operations;
     e["stuck"] = r.stuck;
     e["speedup_reference"] = row.speedup_reference;
@@ -258,7 +258,7 @@ std::string critical_table(const std::vector<ComparisonRow>& rows) {
     const auto& r = row.run;
     h += "<tr><td>" + escape(label(r)) + "</td>";
     for (std::size_t c = 0; c < replay::kPathClassCount; ++c) h += "<td>" + share(r.critical[c], r.estimated_ns) + "</td>";
-    h += "<td>" + ms(r.lower_bound_ns) + "</td></tr>\n";
+    h += "<td>" + (r.lower_bound_ns < 0 ? std::string("undefined (cycle)") : ms(r.lower_bound_ns)) + "</td></tr>\n";
   }
   return h + "</table>\n";
 }
@@ -361,7 +361,7 @@ std::string render_comparison_html(const std::vector<ComparisonRow>& rows, const
     const auto& r = row.run;
     h += "<tr><td>" + escape(label(r)) + "</td><td>" + std::to_string(r.nodes) + "</td><td>" + ms(r.estimated_ns) +
          "</td><td>" + speedup_text(row) + "</td><td>" + weak_text(row) + "</td><td>" + busy(r, 0) + "</td><td>" +
-         busy(r, 1) + "</td><td>" + busy(r, 2) + "</td><td>" + mib(r.copy_bytes) + "</td><td>" + ms(r.lower_bound_ns) +
+         busy(r, 1) + "</td><td>" + busy(r, 2) + "</td><td>" + mib(r.copy_bytes) + "</td><td>" + (r.lower_bound_ns < 0 ? std::string("undefined (cycle)") : ms(r.lower_bound_ns)) +
          "</td></tr>\n";
   }
   h += "</table>\n<div class=\"legend\">\n";

@@ -19,7 +19,7 @@ std::string render_text(const OpenedReplay& s, const std::vector<std::string>& o
                         std::size_t top) {
   std::string out = machine_line(s.run.model, s.run.map, overrides) + "\n";
   out += "Critical path: " + ms(cp.length_ns) +
-                    " ms (the estimated run time); infinite-resource lower bound: " + ms(cp.lower_bound_ns) + " ms; " +
+                    " ms (the estimated run time); infinite-resource lower bound: " + lower_bound_ms(cp.lower_bound_ns) + "; " +
                     std::to_string(cp.steps.size()) + " steps\n\nBy class            time (ms)    share\n";
   for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
     char line[120];
@@ -59,7 +59,7 @@ nlohmann::ordered_json render_json(const OpenedReplay& s, const replay::Critical
   j["context"] = context_json(ctx);
   j["estimated_time_ns"] = s.run.result.makespan_ns;
   j["length_ns"] = cp.length_ns;
-  j["lower_bound_ns"] = cp.lower_bound_ns;
+  j["lower_bound_ns"] = lower_bound_json(cp.lower_bound_ns);
   j["by_class_ns"] = path_classes_json(cp.by_class);
   j["by_label_ns"] = cp.by_label;
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();

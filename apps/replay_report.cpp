@@ -1,6 +1,8 @@
 // Replay reports: per-kind and per-node utilisation tables, copy paths, channels, mapping and stuck work.
 #include "replay_report.hpp"
 
+#include "core/saturating.hpp"
+#include "json_object.hpp"
 #include "replay/critical_operations.hpp"
 #include "replay/utilisation.hpp"
 #include "text_format.hpp"
@@ -93,7 +95,7 @@ std::string render_replay_text(const ReplayView& v) {
     std::map<std::string, std::pair<replay::TimeNs, std::uint64_t>> by_channel;
     for (const auto& c : r.channels) {
       auto& e = by_channel[v.model.channels[c.channel].name];
-      e.first += c.busy_ns;
+      e.first = core::saturating_add(e.first, c.busy_ns);
       e.second += c.transfers;
     }
     out << "Channels (lane busy time, transfers):";
@@ -142,15 +144,18 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   j["operations"] = r.operations;
   j["stuck"] = r.stuck;
   nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
-  nlohmann::ordered_json nodes = nlohmann::ordered_json::object();
   const replay::Utilisation use = replay::utilisation(v.map, r);
   for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
     if (use.total[k].processors) kinds[kind_name(k)] = kind_use_json(use.total[k], r.makespan_ns);
-  for (const auto& [node, uses] : use.by_node)
+  LinearObject nodes;  // one key per model node: there may be tens of thousands
+  for (const auto& [node, uses] : use.by_node) {
+    nlohmann::ordered_json one = nlohmann::ordered_json::object();
     for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
-      if (uses[k].processors) nodes[std::to_string(node)][kind_name(k)] = kind_use_json(uses[k], r.makespan_ns);
+      if (uses[k].processors) one[kind_name(k)] = kind_use_json(uses[k], r.makespan_ns);
+    if (!one.empty()) nodes.append(std::to_string(node), std::move(one));
+  }
   j["processor_kinds"] = kinds;
-  j["nodes"] = nodes;
+  j["nodes"] = nodes.take();
   nlohmann::ordered_json paths = nlohmann::ordered_json::object();
   for (const auto& [name, p] : r.paths) paths[name] = {{"copies", p.copies}, {"bytes", p.bytes}, {"time_ns", p.time_ns}};
   j["copy_paths"] = paths;
@@ -182,7 +187,7 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
     const auto& cp = *v.critical;
     nlohmann::ordered_json classes = path_classes_json(cp.by_class);
     const std::vector<std::string> events = replay::critical_operations(v.graph, cp);
-    j["critical_path"] = {{"length_ns", cp.length_ns}, {"lower_bound_ns", cp.lower_bound_ns},
+    j["critical_path"] = {{"length_ns", cp.length_ns}, {"lower_bound_ns", lower_bound_json(cp.lower_bound_ns)},
                           {"by_class_ns", classes}, {"operations", events}};
   }
   return j;

@@ -34,6 +34,10 @@ std::string machine_line(const machine::MachineModel& model, const replay::Machi
 
 std::string render_replay_text(const ReplayView& v);
 // {"compute": ns, "copy": ns, ...}: time per critical-path class, in class order.
+// The infinite-resource lower bound, null when the graph has a cycle (the analysis gives -1 then).
+inline nlohmann::ordered_json lower_bound_json(replay::TimeNs ns) {
+  return ns < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(ns);
+}
 nlohmann::ordered_json path_classes_json(const std::array<replay::TimeNs, replay::kPathClassCount>& by_class);
 nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx);
 

@@ -15,6 +15,9 @@ inline std::string fixed(double v, int digits) {
 }
 // Nanoseconds as milliseconds with three decimals.
 inline std::string ms(std::int64_t ns) { return fixed(static_cast<double>(ns) / 1e6, 3); }
+// The infinite-resource lower bound: a longest path, which a graph with a cycle does not have (the analysis
+// gives -1 then); reports say so rather than print a negative time.
+inline std::string lower_bound_ms(std::int64_t ns) { return ns < 0 ? "undefined (the graph has a cycle)" : ms(ns) + " ms"; }
 // A fraction as a percentage: 0.155 -> "15.5%".
 inline std::string pct(double fraction) { return fixed(100.0 * fraction, 1) + "%"; }
 // part/whole as a percentage number without the sign: "15.5" ("0.0" when whole is 0).

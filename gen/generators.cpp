@@ -193,15 +193,31 @@ Program make_stencil(std::uint32_t dims, std::uint32_t steps, const SmallOptions
 }
 
 bool inject_cycle(Program& p) {
-  // The latest op whose chain of first inputs goes back to a task with no inputs and no issuer.
-  for (std::uint32_t b = static_cast<std::uint32_t>(p.ops.size()); b-- > 0;) {
-    std::uint32_t a = b;
-    while (!p.ops[a].inputs.empty()) a = p.ops[a].inputs.front();
-    if (a != b && p.ops[a].kind == GenKind::task && p.ops[a].issuer == kNoOp) {
-      p.cycle_from = a;
-      p.cycle_to = b;
-      return true;
+  // The cycle: a task with no inputs and no issuer gets, as its precondition, the event of a later op that
+  // depends on it. That op must be one whose event a record produces (a task, copy or merge): an arrival's or
+  // alter's event is named by no record, so waiting on it made no cycle at all (a stencil's latest op that
+  // depends on a first task through first inputs alone is an arrival). Dependence runs through any input.
+  constexpr std::uint32_t kNone = kNoOp;
+  std::vector<std::uint32_t> root(p.ops.size(), kNone);  // a first task this op depends on, if any
+  for (std::uint32_t i = 0; i < p.ops.size(); ++i) {
+    const GenOp& op = p.ops[i];
+    if (op.inputs.empty()) {
+      if (op.kind == GenKind::task && op.issuer == kNoOp) root[i] = i;
+      continue;
     }
+    for (std::uint32_t in : op.inputs)
+      if (in < i && root[in] != kNone) {
+        root[i] = root[in];
+        break;
+      }
+  }
+  for (std::uint32_t b = static_cast<std::uint32_t>(p.ops.size()); b-- > 0;) {
+    const GenKind k = p.ops[b].kind;
+    if (k != GenKind::task && k != GenKind::copy && k != GenKind::merge) continue;
+    if (root[b] == kNone || root[b] == b) continue;
+    p.cycle_from = root[b];
+    p.cycle_to = b;
+    return true;
   }
   return false;
 }

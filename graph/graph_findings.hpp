@@ -30,8 +30,9 @@ enum class FindingKind : std::uint8_t {
   barrier_without_creation,    // Alter/Arrive of a barrier with no Barrier Creation
   barrier_phase_incomplete,    // a phase whose arrivals can never reach the required count
   cycle,                       // operations that wait on each other
+  wait_on_own_finish,          // Task Wait of a task on its own finish event (it could never end)
 };
-inline constexpr std::size_t kFindingKindCount = 16;
+inline constexpr std::size_t kFindingKindCount = 17;
 std::string_view finding_key(FindingKind kind);
 std::string_view finding_description(FindingKind kind);
 // Why findings of this kind are expected in traces of this format and what the replay does with them; empty

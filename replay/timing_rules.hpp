@@ -1,6 +1,7 @@
 // The delay rule of DESIGN §3 ("Distance"), shared by the engine and the critical-path analysis.
 #pragma once
 
+#include "core/saturating.hpp"
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
 #include "replay/machine_map.hpp"
@@ -46,7 +47,7 @@ inline machine::TimeNs implied_copy_ns(const graph::EventGraph& g, const Machine
   const machine::CopyPath* path = model.path(home_memory(ran_a), home_memory(runs_b), remote);
   if (!path) return 0;
   machine::TimeNs total = 0;
-  for (auto hop : path->hops) total += model.transfer_ns(model.channels[hop], model.default_copy_bytes);
+  for (auto hop : path->hops) total = core::saturating_add(total, model.transfer_ns(model.channels[hop], model.default_copy_bytes));
   return total;
 }
 

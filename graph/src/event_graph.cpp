@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/saturating.hpp"
 #include "platform/huge_pages.hpp"
 
 namespace rr::graph {
@@ -76,7 +77,8 @@ std::span<const WaitInfo> VertexTable::waits_of(VertexId task_vertex) const {
 
 std::int64_t EventGraph::wait_ns(VertexId task_vertex) const {
   std::int64_t total = 0;
-  for (const WaitInfo& w : waits_of(task_vertex)) total += w.wait_ns;
+  // Held: a task may list any number of waits, each up to the parser's bound.
+  for (const WaitInfo& w : waits_of(task_vertex)) total = core::saturating_add(total, w.wait_ns);
   return total;
 }
 

@@ -7,6 +7,7 @@
 #include <boost/graph/topological_sort.hpp>
 #include <iterator>
 
+#include "core/saturating.hpp"
 #include "graph/bgl_adapter.hpp"
 #include "platform/huge_pages.hpp"
 
@@ -141,14 +142,15 @@ LongestPath longest_path(const EventGraph& g, const std::function<std::int64_t(V
     auto preds = g.predecessors(v);
     auto kinds = g.predecessor_kinds(v);
     for (std::size_t i = 0; i < preds.size(); ++i) {
-      std::int64_t t = finish[preds[i]] + (edge_weight ? edge_weight(preds[i], v, kinds[i]) : 0);
+      // Saturating: weights are durations, and long chains of long ones would wrap int64.
+      std::int64_t t = core::saturating_add(finish[preds[i]], edge_weight ? edge_weight(preds[i], v, kinds[i]) : 0);
       // Ties go to the lower vertex id so the path is deterministic.
       if (t > start || (t == start && via[v] != kNoVertex && preds[i] < via[v])) {
         start = t;
         via[v] = preds[i];
       }
     }
-    finish[v] = start + vertex_weight(v);
+    finish[v] = core::saturating_add(start, vertex_weight(v));
     if (last == kNoVertex || finish[v] > best.length) {
       best.length = finish[v];
       last = v;

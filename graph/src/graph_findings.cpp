@@ -25,6 +25,7 @@ constexpr FindingText kFindings[kFindingKindCount] = {
     {"barrier_without_creation", "barriers with no Barrier Creation"},
     {"barrier_phase_incomplete", "barrier phases whose arrivals never reach the required count"},
     {"cycle", "operations that wait on each other in a cycle"},
+    {"wait_on_own_finish", "Task Waits of a task on its own finish event (replayed as their measured time)"},
 };
 }  // namespace
 

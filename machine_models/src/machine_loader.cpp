@@ -4,10 +4,13 @@
 
 #include <toml++/toml.h>
 
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+
+#include "machine_models/machine_limits.hpp"
 
 namespace rr::machine {
 namespace {
@@ -18,6 +21,10 @@ struct LoadError : std::runtime_error {
 };
 
 std::uint64_t line_of(const toml::node& n) { return n.source().begin.line; }
+
+// A value given by --set has no place in the file: its errors name the key as the override, not a line.
+bool from_override(const toml::node& n) { return n.source().path == nullptr; }
+std::uint64_t value_line(const toml::node& n) { return from_override(n) ? 0 : line_of(n); }
 
 // Reads one table's keys against a fixed list; whatever is left over is an unknown key.
 class TableReader {
@@ -30,7 +37,9 @@ class TableReader {
   }
   std::string key_name(std::string_view key) const { return path_.empty() ? std::string(key) : path_ + "." + std::string(key); }
 
-  double number(std::string_view key, std::optional<double> fallback, double min, bool min_exclusive) {
+  // A finite number in [min, max] (or (min, max] when min_exclusive): nan, inf and denormal-small values
+  // would pass a plain "> 0" and turn every price into nonsense.
+  double number(std::string_view key, std::optional<double> fallback, double min, bool min_exclusive, double max) {
     const toml::node* n = find(key);
     if (!n) {
       if (!fallback) throw LoadError("missing key '" + key_name(key) + "'", line_of(table_));
@@ -39,21 +48,25 @@ class TableReader {
     double v;
     if (auto i = n->value_exact<std::int64_t>()) v = static_cast<double>(*i);
     else if (auto d = n->value_exact<double>()) v = *d;
-    else throw LoadError("'" + key_name(key) + "' must be a number", line_of(*n));
-    if (v < min || (min_exclusive && v == min))
-      throw LoadError("'" + key_name(key) + "' must be " + (min_exclusive ? "> " : ">= ") + trim(min) + ", not " + trim(v),
-                      line_of(*n));
+    else throw LoadError(quoted(key, *n) + " must be a number", value_line(*n));
+    if (!std::isfinite(v) || v < min || (min_exclusive && v == min) || v > max)
+      throw LoadError(quoted(key, *n) + " must be a finite number in " + (min_exclusive ? "(" : "[") + trim(min) + ", " +
+                          trim(max) + "], not " + trim(v),
+                      value_line(*n));
     return v;
   }
-  std::int64_t integer(std::string_view key, std::optional<std::int64_t> fallback, std::int64_t min) {
+  std::int64_t integer(std::string_view key, std::optional<std::int64_t> fallback, std::int64_t min, std::int64_t max) {
     const toml::node* n = find(key);
     if (!n) {
       if (!fallback) throw LoadError("missing key '" + key_name(key) + "'", line_of(table_));
       return *fallback;
     }
     auto i = n->value_exact<std::int64_t>();
-    if (!i) throw LoadError("'" + key_name(key) + "' must be an integer", line_of(*n));
-    if (*i < min) throw LoadError("'" + key_name(key) + "' must be >= " + std::to_string(min), line_of(*n));
+    if (!i) throw LoadError(quoted(key, *n) + " must be an integer", value_line(*n));
+    if (*i < min || *i > max)
+      throw LoadError(quoted(key, *n) + " must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], not " +
+                          std::to_string(*i),
+                      value_line(*n));
     return *i;
   }
   bool boolean(std::string_view key, bool fallback) {
@@ -89,6 +102,9 @@ class TableReader {
   }
 
  private:
+  std::string quoted(std::string_view key, const toml::node& n) const {
+    return "'" + key_name(key) + "'" + (from_override(n) ? " (--set)" : "");
+  }
   static std::string trim(double v) {
     std::ostringstream s;
     s << v;
@@ -102,18 +118,24 @@ class TableReader {
 ProcessorClass read_processor(const toml::table& t, const std::string& path) {
   TableReader r(t, path);
   ProcessorClass p;
-  p.count = static_cast<std::uint32_t>(r.integer("count", std::nullopt, 0));
+  p.count = static_cast<std::uint32_t>(r.integer("count", std::nullopt, 0, kMaxProcessorsPerNode));
   if (const toml::node* n = r.find("per_node")) {
     const toml::array* arr = n->as_array();
-    if (!arr) throw LoadError("'" + path + ".per_node' must be an array of counts, one per node", line_of(*n));
+    if (!arr) throw LoadError("'" + path + ".per_node' must be an array of counts, one per node", value_line(*n));
+    if (arr->size() > static_cast<std::size_t>(kMaxPerNodeEntries))
+      throw LoadError("'" + path + ".per_node' lists more than " + std::to_string(kMaxPerNodeEntries) + " nodes",
+                      value_line(*n));
     for (const auto& item : *arr) {
       auto v = item.value_exact<std::int64_t>();
-      if (!v || *v < 0) throw LoadError("'" + path + ".per_node' lists counts (integers >= 0)", line_of(item));
+      if (!v || *v < 0 || *v > kMaxProcessorsPerNode)
+        throw LoadError("'" + path + ".per_node' lists counts (integers in [0, " + std::to_string(kMaxProcessorsPerNode) +
+                            "])",
+                        value_line(item));
       p.per_node.push_back(static_cast<std::uint32_t>(*v));
     }
   }
-  p.speed = r.number("speed", 1.0, 0, true);
-  p.segment_overhead_ns = r.integer("segment_overhead_ns", 0, 0);
+  p.speed = r.number("speed", 1.0, kMinSpeed, false, kMaxSpeed);
+  p.segment_overhead_ns = r.integer("segment_overhead_ns", 0, 0, kMaxCostNs);
   const toml::table& f = r.table("function_speed", false);
   for (const auto& [key, value] : f) {
     std::uint32_t func = 0;
@@ -127,7 +149,7 @@ ProcessorClass read_processor(const toml::table& t, const std::string& path) {
                       line_of(value));
     }
     TableReader one(f, path + ".function_speed");
-    p.function_speed[func] = one.number(key.str(), std::nullopt, 0, true);
+    p.function_speed[func] = one.number(key.str(), std::nullopt, kMinSpeed, false, kMaxSpeed);
   }
   r.reject_unknown();
   return p;
@@ -181,9 +203,9 @@ MachineModel read_model(const toml::table& root) {
       TableReader r(*node.as_table(), path);
       Channel c;
       c.name = std::string(name.str());
-      c.latency_ns = static_cast<TimeNs>(r.integer("latency_ns", std::nullopt, 0));
-      c.bytes_per_ns = r.number("bandwidth_gbs", std::nullopt, 0, true);
-      c.lanes = static_cast<std::uint32_t>(r.integer("lanes", 1, 1));
+      c.latency_ns = static_cast<TimeNs>(r.integer("latency_ns", std::nullopt, 0, kMaxCostNs));
+      c.bytes_per_ns = r.number("bandwidth_gbs", std::nullopt, kMinBandwidthGbs, false, kMaxBandwidthGbs);
+      c.lanes = static_cast<std::uint32_t>(r.integer("lanes", 1, 1, kMaxLanes));
       std::string side = r.string("side", std::string("source"));
       if (side != "source" && side != "destination")
         throw LoadError("'" + path + ".side' must be \"source\" or \"destination\"", line_of(*r.find("side")));
@@ -234,23 +256,23 @@ MachineModel read_model(const toml::table& root) {
   }
   {
     TableReader r(top.table("network", true), "network");
-    m.network_latency_ns = r.integer("latency_ns", std::nullopt, 0);
+    m.network_latency_ns = r.integer("latency_ns", std::nullopt, 0, kMaxCostNs);
     r.reject_unknown();
   }
   {
     TableReader r(top.table("runtime", true), "runtime");
-    m.runtime.task_launch_ns = r.integer("task_launch_ns", 0, 0);
-    m.runtime.trigger_local_ns = r.integer("trigger_local_ns", 0, 0);
-    m.runtime.trigger_remote_ns = r.integer("trigger_remote_ns", 0, 0);
-    m.runtime.merge_ns = r.integer("merge_ns", 0, 0);
-    m.runtime.barrier_arrival_ns = r.integer("barrier_arrival_ns", 0, 0);
+    m.runtime.task_launch_ns = r.integer("task_launch_ns", 0, 0, kMaxCostNs);
+    m.runtime.trigger_local_ns = r.integer("trigger_local_ns", 0, 0, kMaxCostNs);
+    m.runtime.trigger_remote_ns = r.integer("trigger_remote_ns", 0, 0, kMaxCostNs);
+    m.runtime.merge_ns = r.integer("merge_ns", 0, 0, kMaxCostNs);
+    m.runtime.barrier_arrival_ns = r.integer("barrier_arrival_ns", 0, 0, kMaxCostNs);
     m.wait_frees_processor = r.boolean("wait_frees_processor", true);
     std::string issue = r.string("issue_point", std::string("interpolate"));
     if (issue == "interpolate") m.issue_point = IssuePoint::interpolate;
     else if (issue == "start") m.issue_point = IssuePoint::start;
     else if (issue == "end") m.issue_point = IssuePoint::end;
     else throw LoadError("'runtime.issue_point' must be \"interpolate\", \"start\" or \"end\"", line_of(*r.find("issue_point")));
-    m.default_copy_bytes = static_cast<std::uint64_t>(r.integer("default_copy_bytes", 65536, 0));
+    m.default_copy_bytes = static_cast<std::uint64_t>(r.integer("default_copy_bytes", 65536, 0, kMaxCopyBytes));
     if (r.find("placement")) {
       std::string placement = r.string("placement", std::nullopt);
       m.default_placement = placement_from_name(placement);

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "core/saturating.hpp"
+
 namespace rr::machine {
 
 namespace {
@@ -44,8 +46,9 @@ TimeNs MachineModel::scale_busy(core::ProcessorKind kind, std::uint32_t func_id,
   const ProcessorClass& p = processor(kind);
   double speed = p.speed;
   if (auto it = p.function_speed.find(func_id); it != p.function_speed.end()) speed *= it->second;
-  // Rounded to the nearest nanosecond so the result does not depend on the platform's rounding mode.
-  return static_cast<TimeNs>(std::llround(static_cast<double>(traced_ns) / speed));
+  // Rounded to the nearest nanosecond so the result does not depend on the platform's rounding mode; held at
+  // the time ceiling (a long task on a very slow processor would not fit int64).
+  return core::held_round(static_cast<double>(traced_ns) / speed);
 }
 
 const CopyPath* MachineModel::path(core::MemoryKind src, core::MemoryKind dst, bool remote) const {
@@ -55,7 +58,8 @@ const CopyPath* MachineModel::path(core::MemoryKind src, core::MemoryKind dst, b
 }
 
 TimeNs MachineModel::transfer_ns(const Channel& channel, std::uint64_t bytes) const {
-  return channel.latency_ns + static_cast<TimeNs>(std::llround(static_cast<double>(bytes) / channel.bytes_per_ns));
+  // A Copy Size is any 64-bit count: the transfer time is held at the time ceiling.
+  return core::saturating_add(channel.latency_ns, core::held_round(static_cast<double>(bytes) / channel.bytes_per_ns));
 }
 
 }  // namespace rr::machine

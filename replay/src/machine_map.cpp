@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "machine_models/machine_limits.hpp"
+
 namespace rr::replay {
 
 namespace {
@@ -62,7 +64,17 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
                                   : t % map.model_nodes_);
   }
 
-  // Model processors: every model node gets the model's counts of each kind.
+  // Model processors: every model node gets the model's counts of each kind. The machine file bounds each
+  // count; their total over the model nodes is bounded here, before anything is allocated for them.
+  std::uint64_t total = 0;
+  for (std::uint32_t m = 0; m < map.model_nodes_; ++m)
+    for (auto kind : {core::ProcessorKind::gpu, core::ProcessorKind::cpu, core::ProcessorKind::utility})
+      total += model.processor(kind).count_on(m);
+  if (total > machine::kMaxModelProcessors)
+    return core::InputError{core::SourceLocation{model.source, 0, std::nullopt},
+                            "machine '" + model.name + "' on " + std::to_string(map.model_nodes_) + " model node(s) has " +
+                                std::to_string(total) + " processors, more than the limit of " +
+                                std::to_string(machine::kMaxModelProcessors) + " (docs/limits.md)"};
   map.pools_.resize(map.model_nodes_);
   for (std::uint32_t m = 0; m < map.model_nodes_; ++m)
     for (auto kind : {core::ProcessorKind::gpu, core::ProcessorKind::cpu, core::ProcessorKind::utility})

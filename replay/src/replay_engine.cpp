@@ -5,6 +5,7 @@
 
 #include "replay/copy_route.hpp"
 #include "replay/timing_rules.hpp"
+#include "core/saturating.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -293,7 +294,7 @@ class Engine {
   }
   TimeNs perturbed(TimeNs duration, VertexId v) const {
     if (options_.perturb_sigma <= 0 || duration <= 0) return duration;
-    return static_cast<TimeNs>(std::llround(static_cast<double>(duration) * noise_factor(v)));
+    return core::held_round(static_cast<double>(duration) * noise_factor(v));
   }
 
   // The measured duration of the wait before resume segment v when no record produces its event.
@@ -354,7 +355,9 @@ class Engine {
     return best;
   }
 
-  void push(TimeNs t, VertexId v, EventType type, std::uint32_t aux = 0) { queue_.push({t, v, type, aux}); }
+  // Every time the engine schedules is held at the ceiling (core/saturating.hpp): each is the current time or
+  // a held time plus held durations and bounded machine costs, which cannot overflow before it is held here.
+  void push(TimeNs t, VertexId v, EventType type, std::uint32_t aux = 0) { queue_.push({core::held(t), v, type, aux}); }
 
   // ---- timing rules ---------------------------------------------------------------------
 
@@ -362,6 +365,7 @@ class Engine {
 
   // Applies one input to v arriving at time t from u; schedules v when its last input is in.
   void contribute(VertexId v, TimeNs t, VertexId from, Release why) {
+    t = core::held(t);
     if (pending_[v] == 0) return;  // a completion queue already fired on an earlier input
     // The latest input releases v; among equal times the lowest vertex id, for determinism.
     if (r_.released_by[v] == kNoVertex || t > r_.ready[v] || (t == r_.ready[v] && from < r_.released_by[v])) {
@@ -376,7 +380,7 @@ class Engine {
   // Every recorded input of v is in: its unrecorded one fires its measured delay after the last of them.
   void schedule_external(VertexId v) {
     external_pending_[v] = 0;
-    push(r_.ready[v] + g_.external_delay(v), v, EventType::floor);
+    push(core::saturating_add(r_.ready[v], g_.external_delay(v)), v, EventType::floor);
   }
 
   // ---- tasks ----------------------------------------------------------------------------
@@ -395,7 +399,7 @@ class Engine {
     TimeNs busy = std::max<TimeNs>(0, t.time_ns - g_.wait_ns(task));
     if (kind != map_.traced_kind(t.processor.value()))
       if (const machine::FunctionMove* m = map_.move(t.func_id); m && m->factor)
-        busy = static_cast<TimeNs>(std::llround(static_cast<double>(busy) * *m->factor));
+        busy = core::held_round(static_cast<double>(busy) * *m->factor);
     return perturbed(model_.scale_busy(kind, t.func_id, busy), task);
   }
 
@@ -512,7 +516,7 @@ class Engine {
       contribute(succ[i], r_.issued[succ[i]], v, Release::issue);
     }
     const TimeNs end = run_start + (shape.end - shape.begin);
-    r_.processors[p].busy_ns += end - now_;
+    r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, end - now_);
     ++r_.processors[p].segments;
     if (options_.record_intervals) r_.intervals.push_back({p, v, now_, end});
     push(end, v, EventType::segment_end, p);
@@ -566,7 +570,7 @@ class Engine {
     const TimeNs duration = perturbed(model_.transfer_ns(model_.channels[ci.channel], plan.bytes), c);
     if (options_.record_intervals)
       r_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, now_, now_ + duration});
-    ci.busy_ns += duration;
+    ci.busy_ns = core::saturating_add(ci.busy_ns, duration);
     ci.transfers += 1;
     ci.bytes += plan.bytes;
     push(now_ + duration, c, EventType::hop_end, inst);
@@ -583,7 +587,7 @@ class Engine {
     PathUsage& usage = path_usage_[plan.path_slot];
     ++usage.copies;
     usage.bytes += plan.bytes;
-    usage.time_ns += now_ - r_.ready[c];
+    usage.time_ns = core::saturating_add(usage.time_ns, now_ - r_.ready[c]);
     on_fire(c);
   }
 
@@ -676,7 +680,7 @@ class Engine {
           const TimeNs waited = unlogged_wait(w);
           if (waited > 0) {
             ++r_.measured_waits;
-            r_.measured_wait_ns += waited;
+            r_.measured_wait_ns = core::saturating_add(r_.measured_wait_ns, waited);
           }
           contribute(w, now_ + edge_delay(v, w, kinds[i]) + waited, v, Release::input);
           break;
@@ -685,7 +689,7 @@ class Engine {
           const TimeNs copy = implied_copy_ns(g_, map_, model_, r_, v, w);
           if (copy > 0) {
             ++r_.implied_copies;
-            r_.implied_copy_ns += copy;
+            r_.implied_copy_ns = core::saturating_add(r_.implied_copy_ns, copy);
           }
           contribute(w, now_ + edge_delay(v, w, kinds[i]) + copy, v, Release::input);
           break;

@@ -1,6 +1,8 @@
 // Sums replayed busy time per model processor kind and node, counting the processors the mapping uses.
 #include "replay/utilisation.hpp"
 
+#include "core/saturating.hpp"
+
 namespace rr::replay {
 
 namespace {
@@ -25,7 +27,7 @@ Utilisation utilisation(const MachineMap& map, const ReplayResult& result) {
       ++u.processors;
       u.used += used[p] ? 1 : 0;
       if (p < result.processors.size()) {
-        u.busy_ns += result.processors[p].busy_ns;
+        u.busy_ns = core::saturating_add(u.busy_ns, result.processors[p].busy_ns);
         u.segments += result.processors[p].segments;
       }
     }

@@ -7,6 +7,12 @@
 
 namespace rr::graph::build_detail {
 
+namespace {
+// Missing generations between two that records mention are filled one phase each up to this many
+// (docs/limits.md); a longer gap is one stand-in phase.
+constexpr std::uint64_t kMaxFilledGenerations = 64;
+}  // namespace
+
 VertexId GraphBuilder::phase_vertex(const core::EventKey& phase, std::uint32_t node) {
   VertexId v = phases_.find(phase);
   if (v != EventTable::kMissing) return v;
@@ -53,9 +59,8 @@ void GraphBuilder::complete_barriers() {
     else
       expected = created->second;
     VertexId previous = kNoVertex;
-    // The first phase is the smallest generation seen in Alter/Arrive; a missing
-    // generation in between still has to fire before the next one can.
-    for (std::uint32_t gen = list.front(); gen <= list.back(); ++gen) {
+    // One phase in order after the previous: `stands_for` > 1 for the stand-in of a long gap.
+    auto add = [&](std::uint32_t gen, std::uint64_t stands_for) {
       core::EventKey key = core::EventKey::make(id, gen);
       VertexId p = phase_vertex(key, owner_node(id));
       BarrierPhaseInfo& info = v_.phases[v_.payload[p]];
@@ -64,10 +69,26 @@ void GraphBuilder::complete_barriers() {
       if (previous != kNoVertex) barrier_edges_.push_back({previous, p, EdgeKind::phase_order});
       if (info.arrived < info.required)
         log_.note(FindingKind::barrier_phase_incomplete, key, [&] {
-          return "needs " + std::to_string(info.required) + " arrivals, gets " + std::to_string(info.arrived);
+          std::string why = "needs " + std::to_string(info.required) + " arrivals, gets " + std::to_string(info.arrived);
+          if (stands_for > 1)
+            why += " (stands for the " + std::to_string(stands_for) + " generations " + std::to_string(gen) + ".." +
+                   std::to_string(gen + stands_for - 1) + " that no record mentions)";
+          return why;
         });
       previous = p;
-      if (gen == 0xffffffffu) break;
+    };
+    // The first phase is the smallest generation seen in Alter/Arrive; a missing generation in between still
+    // has to fire before the next one can. A phase takes no time of its own, so a run of missing generations
+    // behaves as one: a gap longer than kMaxFilledGenerations gets one stand-in phase, not a vertex per
+    // generation (an Arrive naming generation 2^32-1 would otherwise make four billion).
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (i > 0) {
+        const std::uint64_t gap = std::uint64_t{list[i]} - list[i - 1] - 1;
+        if (gap > kMaxFilledGenerations) add(list[i - 1] + 1, gap);
+        else
+          for (std::uint32_t gen = list[i - 1] + 1; gen < list[i]; ++gen) add(gen, 1);
+      }
+      add(list[i], 1);
     }
   }
 }

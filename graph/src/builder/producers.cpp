@@ -184,6 +184,12 @@ void GraphBuilder::resolve(BatchWork& w) {
       continue;
     }
     VertexId awaited = producer_of(w, r.awaited);
+    // A task that waits for its own end could never finish; the trace says how long the wait lasted, so it is
+    // reported and replayed as a wait on an event no record produces (its measured time).
+    if (awaited == t) {
+      w.findings.note(FindingKind::wait_on_own_finish, r.waiter, [&] { return "waits on " + core::to_string(r.awaited); });
+      awaited = kNoVertex;
+    }
     w.actions.push_back({t, static_cast<std::uint32_t>(w.waits.size()) | Action::kWaitFlag, Action::at(w.file, b.file_line(r.line))});
     w.waits.push_back({t, kNoVertex, awaited, r.awaited, micros_to_ns(r.micros), 0});
   }
