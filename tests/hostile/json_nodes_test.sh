@@ -16,7 +16,8 @@ LOG
 start=$(date +%s)
 expect 0 "" -- "$bin" replay -q "$tmp/t" -m "$src/data/machines/titan.toml" --json -o "$tmp/r.json"
 took=$(( $(date +%s) - start ))
-check "replay --json on 65536 model nodes took ${took}s (< 10 s)" test "$took" -lt 10
+bound=$(( 10 * ${RR_TIME_SCALE:-1} ))  # quadratic took 23-27 s in an optimised build; linear about 3 s
+check "replay --json on 65536 model nodes took ${took}s (< $bound s)" test "$took" -lt "$bound"
 check "every model node reported" python3 -c "
 import json; d=json.load(open('$tmp/r.json')); n=d['nodes']
 assert len(n) == 65536, len(n); assert list(n)[:3] == ['0', '1', '2'], list(n)[:3]"
