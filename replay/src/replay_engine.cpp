@@ -504,22 +504,26 @@ class Engine {
     r_.processor_of[v] = p;
     proc_busy_[p] = true;
     proc_last_[p] = v;
-    // Actions of this segment are issued at their offsets within it.
-    const graph::TaskInfo& t = g_.task(task);
-    auto succ = g_.successors(v);
-    auto kinds = g_.successor_kinds(v);
-    for (std::size_t i = 0; i < succ.size(); ++i) {
-      if (kinds[i] != EdgeKind::issue) continue;
-      TimeNs offset = action_offset(busy, g_.position(succ[i]), t.action_count, g_.issue_fraction(succ[i]));
-      TimeNs at = run_start + std::clamp(offset, shape.begin, shape.end) - shape.begin;
-      r_.issued[succ[i]] = at + edge_delay(v, succ[i], EdgeKind::issue);
-      contribute(succ[i], r_.issued[succ[i]], v, Release::issue);
-    }
+    issue_actions(v, g_.task(task), busy, run_start, shape);
     const TimeNs end = run_start + (shape.end - shape.begin);
     r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, end - now_);
     ++r_.processors[p].segments;
     if (options_.record_intervals) r_.intervals.push_back({p, v, now_, end});
     push(end, v, EventType::segment_end, p);
+  }
+
+  // The actions segment v (of a task with info t and busy time `busy`) issues, each at its offset within the
+  // segment's part [shape.begin, shape.end] of the busy time, the segment's own work starting at run_start.
+  void issue_actions(VertexId v, const graph::TaskInfo& t, TimeNs busy, TimeNs run_start, SegmentShape shape) {
+    auto succ = g_.successors(v);
+    auto kinds = g_.successor_kinds(v);
+    for (std::size_t i = 0; i < succ.size(); ++i) {
+      if (kinds[i] != EdgeKind::issue) continue;
+      const TimeNs offset = action_offset(busy, g_.position(succ[i]), t.action_count, g_.issue_fraction(succ[i]));
+      const TimeNs at = run_start + std::clamp(offset, shape.begin, shape.end) - shape.begin;
+      r_.issued[succ[i]] = at + edge_delay(v, succ[i], EdgeKind::issue);
+      contribute(succ[i], r_.issued[succ[i]], v, Release::issue);
+    }
   }
 
   void on_segment_end(VertexId v, std::uint32_t p) {
@@ -633,14 +637,7 @@ class Engine {
         const graph::TaskInfo& t = g_.task(v);
         const TimeNs busy = perturbed(model_.scale_busy(core::ProcessorKind::cpu, t.func_id, std::max<TimeNs>(0, t.time_ns)), v);
         r_.start[v] = now_;
-        auto succ = g_.successors(v);
-        auto kinds = g_.successor_kinds(v);
-        for (std::size_t i = 0; i < succ.size(); ++i) {
-          if (kinds[i] != EdgeKind::issue) continue;
-          r_.issued[succ[i]] = now_ + std::clamp<TimeNs>(action_offset(busy, g_.position(succ[i]), t.action_count, g_.issue_fraction(succ[i])), 0, busy) +
-                               edge_delay(v, succ[i], EdgeKind::issue);
-          contribute(succ[i], r_.issued[succ[i]], v, Release::issue);
-        }
+        issue_actions(v, t, busy, now_, {0, busy});
         push(now_ + busy, v, EventType::fire);
         break;
       }
