@@ -213,6 +213,8 @@ namespace {
 // fills: one per node). Operations that overlap on one track (a task that waited while another ran) go to
 // extra lanes of it, the first free one in order of start, so that every track nests.
 constexpr std::uint32_t kObservedPid = 1000000;
+// Track kinds beyond the processor kinds (core::ProcessorKind < 8), which order a node's tracks.
+constexpr int kBackgroundTrack = 8, kCopyTrack = 9;
 
 void add_observed_run(const ReplayView& v, const TimelineFilter& filter, nlohmann::json& events) {
   const graph::EventGraph& g = v.graph;
@@ -220,7 +222,7 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, nlohman
     replay::TimeNs start, end;
     graph::VertexId vertex;
   };
-  // Track key: (node, kind order, processor handle); copies are kind order 9 and handle 0.
+  // Track key: (node, track kind, processor handle); background work and copies have handle 0.
   std::map<std::tuple<std::uint32_t, int, std::uint64_t>, std::vector<Op>> tracks;
   for (graph::VertexId x = 0; x < g.vertex_count(); ++x) {
     const graph::OpKind kind = g.kind(x);
@@ -231,12 +233,12 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, nlohman
     if (filter.to_ns && s > *filter.to_ns) continue;
     const std::uint32_t node = g.node(x);
     if (!filter.nodes.empty() && !filter.nodes.count(node)) continue;
-    std::tuple<std::uint32_t, int, std::uint64_t> key{node, 9, 0};
+    std::tuple<std::uint32_t, int, std::uint64_t> key{node, kCopyTrack, 0};
     if (kind == graph::OpKind::task) {
       const std::uint64_t proc = g.task(x).processor.value();
       key = {node, static_cast<int>(v.map.traced_kind(proc)), proc};
     } else if (kind == graph::OpKind::background) {
-      key = {node, 8, 0};
+      key = {node, kBackgroundTrack, 0};
     }
     tracks[key].push_back({s, e, x});
   }
@@ -245,8 +247,8 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, nlohman
   std::set<std::uint32_t> named_nodes;
   for (auto& [key, ops] : tracks) {
     const auto [node, kind, proc] = key;
-    std::string track_name = kind == 9   ? std::string("copies and fills")
-                             : kind == 8 ? std::string("background work")
+    std::string track_name = kind == kCopyTrack         ? std::string("copies and fills")
+                             : kind == kBackgroundTrack ? std::string("background work")
                                          : std::string(core::processor_kind_name(static_cast<core::ProcessorKind>(kind))) +
                                                " " + std::to_string(index_in_kind[{node, kind}]++);
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {

@@ -113,8 +113,9 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
         }
         via_issue = task_of(g, next) == g.issuer(v);
         if (via_issue) {
-          account(v, PathClass::latency, "latency", std::max(hi - edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue), r.start[next]), hi);
-          hi = std::max(hi - edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue), r.start[next]);
+          const TimeNs from_issue = std::max(hi - edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue), r.start[next]);
+          account(v, PathClass::latency, "latency", from_issue, hi);
+          hi = from_issue;
         } else {
           account(v, PathClass::latency, "latency", std::min(r.end[next], hi), hi);
           hi = std::min(r.end[next], hi);

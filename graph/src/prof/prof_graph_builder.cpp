@@ -164,14 +164,14 @@ class ProfBuilder {
           // operation; otherwise it runs when the run ran it.
           v_.outside_work.push_back(v);
           if (auto it = instance_creation_.find(w.creator.id); it != instance_creation_.end()) {
-            observe(v, w.create, w.ready, w.start, w.stop, {}, it->second.first, it->second.second);
+            observe(v, w.ready, w.start, w.stop, {}, it->second.first, it->second.second);
             external_input_[v] = 1;
           } else {
-            observe(v, w.create, w.ready, w.start, w.stop, w.creator, {}, launched);
+            observe(v, w.ready, w.start, w.stop, w.creator, {}, launched);
             profiler_.push_back(v);
           }
         } else {
-          observe(v, w.create, w.ready, w.start, w.stop, w.critical, w.creator, launched);
+          observe(v, w.ready, w.start, w.stop, w.critical, w.creator, launched);
         }
         if (!produce(w.fevent, v, false)) continue;
         for (std::uint32_t i = 0; i < w.wait_count && !background; ++i) {
@@ -189,7 +189,7 @@ class ProfBuilder {
       auto add_copy = [&](const auto& c, core::Handle src, core::Handle dst) {
         const VertexId v = add(OpKind::copy, file_node, c.fevent, static_cast<std::uint32_t>(v_.copies.size()));
         v_.copies.push_back({src, dst, c.size});
-        observe(v, c.create, c.ready, c.start, c.stop, c.critical, c.creator, c.create);
+        observe(v, c.ready, c.start, c.stop, c.critical, c.creator, c.create);
         produce(c.fevent, v, false);
       };
       for (const auto& c : p.copies) {
@@ -246,13 +246,12 @@ class ProfBuilder {
     }
   }
 
-  void observe(VertexId v, TimeNs create, TimeNs ready, TimeNs start, TimeNs stop, ProfEvent critical, ProfEvent creator,
+  void observe(VertexId v, TimeNs ready, TimeNs start, TimeNs stop, ProfEvent critical, ProfEvent creator,
                TimeNs created_at) {
     observed_start_[v] = start;
     observed_end_[v] = stop;
     observed_ready_[v] = ready;
     critical_[v] = critical;
-    (void)create;
     if (!creator.is_none()) launches_.push_back({v, creator, created_at});
   }
 
