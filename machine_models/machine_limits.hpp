@@ -3,6 +3,7 @@
 // is a typo or a hostile file, and is refused with the file, line and key (or the --set key) named.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace rr::machine {
@@ -21,6 +22,10 @@ inline constexpr std::uint64_t kMaxModelProcessors = std::uint64_t{1} << 20;
 // Lanes of one channel, and the entries of a per_node list (one per model node).
 inline constexpr std::int64_t kMaxLanes = 65536;
 inline constexpr std::int64_t kMaxPerNodeEntries = 65536;
+// Components of one dotted key (`a.b.c` has 3), in a file or a --set: the schema's deepest key has 4
+// (processors.gpu.function_speed.7). toml++ recurses once per component and would overflow the stack on a
+// key thousands deep, so deeper keys are refused before the TOML parser sees them.
+inline constexpr std::size_t kMaxKeyComponents = 64;
 // Bytes assumed for a copy without a Copy Size: at most 1 PiB.
 inline constexpr std::int64_t kMaxCopyBytes = std::int64_t{1} << 50;
 

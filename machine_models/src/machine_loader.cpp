@@ -4,7 +4,10 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string_view>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -285,6 +288,37 @@ MachineModel read_model(const toml::table& root) {
   return m;
 }
 
+// The line of the first key with more than kMaxKeyComponents dotted parts, if any. A lexer just good enough
+// to skip strings and comments: between two of = [ ] { } , and a line end, legitimate TOML has one dot at
+// most outside strings (a float), so counting dots there bounds every key, header and inline-table key.
+std::optional<std::uint64_t> line_of_too_deep_key(std::string_view text) {
+  std::uint64_t line = 1;
+  std::size_t dots = 0;
+  std::size_t i = 0;
+  auto starts = [&](std::string_view token) { return text.substr(i, token.size()) == token; };
+  auto skip_to = [&](std::string_view end, bool escapes) {
+    while (i < text.size() && !starts(end)) {
+      if (text[i] == '\n') ++line;
+      if (escapes && text[i] == '\\') ++i;
+      ++i;
+    }
+    i += end.size();
+  };
+  while (i < text.size()) {
+    char c = text[i];
+    if (starts("\"\"\"")) { i += 3; skip_to("\"\"\"", true); continue; }
+    if (starts("'''")) { i += 3; skip_to("'''", false); continue; }
+    if (c == '"') { ++i; skip_to("\"", true); continue; }
+    if (c == '\'') { ++i; skip_to("'", false); continue; }
+    if (c == '#') { while (i < text.size() && text[i] != '\n') ++i; continue; }
+    if (c == '.' && ++dots >= kMaxKeyComponents) return line;
+    if (c == '\n' || c == '=' || c == '[' || c == ']' || c == '{' || c == '}' || c == ',') dots = 0;
+    if (c == '\n') ++line;
+    ++i;
+  }
+  return std::nullopt;
+}
+
 // Applies one "a.b.c=value" override; the value is parsed as TOML.
 void apply_override(toml::table& root, const std::string& text) {
   auto eq = text.find('=');
@@ -298,6 +332,10 @@ void apply_override(toml::table& root, const std::string& text) {
     // Bare words are taken as strings, so --set runtime.issue_point=start works unquoted.
     parsed = toml::table{{"v", value_text}};
   }
+  if (static_cast<std::size_t>(std::count(key.begin(), key.end(), '.')) >= kMaxKeyComponents ||
+      line_of_too_deep_key(value_text))
+    throw LoadError("--set: a dotted key of more than " + std::to_string(kMaxKeyComponents) +
+                        " parts (no machine key has more than 4)", 0);
   toml::table* table = &root;
   std::size_t start = 0;
   for (;;) {
@@ -333,6 +371,10 @@ core::Expected<MachineModel> build(toml::table root, const std::string& name, co
 
 core::Expected<MachineModel> parse_machine(const std::string& text, const std::string& name,
                                          const std::vector<std::string>& overrides) {
+  if (auto line = line_of_too_deep_key(text))
+    return core::InputError{core::SourceLocation{name, *line, std::nullopt},
+                            "a dotted key of more than " + std::to_string(kMaxKeyComponents) +
+                                " parts (no machine key has more than 4)"};
   try {
     return build(toml::parse(text, name), name, overrides);
   } catch (const toml::parse_error& e) {

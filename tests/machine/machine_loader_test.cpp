@@ -204,5 +204,28 @@ TEST(MachineWriter, WhatItWritesReadsBackTheSame) {
   }
 }
 
+// toml++ recurses once per key part: a key thousands deep overflowed the stack. 64 parts pass the guard (and
+// fail the schema), 65 are refused on their line, and dots in strings, comments and floats are not parts.
+TEST(MachineLoader, DeepDottedKeysAreRefusedBeforeParsing) {
+  auto key = [](int parts) {
+    std::string k = "a";
+    for (int i = 1; i < parts; ++i) k += ".a";
+    return k;
+  };
+  auto at_limit = parse_machine("x = 1.5\n" + key(64) + " = 1\n", "m.toml");
+  ASSERT_FALSE(at_limit.ok());
+  EXPECT_EQ(at_limit.error().message.find("dotted key"), std::string::npos) << at_limit.error().message;
+  auto over = parse_machine("x = 1.5\n" + key(65) + " = 1\n", "m.toml");
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().where.line, 2u);
+  EXPECT_NE(over.error().message.find("more than 64 parts"), std::string::npos) << over.error().message;
+  std::string titan = read(kMachines + "titan.toml");
+  auto quoted = parse_machine(titan + "# " + key(1000) + "\n", "t", {"machine.description=\"" + key(1000) + "\""});
+  EXPECT_TRUE(quoted.ok()) << quoted.error().to_string();
+  auto in_set = parse_machine(titan, "t", {key(65) + "=1"});
+  ASSERT_FALSE(in_set.ok());
+  EXPECT_NE(in_set.error().message.find("more than 64 parts"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace rr::machine
