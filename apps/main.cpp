@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "output_file.hpp"
+#include "platform/output_target.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"realm-replay: read Realm event-graph traces (Legion, 2014-2015) and explain them.", "realm-replay"};
@@ -37,7 +39,9 @@ int main(int argc, char** argv) {
     app.exit(e);
     return rr::app::kExitUsage;
   }
-  try {
+  rr::app::protect_command_line_inputs(app);
+  const int code = [&] {
+    try {
     if (app.got_subcommand("stats")) return run_stats();
     if (app.got_subcommand("validate")) return run_validate();
     if (app.got_subcommand("graph")) return run_graph();
@@ -50,9 +54,16 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("gen")) return run_gen();
     if (app.got_subcommand("machine")) return run_machine();
     if (app.got_subcommand("calibrate")) return run_calibrate();
-  } catch (const std::exception& e) {
-    std::cerr << "realm-replay: internal error: " << e.what() << "\n";
-    return rr::app::kExitBadInput;
+    } catch (const std::exception& e) {
+      std::cerr << "realm-replay: internal error: " << e.what() << "\n";
+      return rr::app::kExitBadInput;
+    }
+    return rr::app::kExitUsage;
+  }();
+  // A report that did not reach standard output (a full disk, /dev/full, a closed descriptor) is a failure.
+  if (auto err = rr::platform::flush_stdout(); !err.empty()) {
+    std::cerr << "realm-replay: error: cannot write standard output: " << err << "\n";
+    return code == rr::app::kExitOk ? rr::app::kExitBadInput : code;
   }
-  return rr::app::kExitUsage;
+  return code;
 }

@@ -1,33 +1,15 @@
-// Atomic file output (temporary name + rename) so a failed run never leaves half a report.
+// Command outputs through platform::OutputTarget (whole or not at all, never over an input).
 #include "output_file.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <iostream>
+#include <set>
+
+#include "platform/output_target.hpp"
 
 namespace rr::app {
 
 std::string write_file_atomically(const std::string& path, std::string_view contents) {
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  std::FILE* f = std::fopen(temp.c_str(), "wb");
-  if (f == nullptr) return path + ": cannot write: " + std::strerror(errno);
-  bool ok = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size();
-  ok = (std::fflush(f) == 0) && ok;
-  int saved = errno;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) {
-    std::remove(temp.c_str());
-    return path + ": cannot write: " + std::strerror(saved ? saved : errno);
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    saved = errno;
-    std::remove(temp.c_str());
-    return path + ": cannot rename into place: " + std::strerror(saved);
-  }
-  return {};
+  return platform::write_whole_file(path, contents);
 }
 
 bool emit_report(const char* command, const std::string& path, std::string_view text) {
@@ -40,6 +22,19 @@ bool emit_report(const char* command, const std::string& path, std::string_view 
     return false;
   }
   return true;
+}
+
+void protect_command_line_inputs(const CLI::App& app) {
+  static const std::set<std::string> kInputOptions{"machine", "mapping", "against-trace", "against-machine",
+                                                   "node-map"};
+  for (const CLI::Option* opt : app.get_options()) {
+    bool input = opt->get_positional() && opt->get_lnames().empty() && opt->get_snames().empty();
+    for (const auto& name : opt->get_lnames()) input = input || kInputOptions.count(name) > 0;
+    if (!input) continue;
+    for (const auto& value : opt->results())
+      if (value != "traced") platform::protect_input(value);
+  }
+  for (const CLI::App* sub : app.get_subcommands()) protect_command_line_inputs(*sub);
 }
 
 }  // namespace rr::app

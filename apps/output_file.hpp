@@ -1,6 +1,8 @@
-// Writing output files whole or not at all: write a temporary sibling, then rename over the target.
+// A command's outputs: reports to stdout or to a file, written through platform::OutputTarget (whole or not at
+// all, never over an input, devices and FIFOs written directly), and the inputs of the command line protected.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <string_view>
 
@@ -12,5 +14,9 @@ std::string write_file_atomically(const std::string& path, std::string_view cont
 // A command's report: to stdout when `path` is empty, else to the file (whole or not at all). Returns
 // false after printing "realm-replay <command>: error: ..." when the file cannot be written.
 bool emit_report(const char* command, const std::string& path, std::string_view text);
+
+// Marks every input the parsed command line names (its positional arguments, --machine, --mapping,
+// --against-trace, --against-machine, --node-map) so that no output of this run replaces one.
+void protect_command_line_inputs(const CLI::App& app);
 
 }  // namespace rr::app

@@ -21,6 +21,7 @@ class Expected {
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
   T&& operator*() && { return std::move(*this).value(); }
   const InputError& error() const { return std::get<InputError>(state_); }
 

@@ -2,10 +2,10 @@
 // truth and machine files.
 #include "log_writer.hpp"
 
+#include "platform/output_target.hpp"
 #include "random.hpp"
 
 #include <lzma.h>
-#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -42,17 +42,17 @@ struct IdMaker {
   std::uint64_t processor(std::uint32_t node, std::uint32_t index) const { return make(8, node, index); }
 };
 
-// A file written through a streaming compressor into a temporary name, renamed into place by commit();
-// removed if never committed, so a failed run leaves no partial file behind.
+// A file written through a streaming compressor into a platform::OutputTarget (a temporary name renamed into
+// place by commit(), removed if never committed or on a signal), so a failed run leaves no partial file behind.
 class OutputFile {
  public:
-  OutputFile(fs::path path, Compression c)
-      : path_(std::move(path)), temp_(path_.string() + ".tmp." + std::to_string(::getpid())), c_(c) {
-    file_ = std::fopen(temp_.c_str(), "wb");
-    if (!file_) throw std::runtime_error(path_.string() + ": cannot write: " + std::strerror(errno));
+  OutputFile(fs::path path, Compression c) : path_(std::move(path)), c_(c) {
+    if (auto err = target_.open(path_.string()); !err.empty()) throw std::runtime_error(err);
     if (c_ == Compression::zstd) {
       zstd_ = ZSTD_createCCtx();
       ZSTD_CCtx_setParameter(zstd_, ZSTD_c_compressionLevel, 3);
+      // Frames carry their content checksum, as the zstd tool writes them: a damaged file is then detected.
+      ZSTD_CCtx_setParameter(zstd_, ZSTD_c_checksumFlag, 1);
     } else if (c_ == Compression::gzip) {
       if (deflateInit2(&z_, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) fail("cannot initialise zlib");
     } else if (c_ == Compression::xz) {
@@ -65,9 +65,6 @@ class OutputFile {
     if (zstd_) ZSTD_freeCCtx(zstd_);
     if (c_ == Compression::gzip) deflateEnd(&z_);
     if (c_ == Compression::xz) lzma_end(&xz_);
-    if (file_) std::fclose(file_);
-    std::error_code ignored;
-    if (!committed_) fs::remove(temp_, ignored);
   }
 
   void write(std::string_view text) { encode(text, false); }
@@ -75,18 +72,15 @@ class OutputFile {
   // Ends the stream and moves the file into place.
   void commit() {
     encode({}, true);
-    if (std::fclose(std::exchange(file_, nullptr)) != 0) fail("cannot write");
-    std::error_code ec;
-    fs::rename(temp_, path_, ec);
-    if (ec) fail("cannot rename into place: " + ec.message());
-    committed_ = true;
+    if (auto err = target_.commit(); !err.empty()) throw std::runtime_error(err);
   }
 
  private:
   [[noreturn]] void fail(const std::string& why) const { throw std::runtime_error(path_.string() + ": " + why); }
 
   void put(const void* data, std::size_t n) {
-    if (n && std::fwrite(data, 1, n, file_) != n) fail(std::string("cannot write: ") + std::strerror(errno));
+    if (n && !target_.write(std::string_view(static_cast<const char*>(data), n)))
+      fail(std::string("cannot write: ") + std::strerror(errno));
   }
 
   void encode(std::string_view text, bool last) {
@@ -127,13 +121,11 @@ class OutputFile {
   }
 
   fs::path path_;
-  std::string temp_;
   Compression c_;
-  std::FILE* file_ = nullptr;
+  platform::OutputTarget target_;
   ZSTD_CCtx* zstd_ = nullptr;
   z_stream z_{};
   lzma_stream xz_ = LZMA_STREAM_INIT;
-  bool committed_ = false;
 };
 
 void write_whole(const fs::path& path, const std::string& data) {

@@ -15,6 +15,9 @@ struct TraceInput {
   std::string path;
   bool is_archive = false;  // a tar archive (plain or compressed) holding per-node logs
   core::TraceFormat format = core::TraceFormat::realm_text;  // of a plain input; an archive's members decide theirs
+  // A FIFO, a pipe (`<(...)`, /dev/stdin) or another file that cannot be read twice: its format is read from the
+  // same opening that reads it, never sniffed first.
+  bool stream = false;
 };
 
 // What a stream holds, from its first decoded bytes (at least kSniffBytes of them when there are so many).
@@ -30,7 +33,8 @@ bool number_in_name(const std::string& file_name, int* number);
 
 // A folder contributes its node_<N>.log[.gz|.xz|.zst] files, ordered by N, or its Legion Prof logs (any
 // file whose decoded bytes start with `FileType: BinaryLegionProf`), ordered by the number in their name;
-// a folder holding both is an error. A file is taken as given, its format read from its decoded first
+// a folder holding both is an error. A folder entry named like a node log that is no readable file (a
+// dangling symlink, a folder) is kept, so that reading it reports why. A file is taken as given, its format read from its decoded first
 // bytes (a tar archive, a Legion Prof log, or else a text log). An argument that does not exist but has
 // * ? or [ is expanded as a glob. Inputs keep argument order; the same path given twice is read once.
 // Plain inputs of both formats are an error.

@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan+UBSan) and fuzzes each for N seconds (default 60): the line
-# parser, seeded with the lines of the bundled real traces, and the Legion Prof reader, seeded with the start
-# of the bundled Legion Prof logs (decompressed). usage: scripts/fuzz.sh [SECONDS] [line|prof|all]
+# parser, seeded with the lines of the bundled real traces; the Legion Prof reader, seeded with the start of the
+# bundled Legion Prof logs (decompressed); machine files (TOML, then --set overrides after a "--set" line),
+# seeded with the bundled machines; and the whole pipeline (a small multi-file trace -> graph -> traced machine
+# -> replay -> critical path, 10 s per input at most), seeded with small generated traces and the start of the
+# real ones. usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|all]
+# Extra arguments after the target go to libFuzzer (e.g. -runs=10000000 -jobs=2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 which=${2:-all}
-case "$which" in line|prof|all) ;; *) echo "usage: scripts/fuzz.sh [SECONDS] [line|prof|all]" >&2; exit 2;; esac
+case "$which" in line|prof|machine|pipeline|all) ;;
+  *) echo "usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|all] [libFuzzer options]" >&2; exit 2;; esac
+shift $(( $# < 2 ? $# : 2 ))
+extra=("$@")
 
 scripts/install_deps.sh
 command -v clang++ >/dev/null || { apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRR_BUILD_FUZZERS=ON \
   -DRR_BUILD_TESTS=ON -DRR_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build build-fuzz --parallel 2 --target fuzz_line_parser fuzz_prof_reader
+cmake --build build-fuzz --parallel 2 --target fuzz_line_parser fuzz_prof_reader fuzz_machine_file fuzz_pipeline realm-replay
 
-if [ "$which" != prof ]; then
+if [ "$which" = line ] || [ "$which" = all ]; then
   corpus=build-fuzz/corpus
   mkdir -p "$corpus"
   if [ -z "$(ls -A "$corpus")" ]; then
@@ -23,9 +30,9 @@ if [ "$which" != prof ]; then
       { key = $0; sub(/^\[[^]]*\] \{[0-9]\}\{graph\}: /, "", key); sub(/:.*/, "", key); sub(/ [0-9a-f(].*/, "", key)
         if (seen[key]++ < 3) { n++; print > ("'"$corpus"'/seed_" n) } }'
   fi
-  build-fuzz/tests/fuzz/fuzz_line_parser -max_total_time="$seconds" -max_len=4096 "$corpus"
+  build-fuzz/tests/fuzz/fuzz_line_parser -max_total_time="$seconds" -max_len=4096 "${extra[@]}" "$corpus"
 fi
-if [ "$which" != line ]; then
+if [ "$which" = prof ] || [ "$which" = all ]; then
   corpus=build-fuzz/corpus-prof
   mkdir -p "$corpus"
   if [ -z "$(ls -A "$corpus")" ]; then
@@ -36,5 +43,31 @@ if [ "$which" != line ]; then
       gzip -dc "$f" | head -c 12000 > "$corpus/seed_$n" || true
     done
   fi
-  build-fuzz/tests/fuzz/fuzz_prof_reader -max_total_time="$seconds" -max_len=32768 "$corpus"
+  build-fuzz/tests/fuzz/fuzz_prof_reader -max_total_time="$seconds" -max_len=32768 "${extra[@]}" "$corpus"
+fi
+if [ "$which" = machine ] || [ "$which" = all ]; then
+  corpus=build-fuzz/corpus-machine
+  mkdir -p "$corpus"
+  if [ -z "$(ls -A "$corpus")" ]; then
+    for f in data/machines/*.toml; do cp "$f" "$corpus/$(basename "$f")"; done
+    { cat data/machines/titan.toml; printf '\n--set\nprocessors.cpu.count=4\nnetwork.latency_ns=100\n'; } > "$corpus/titan_set"
+  fi
+  build-fuzz/tests/fuzz/fuzz_machine_file -max_total_time="$seconds" -max_len=8192 "${extra[@]}" "$corpus"
+fi
+if [ "$which" = pipeline ] || [ "$which" = all ]; then
+  corpus=build-fuzz/corpus-pipeline
+  mkdir -p "$corpus"
+  if [ -z "$(ls -A "$corpus")" ]; then
+    # Small generated traces of each family (their files joined by form feeds) and the real traces' first lines.
+    gen=$(mktemp -d)
+    for g in stencil fork-join chain random-dag s3d; do
+      build-fuzz/apps/realm-replay gen "$g" --nodes 2 -o "$gen/$g" >/dev/null 2>&1 || continue
+      for f in "$gen/$g"/node_*.log; do head -c 3000 "$f"; printf '\f'; done > "$corpus/gen_$g"
+    done
+    rm -rf "$gen"
+    n=0
+    for f in data/traces/real/*/node_*.log.zst; do n=$((n + 1)); zstd -dc "$f" | head -c 6000 > "$corpus/real_$n"; done
+  fi
+  build-fuzz/tests/fuzz/fuzz_pipeline -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=4096 \
+    "${extra[@]}" "$corpus"
 fi

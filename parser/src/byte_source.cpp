@@ -222,6 +222,9 @@ core::Compression detect_compression(const unsigned char* h, std::size_t n) {
   if (n >= 6 && h[0] == 0xfd && h[1] == '7' && h[2] == 'z' && h[3] == 'X' && h[4] == 'Z' && h[5] == 0)
     return core::Compression::xz;
   if (n >= 4 && h[0] == 0x28 && h[1] == 0xb5 && h[2] == 0x2f && h[3] == 0xfd) return core::Compression::zstd;
+  // A zstd skippable frame (magic 0x184D2A50..5F, little endian): pzstd starts its files with one that holds
+  // the frame sizes. The zstd decoder skips it.
+  if (n >= 4 && (h[0] & 0xf0) == 0x50 && h[1] == 0x2a && h[2] == 0x4d && h[3] == 0x18) return core::Compression::zstd;
   return core::Compression::none;
 }
 

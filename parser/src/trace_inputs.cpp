@@ -95,13 +95,22 @@ core::InputError error_for(const std::string& path, std::string message) {
 // skipped.
 core::Expected<std::vector<TraceInput>> folder_inputs(const std::string& path) {
   std::error_code ec;
-  std::vector<std::pair<int, std::string>> logs;
+  std::vector<std::pair<int, TraceInput>> logs;
   std::vector<std::tuple<int, std::string, bool>> profs;  // (number in name, path, decodable)
   for (const auto& entry : fs::directory_iterator(path, ec)) {
-    if (!entry.is_regular_file()) continue;
     const std::string file = entry.path().string();
     const std::string name = entry.path().filename().string();
     int number = -1;
+    std::error_code status_error;
+    const auto status = fs::status(entry.path(), status_error);  // follows symlinks; never throws
+    if (!fs::is_regular_file(status)) {
+      // A node log by name that is no regular file: a FIFO is read as a stream; a dangling symlink, a loop or
+      // a folder is kept so that reading it says what is wrong (--keep-going then skips it, reported).
+      if (is_node_log_name(name, &number))
+        logs.push_back({number, TraceInput{file, false, core::TraceFormat::realm_text,
+                                           fs::exists(status) && !fs::is_directory(status)}});
+      continue;
+    }
     Content content = Content::other;
     bool decodable = true;
     try {
@@ -111,24 +120,26 @@ core::Expected<std::vector<TraceInput>> folder_inputs(const std::string& path) {
     }
     if (content == Content::legion_prof || !decodable) {
       if (!decodable && is_node_log_name(name, &number)) {
-        logs.emplace_back(number, file);
+        logs.push_back({number, TraceInput{file}});
         continue;
       }
       if (!number_in_name(name, &number)) number = -1;
       profs.emplace_back(number, file, decodable);
     } else if (is_node_log_name(name, &number)) {
-      logs.emplace_back(number, file);
+      logs.push_back({number, TraceInput{file}});
     }
   }
   if (ec) return error_for(path, "cannot list directory: " + ec.message());
-  std::sort(logs.begin(), logs.end());
+  std::sort(logs.begin(), logs.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first, a.second.path) < std::tie(b.first, b.second.path);
+  });
   std::sort(profs.begin(), profs.end());
   std::vector<std::string> prof_paths;
   for (const auto& [number, file, decodable] : profs)
     if (decodable) prof_paths.push_back(file);
   if (!logs.empty() && !prof_paths.empty()) {
     std::vector<std::string> log_paths;
-    for (const auto& l : logs) log_paths.push_back(l.second);
+    for (const auto& l : logs) log_paths.push_back(l.second.path);
     return mixed_formats(path, log_paths, prof_paths);
   }
   std::vector<TraceInput> out;
@@ -141,9 +152,9 @@ core::Expected<std::vector<TraceInput>> folder_inputs(const std::string& path) {
   // node_3.log beside node_3.log.gz (a decompression with -k) would count node 3 twice.
   for (std::size_t i = 1; i < logs.size(); ++i)
     if (logs[i].first == logs[i - 1].first)
-      return error_for(path, "both " + name_of(logs[i - 1].second) + " and " + name_of(logs[i].second) +
+      return error_for(path, "both " + name_of(logs[i - 1].second.path) + " and " + name_of(logs[i].second.path) +
                                  " hold node " + std::to_string(logs[i].first) + "; keep one of them");
-  for (const auto& [node, file] : logs) out.push_back({file, false, core::TraceFormat::realm_text});
+  for (const auto& log : logs) out.push_back(log.second);
   return out;
 }
 
@@ -171,12 +182,27 @@ core::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::s
   std::vector<TraceInput> inputs;
   std::set<std::string> seen;
   auto add = [&](const TraceInput& input) {
-    if (seen.insert(fs::weakly_canonical(input.path).string()).second) inputs.push_back(input);
+    std::error_code ec;
+    const auto canonical = fs::weakly_canonical(input.path, ec);
+    if (seen.insert(ec ? input.path : canonical.string()).second) inputs.push_back(input);
   };
   for (const auto& path : paths) {
     std::error_code ec;
     auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status)) return error_for(path, "no such file or directory");
+    if (!fs::exists(status)) {
+      std::error_code link_error;
+      if (fs::is_symlink(fs::symlink_status(path, link_error)))
+        return error_for(path, ec && ec != std::errc::no_such_file_or_directory
+                                   ? "cannot follow symbolic link: " + ec.message()
+                                   : "dangling symbolic link (it names a file that does not exist)");
+      return error_for(path, ec && ec != std::errc::no_such_file_or_directory ? ec.message()
+                                                                              : "no such file or directory");
+    }
+    if (!fs::is_directory(status) && !fs::is_regular_file(status)) {
+      // A FIFO, pipe or device: it cannot be opened twice, so it is not sniffed here.
+      add({path, false, core::TraceFormat::realm_text, true});
+      continue;
+    }
     if (fs::is_directory(status)) {
       auto found = folder_inputs(path);
       if (!found) return found.error();

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -303,16 +304,41 @@ std::vector<core::FileRecords> read_archive(const std::string& path, const ReadO
   return files;
 }
 
+// Counts the stored bytes read through it: a stream's size is known only once it has been read.
+class CountingSource final : public ByteSource {
+ public:
+  CountingSource(std::unique_ptr<ByteSource> inner, std::uint64_t& count) : inner_(std::move(inner)), count_(count) {}
+  std::size_t read(char* data, std::size_t size) override {
+    const std::size_t n = inner_->read(data, size);
+    count_ = inner_->stored_offset();
+    return n;
+  }
+  std::uint64_t stored_offset() const override { return inner_->stored_offset(); }
+
+ private:
+  std::unique_ptr<ByteSource> inner_;
+  std::uint64_t& count_;
+};
+
 core::FileRecords read_plain_input(const TraceInput& input, const ReadOptions& options) {
   const std::string& path = input.path;
   core::Compression compression = core::Compression::none;
-  auto source = open_decoded(open_file(path), &compression);
-  core::FileRecords file = input.format == core::TraceFormat::legion_prof
-                               ? read_prof_stream(std::move(source), path, options)
-                               : read_log_stream(std::move(source), path, options);
+  std::uint64_t stored = 0;
+  auto source = open_decoded(std::make_unique<CountingSource>(open_file(path), stored), &compression);
+  core::TraceFormat format = input.format;
+  if (input.stream) {
+    // Opened once: the format comes from the first decoded bytes of this very opening.
+    std::string head;
+    source = peek_head(std::move(source), kSniffBytes, head);
+    const Content content = content_of(head);
+    if (content == Content::tar)
+      throw SourceError("a tar archive read from a pipe or device; save it to a file and give that", 0);
+    format = content == Content::legion_prof ? core::TraceFormat::legion_prof : core::TraceFormat::realm_text;
+  }
+  core::FileRecords file = format == core::TraceFormat::legion_prof ? read_prof_stream(std::move(source), path, options)
+                                                                    : read_log_stream(std::move(source), path, options);
   file.compression = compression;
-  std::error_code ec;
-  file.stored_bytes = std::filesystem::file_size(path, ec);
+  file.stored_bytes = stored;
   return file;
 }
 
@@ -323,6 +349,13 @@ core::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::strin
   const std::size_t chunk_bytes = std::max(options.chunk_bytes, kMaxLineBytes);
   core::FileRecords file;
   file.path = std::move(display_name);
+  // A UTF-8 byte order mark (an editor's save) is not part of the first line: left in, it hid the first record.
+  std::string head;
+  source = peek_head(std::move(source), 3, head);
+  if (head == "\xEF\xBB\xBF") {
+    char bom[3];
+    for (std::size_t got = 0; got < 3;) got += source->read(bom + got, 3 - got);
+  }
   ChunkPool pool(chunk_bytes);
   ChunkReader reader(*source, pool, chunk_bytes);
   std::uint64_t next_line = 1;
@@ -458,14 +491,18 @@ core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& ar
       return core::InputError{core::SourceLocation{where, 0, std::nullopt, std::nullopt},
                               "mixes Realm event-graph logs and Legion Prof logs (" + trace.files.front().path + ", " +
                                   f.path + "); a trace is one format or the other"};
-  if (trace.format == core::TraceFormat::legion_prof) {
-    // Each process writes one log: two of one node are a copy, or logs of two runs.
-    for (std::size_t i = 0; i < trace.files.size(); ++i)
-      for (std::size_t j = i + 1; j < trace.files.size(); ++j)
-        if (trace.files[i].node >= 0 && trace.files[i].node == trace.files[j].node)
-          return core::InputError{core::SourceLocation{trace.files[j].path, 0, std::nullopt, std::nullopt},
-                                  "holds node " + std::to_string(trace.files[j].node) + " (MachineDesc), as " +
-                                      trace.files[i].path + " does; give one log per node"};
+  // Each node (each process) writes one log: two of one node are a copy, or logs of two runs, and merging them
+  // would count the node's work twice.
+  std::map<std::int32_t, std::size_t> file_of_node;
+  for (std::size_t j = 0; j < trace.files.size(); ++j) {
+    const auto& f = trace.files[j];
+    if (f.node < 0) continue;
+    const auto [it, first] = file_of_node.emplace(f.node, j);
+    if (first) continue;
+    const std::string how = trace.format == core::TraceFormat::legion_prof ? " (MachineDesc)" : " (its lines' [node - thread] prefix)";
+    return core::InputError{core::SourceLocation{f.path, 0, std::nullopt, std::nullopt},
+                            "holds node " + std::to_string(f.node) + how + ", as " + trace.files[it->second].path +
+                                " does; give one log per node"};
   }
   summarise_trace(trace);
   if (trace.record_count() == 0) {

@@ -49,7 +49,9 @@ void GraphBuilder::collect_barriers() {
 void GraphBuilder::complete_barriers() {
   std::map<std::uint64_t, std::vector<std::uint32_t>> gens;  // barrier id -> phase gens (ordered by id)
   for (VertexId p : phase_list_) gens[v_.event[p].id()].push_back(v_.event[p].gen);
-  for (auto& [id, list] : gens) {
+  for (auto& entry : gens) {
+    const std::uint64_t id = entry.first;  // not a structured binding: the lambda below captures it (C++20 allows
+    auto& list = entry.second;             // that, clang 14 does not)
     std::sort(list.begin(), list.end());
     first_phase_.emplace(id, list.front());
     auto created = barriers_.find(id);

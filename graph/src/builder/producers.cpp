@@ -52,10 +52,12 @@ void GraphBuilder::register_producers() {
   std::vector<std::pair<VertexId, VertexId>> all;
   for (const auto& r : repeats) all.insert(all.end(), r.begin(), r.end());
   std::sort(all.begin(), all.end());
-  for (const auto& [second, first] : all)
+  for (const auto& repeat : all) {
+    const VertexId second = repeat.first, first = repeat.second;  // captured below: no structured binding
     log_.note(FindingKind::duplicate_producer, vertices.event[second], [&] {
       return std::string(op_kind_name(vertices.kind[first])) + " and " + op_kind_name(vertices.kind[second]);
     });
+  }
 }
 
 // The producer of an awaited event, or kNoVertex for NO_EVENT and external events.

@@ -124,10 +124,11 @@ class ProfBuilder {
   // forwarded to the creator's node is in two files (spec §8.4) and is no finding.
   bool produce(ProfEvent event, VertexId v, bool dedupe_silently) {
     if (event.is_none()) return true;
-    auto [it, fresh] = producer_.try_emplace(event.id, v);
+    const auto inserted = producer_.try_emplace(event.id, v);  // not bound: the lambda below reads it
+    const bool fresh = inserted.second;
     if (!fresh && !dedupe_silently)
       log_.note(FindingKind::duplicate_producer, key_of(event), [&] {
-        return std::string(op_kind_name(v_.kind[it->second])) + " and " + op_kind_name(v_.kind[v]);
+        return std::string(op_kind_name(v_.kind[inserted.first->second])) + " and " + op_kind_name(v_.kind[v]);
       });
     return fresh;
   }
