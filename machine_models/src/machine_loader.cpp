@@ -292,6 +292,7 @@ MachineModel read_model(const toml::table& root) {
 // to skip strings and comments: between two of = [ ] { } , and a line end, legitimate TOML has one dot at
 // most outside strings (a float), so counting dots there bounds every key, header and inline-table key.
 std::optional<std::uint64_t> line_of_too_deep_key(std::string_view text) {
+  if (static_cast<std::size_t>(std::count(text.begin(), text.end(), '.')) < kMaxKeyComponents) return std::nullopt;
   std::uint64_t line = 1;
   std::size_t dots = 0;
   std::size_t i = 0;

@@ -24,7 +24,7 @@ namespace rr::parser {
 namespace {
 
 struct Chunk {
-  std::vector<char> buffer;
+  std::unique_ptr<char[]> buffer;  // chunk_bytes, left uninitialised: a small file touches only the pages it fills
   std::size_t length = 0;
   bool overlong = false;  // the buffer holds the head of one line longer than the buffer
   std::uint32_t line_count = 0;
@@ -41,7 +41,7 @@ class ChunkPool {
     std::lock_guard lock(mutex_);
     if (free_.empty()) {
       all_.push_back(std::make_unique<Chunk>());
-      all_.back()->buffer.resize(bytes_);
+      all_.back()->buffer = std::make_unique_for_overwrite<char[]>(bytes_);
       return all_.back().get();
     }
     Chunk* c = free_.back();
@@ -71,11 +71,11 @@ void parse_chunk(Chunk& chunk, std::size_t max_messages, const core::RecordBatch
   if (like) chunk.batch.reserve_like(*like, like_bytes, chunk.length);
   LineParser parser(chunk.batch, chunk.stats, max_messages);
   if (chunk.overlong) {
-    parser.note_overlong_line(std::string_view(chunk.buffer.data(), std::min<std::size_t>(chunk.length, 200)), 0);
+    parser.note_overlong_line(std::string_view(chunk.buffer.get(), std::min<std::size_t>(chunk.length, 200)), 0);
     chunk.line_count = 1;
     return;
   }
-  chunk.line_count = parser.parse_text(std::string_view(chunk.buffer.data(), chunk.length));
+  chunk.line_count = parser.parse_text(std::string_view(chunk.buffer.get(), chunk.length));
   chunk.stats.text_bytes = chunk.length;
   chunk.batch.shrink_if_loose();
 }
@@ -120,7 +120,7 @@ class ChunkReader {
   Chunk* next() {
     if (done_) return nullptr;
     Chunk* chunk = pool_.take();
-    char* buf = chunk->buffer.data();
+    char* buf = chunk->buffer.get();
     std::size_t len = carry_.size();
     std::memcpy(buf, carry_.data(), len);
     carry_.clear();
