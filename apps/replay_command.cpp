@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "observed_report.hpp"
 #include "output_file.hpp"
+#include "platform/output_target.hpp"
 #include "replay_report.hpp"
 #include "replay/observed_comparison.hpp"
 #include "session/perturbation.hpp"
@@ -108,7 +109,13 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
       if (observed) report += "\n" + render_observed_text(*observed);
     }
     if (!opts->timeline.empty()) {
-      if (auto err = write_file_atomically(opts->timeline, render_timeline(view, filter)); !err.empty()) {
+      platform::OutputTarget timeline;
+      std::string err = timeline.open(opts->timeline);
+      if (err.empty()) {
+        write_timeline(view, filter, [&](std::string_view text) { timeline.write(text); });
+        err = timeline.commit();
+      }
+      if (!err.empty()) {
         std::cerr << "realm-replay replay: error: " << err << "\n";
         return kExitBadInput;
       }

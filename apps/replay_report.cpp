@@ -216,7 +216,22 @@ constexpr std::uint32_t kObservedPid = 1000000;
 // Track kinds beyond the processor kinds (core::ProcessorKind < 8), which order a node's tracks.
 constexpr int kBackgroundTrack = 8, kCopyTrack = 9;
 
-void add_observed_run(const ReplayView& v, const TimelineFilter& filter, nlohmann::json& events) {
+// The timeline's "traceEvents" array, written one event at a time.
+class EventStream {
+ public:
+  explicit EventStream(const std::function<void(std::string_view)>& out) : out_(out) {}
+  void push_back(const nlohmann::json& event) {
+    out_(first_ ? "" : ",");
+    out_(event.dump());
+    first_ = false;
+  }
+
+ private:
+  const std::function<void(std::string_view)>& out_;
+  bool first_ = true;
+};
+
+void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventStream& events) {
   const graph::EventGraph& g = v.graph;
   struct Op {
     replay::TimeNs start, end;
@@ -281,7 +296,7 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, nlohman
 
 }  // namespace
 
-std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {
+void write_timeline(const ReplayView& v, const TimelineFilter& filter, const std::function<void(std::string_view)>& out) {
   const auto& procs = v.map.processors();
   const auto& r = v.result;
   // Tracks: processors first, then channel instances (r.channels, in order of first use).
@@ -291,7 +306,12 @@ std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {
     const auto& c = r.channels[t - procs.size()];
     return {c.node, v.model.channels[c.channel].name};
   };
-  nlohmann::json events = nlohmann::json::array();
+  // The document as nlohmann would dump it whole (object keys in order), written piece by piece.
+  const nlohmann::json other = {{"machine", v.model.name}, {"estimated_time_ns", r.makespan_ns}};
+  out("{\"displayTimeUnit\":\"ns\",\"otherData\":");
+  out(other.dump());
+  out(",\"traceEvents\":[");
+  EventStream events(out);
   std::set<std::uint32_t> used_tracks;
   for (const auto& in : r.intervals) {
     if (filter.from_ns && in.end < *filter.from_ns) continue;
@@ -325,9 +345,7 @@ std::string render_timeline(const ReplayView& v, const TimelineFilter& filter) {
       events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", node}, {"args", {{"name", (v.graph.has_observed() ? "replayed node " : "node ") + std::to_string(node)}}}});
   }
   if (v.graph.has_observed()) add_observed_run(v, filter, events);
-  nlohmann::json doc = {{"traceEvents", events}, {"displayTimeUnit", "ns"},
-                        {"otherData", {{"machine", v.model.name}, {"estimated_time_ns", r.makespan_ns}}}};
-  return doc.dump() + "\n";
+  out("]}\n");
 }
 
 }  // namespace rr::app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -51,6 +52,7 @@ struct TimelineFilter {
   std::set<std::uint32_t> nodes;  // empty: all
 };
 // Chrome trace event format (chrome://tracing, ui.perfetto.dev): one track per processor and channel instance.
-std::string render_timeline(const ReplayView& v, const TimelineFilter& filter);
+// Written event by event to `out`, so that memory stays that of one event whatever the file's size.
+void write_timeline(const ReplayView& v, const TimelineFilter& filter, const std::function<void(std::string_view)>& out);
 
 }  // namespace rr::app

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/trace_records.hpp"
 
@@ -17,8 +19,13 @@ inline constexpr std::size_t kMaxLineBytes = 1 << 20;
 // adds the chunk's first line number when it merges the chunk into its file.
 class LineParser {
  public:
+  // `stats` may already hold counts (a parser per chunk usually starts from empty ones).
   LineParser(core::RecordBatch& batch, core::FileStats& stats, std::size_t max_messages)
-      : batch_(batch), stats_(stats), max_messages_(max_messages) {}
+      : batch_(batch), stats_(stats), max_messages_(max_messages) {
+    for (std::size_t i = 0; i < stats.prefix_nodes.size(); ++i)
+      node_slot_.emplace(stats.prefix_nodes[i].first, static_cast<std::uint32_t>(i));
+    threads_seen_.insert(stats.threads.begin(), stats.threads.end());
+  }
 
   // `line` excludes the newline. A trailing '\r' is ignored.
   void parse_line(std::string_view line, std::uint32_t relative_line);
@@ -40,6 +47,11 @@ class LineParser {
   std::size_t max_messages_;
   std::uint64_t last_thread_ = ~std::uint64_t{0};
   std::int64_t last_node_ = -1;
+  std::uint32_t last_slot_ = 0;  // last_node_'s place in stats_.prefix_nodes
+  // Where each node's count is in stats_.prefix_nodes, and the threads already listed: hash lookups, so that a
+  // file of many distinct prefixes stays linear.
+  std::unordered_map<std::uint32_t, std::uint32_t> node_slot_;
+  std::unordered_set<std::uint64_t> threads_seen_;
 };
 
 }  // namespace rr::parser

@@ -70,9 +70,23 @@ std::string EventGraph::function_name(std::uint32_t func) const {
 std::span<const WaitInfo> VertexTable::waits_of(VertexId task_vertex) const {
   const std::uint32_t first = tasks[payload[task_vertex]].first_wait;
   if (first == kNoWait) return {};
-  std::size_t end = first;
-  while (end < waits.size() && waits[end].task == task_vertex) ++end;
-  return {waits.data() + first, end - first};
+  // A task's waits are one contiguous run: find its end by galloping then bisecting, so that a task with many
+  // waits costs a logarithm per call, not a scan (a replay asks once per segment).
+  std::size_t inside = first, step = 1;
+  std::size_t outside = waits.size();
+  while (inside + step < waits.size()) {
+    if (waits[inside + step].task != task_vertex) {
+      outside = inside + step;
+      break;
+    }
+    inside += step;
+    step *= 2;
+  }
+  while (outside - inside > 1) {
+    const std::size_t mid = inside + (outside - inside) / 2;
+    (waits[mid].task == task_vertex ? inside : outside) = mid;
+  }
+  return {waits.data() + first, outside - first};
 }
 
 std::int64_t EventGraph::wait_ns(VertexId task_vertex) const {

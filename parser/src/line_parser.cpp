@@ -204,22 +204,20 @@ void LineParser::note_overlong_line(std::string_view head, std::uint32_t relativ
 void LineParser::note_prefix(std::uint32_t node, std::uint64_t thread) {
   if (thread != last_thread_) {
     last_thread_ = thread;
-    auto& t = stats_.threads;
-    if (std::find(t.begin(), t.end(), thread) == t.end()) t.push_back(thread);
+    if (threads_seen_.insert(thread).second) stats_.threads.push_back(thread);
   }
   auto& nodes = stats_.prefix_nodes;
-  if (static_cast<std::int64_t>(node) == last_node_ && !nodes.empty() && nodes.back().first == node) {
-    ++nodes.back().second;
+  if (static_cast<std::int64_t>(node) == last_node_) {  // the common case: a file of one node's lines
+    ++nodes[last_slot_].second;
     return;
   }
   last_node_ = node;
-  auto it = std::find_if(nodes.begin(), nodes.end(), [&](const auto& p) { return p.first == node; });
-  if (it == nodes.end()) {
+  const auto [slot, fresh] = node_slot_.try_emplace(node, static_cast<std::uint32_t>(nodes.size()));
+  last_slot_ = slot->second;
+  if (fresh)
     nodes.emplace_back(node, 1);
-  } else {
-    ++it->second;
-    std::iter_swap(it, nodes.end() - 1);  // keep the most recent node last for the fast path
-  }
+  else
+    ++nodes[last_slot_].second;
 }
 
 std::uint32_t LineParser::parse_text(std::string_view text) {

@@ -91,19 +91,12 @@ void merge_stats(core::FileStats& into, core::FileStats&& from, std::uint64_t fi
   into.text_bytes += from.text_bytes;
   into.null_args += from.null_args;
   into.unexpected_level += from.unexpected_level;
-  for (const auto& entry : from.prefix_nodes) {
-    const std::uint32_t node = entry.first;  // (a structured binding cannot be captured by clang 14)
-    auto it = std::find_if(into.prefix_nodes.begin(), into.prefix_nodes.end(),
-                           [node](const auto& p) { return p.first == node; });
-    if (it == into.prefix_nodes.end())
-      into.prefix_nodes.push_back(entry);
-    else
-      it->second += entry.second;
-  }
+  // Appended here, combined once in settle_node: a search per entry made a file with many distinct
+  // [node - thread] prefixes quadratic.
+  into.prefix_nodes.insert(into.prefix_nodes.end(), from.prefix_nodes.begin(), from.prefix_nodes.end());
   into.min_nonzero_id = std::min(into.min_nonzero_id, from.min_nonzero_id);
   into.max_id = std::max(into.max_id, from.max_id);
-  for (auto t : from.threads)
-    if (std::find(into.threads.begin(), into.threads.end(), t) == into.threads.end()) into.threads.push_back(t);
+  into.threads.insert(into.threads.end(), from.threads.begin(), from.threads.end());
   for (auto& d : from.first_messages) {
     if (into.first_messages.size() >= max_messages) break;
     d.where.line += first_line;
@@ -202,8 +195,19 @@ std::int32_t node_from_name(const std::string& path) {
 // The node a file belongs to: the prefix node of most of its lines, else its name.
 void settle_node(core::FileRecords& file) {
   auto& nodes = file.stats.prefix_nodes;
+  // Each chunk counted its own nodes and threads: sum the counts per node, keep each thread once.
   std::sort(nodes.begin(), nodes.end());
-  std::sort(file.stats.threads.begin(), file.stats.threads.end());
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (kept > 0 && nodes[kept - 1].first == nodes[i].first)
+      nodes[kept - 1].second += nodes[i].second;
+    else
+      nodes[kept++] = nodes[i];
+  }
+  nodes.resize(kept);
+  auto& threads = file.stats.threads;
+  std::sort(threads.begin(), threads.end());
+  threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
   if (nodes.empty()) {
     file.node = node_from_name(file.path);
     return;

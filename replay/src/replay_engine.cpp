@@ -13,6 +13,7 @@
 #include <queue>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace rr::replay {
 
@@ -396,7 +397,7 @@ class Engine {
   TimeNs task_busy(VertexId task, core::ProcessorKind kind) const {
     const graph::TaskInfo& t = g_.task(task);
     if (t.time_ns == graph::kNoTime) return 0;
-    TimeNs busy = std::max<TimeNs>(0, t.time_ns - g_.wait_ns(task));
+    TimeNs busy = std::max<TimeNs>(0, t.time_ns - total_wait_ns(task));
     if (kind != map_.traced_kind(t.processor.value()))
       if (const machine::FunctionMove* m = map_.move(t.func_id); m && m->factor)
         busy = core::held_round(static_cast<double>(busy) * *m->factor);
@@ -415,6 +416,15 @@ class Engine {
     // busy * (k+1) can exceed 64 bits for long tasks with many actions: multiply in 128 bits.
     __extension__ using Wide = __int128;
     return static_cast<TimeNs>(static_cast<Wide>(busy) * (k + 1) / (count + 1));
+  }
+
+  // The sum of a task's measured waits, summed once per task: every segment of the task asks for it, and a
+  // task with many waits made that quadratic.
+  TimeNs total_wait_ns(VertexId task) const {
+    if (g_.task(task).first_wait == graph::kNoWait) return 0;
+    auto [it, fresh] = wait_total_.try_emplace(task, 0);
+    if (fresh) it->second = g_.wait_ns(task);
+    return it->second;
   }
 
   SegmentShape segment_shape(VertexId segment, VertexId task, TimeNs busy) const {
@@ -493,7 +503,7 @@ class Engine {
     const TimeNs busy = task_busy(task, map_.processors()[p].kind);
     if (first) {
       const graph::TaskInfo& info = g_.task(task);
-      if (info.time_ns != graph::kNoTime && info.time_ns < g_.wait_ns(task)) ++r_.clamped_waits;
+      if (info.time_ns != graph::kNoTime && info.time_ns < total_wait_ns(task)) ++r_.clamped_waits;
     }
     const SegmentShape shape = segment_shape(v, task, busy);
     // The runtime's own work on the processor before the segment's: the launch cost of a task, and the
@@ -753,6 +763,7 @@ class Engine {
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
   std::vector<std::uint32_t> segment_queue_;
   std::vector<char> external_pending_;  // v waits on an unrecorded event not yet scheduled (schedule_external)
+  mutable std::unordered_map<VertexId, TimeNs> wait_total_;  // total_wait_ns, for the tasks that have waits
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise
