@@ -9,11 +9,22 @@ namespace rr::machine {
 
 namespace {
 
+// A TOML basic string: quotes, backslashes and control characters (which TOML forbids raw) escaped, so that
+// whatever name a machine was loaded with is written back readable.
 std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04X", u);
+      out += buf;
+    } else {
+      out += c;
+    }
   }
   return out + "\"";
 }

@@ -87,7 +87,11 @@ const char* kKindKeys[3] = {"gpu", "cpu", "utility"};
 std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label, const TracedFacts& facts) {
   const Observed o = observe(trace);
   std::ostringstream t;
-  t << "# The machine trace '" << label << "' was taken on, as the trace logged it (realm-replay machine from-trace).\n"
+  // The label is a file name: a newline in it must not end the comment and start TOML of its own.
+  std::string shown = label;
+  for (char& c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  t << "# The machine trace '" << shown << "' was taken on, as the trace logged it (realm-replay machine from-trace).\n"
     << "# [T] from the trace. [F] fitted to the trace's own measured waits. [A] an assumption: the trace does not\n"
     << "# record it; change it with --set, or fit it to measured run times with realm-replay calibrate.\n\n";
   const std::string latency = value_or(facts.network_latency_ns, "25000", true);

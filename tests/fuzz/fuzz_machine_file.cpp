@@ -3,6 +3,7 @@
 // it accepts must hold its documented ranges (machine_limits.hpp) and survive a round trip through the writer.
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -54,6 +55,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // What the writer writes, the loader reads back to the same file.
   const std::string written = rr::machine::to_toml(*model, "round trip");
   const auto again = rr::machine::parse_machine(written, "written.toml");
-  if (!again.ok() || rr::machine::to_toml(*again, "round trip") != written) std::abort();
+  if (!again.ok()) {
+    std::fprintf(stderr, "the written machine does not load: %s\n%s\n", again.error().to_string().c_str(), written.c_str());
+    std::abort();
+  }
+  if (const std::string rewritten = rr::machine::to_toml(*again, "round trip"); rewritten != written) {
+    std::fprintf(stderr, "written:\n%s\nrewritten:\n%s\n", written.c_str(), rewritten.c_str());
+    std::abort();
+  }
   return 0;
 }

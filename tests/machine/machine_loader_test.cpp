@@ -227,5 +227,19 @@ TEST(MachineLoader, DeepDottedKeysAreRefusedBeforeParsing) {
   EXPECT_NE(in_set.error().message.find("more than 64 parts"), std::string::npos);
 }
 
+// Found by fuzz_machine_file: a name holding a control character (written "\b" in the file) was written back raw,
+// which TOML forbids, so a fitted machine (calibrate -o) could not be read again.
+TEST(MachineLoader, WrittenMachineReadsBackWhateverItsName) {
+  auto m = parse_machine(read(kMachines + "titan.toml"), "t",
+                         {"machine.name=\"a\\b\\u007f\\\"q\\\\ \\n[machine]\""});
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  EXPECT_EQ(m->name, std::string("a\b\x7f\"q\\ \n[machine]"));
+  const std::string written = to_toml(*m, "round trip");
+  auto again = parse_machine(written, "written.toml");
+  ASSERT_TRUE(again.ok()) << again.error().to_string() << "\n" << written;
+  EXPECT_EQ(again->name, m->name);
+  EXPECT_EQ(to_toml(*again, "round trip"), written);
+}
+
 }  // namespace
 }  // namespace rr::machine
