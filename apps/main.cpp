@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   auto run_gen = rr::app::add_gen_command(app, common);
   auto run_machine = rr::app::add_machine_command(app, common);
   auto run_calibrate = rr::app::add_calibrate_command(app, common);
+  auto run_export = rr::app::add_export_command(app, common);
 
   try {
     app.parse(argc, argv);
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("gen")) return run_gen();
     if (app.got_subcommand("machine")) return run_machine();
     if (app.got_subcommand("calibrate")) return run_calibrate();
+    if (app.got_subcommand("export")) return run_export();
     } catch (const std::exception& e) {
       std::cerr << "realm-replay: internal error: " << e.what() << "\n";
       return rr::app::kExitBadInput;

@@ -26,6 +26,9 @@ class OutputTarget {
   // Opens `path` for writing; returns an empty string or a message naming the file.
   std::string open(const std::string& path);
   std::FILE* file() const { return file_; }
+  // The temporary file commit() renames into place (empty for a device or FIFO, written directly): for a
+  // writer that needs a path of its own, such as SQLite.
+  const std::string& temporary_path() const { return temp_; }
   // Writes and returns false on an error (the message is kept for commit()).
   bool write(std::string_view bytes);
   // Flushes, closes and moves the output into place; returns an empty string or a message naming the file.

@@ -7,7 +7,7 @@ PACKAGES=(
   libboost-dev libboost-graph-dev libtbb-dev
   libzstd-dev liblzma-dev zlib1g-dev libarchive-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libtomlplusplus-dev
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev libsqlite3-dev sqlite3
   zstd xz-utils gzip tar
   chromium
 )

@@ -1,0 +1,314 @@
+// SQLite export (docs/sql.md): prepared statements bound row by row inside one transaction, into a temporary
+// file that platform::OutputTarget renames into place only when everything is written.
+#include "sql_export.hpp"
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "platform/output_target.hpp"
+#include "replay/copy_route.hpp"
+
+namespace rr::app {
+namespace {
+
+// The schema, one statement per table and index; docs/sql.md describes every column.
+constexpr std::string_view kSchema = R"sql(
+CREATE TABLE runs (
+  run_id INTEGER PRIMARY KEY, trace TEXT NOT NULL, trace_path TEXT NOT NULL, machine TEXT NOT NULL,
+  machine_file TEXT NOT NULL, overrides TEXT NOT NULL, placement TEXT NOT NULL, traced_nodes INTEGER NOT NULL,
+  model_nodes INTEGER NOT NULL, estimated_time_ns INTEGER NOT NULL, lower_bound_ns INTEGER,
+  operations INTEGER NOT NULL, completed INTEGER NOT NULL, stuck INTEGER NOT NULL, tool_version TEXT NOT NULL);
+CREATE TABLE processors (
+  run_id INTEGER NOT NULL, processor INTEGER NOT NULL, node INTEGER NOT NULL, kind TEXT NOT NULL,
+  kind_index INTEGER NOT NULL, busy_ns INTEGER NOT NULL, segments INTEGER NOT NULL, utilisation REAL NOT NULL,
+  PRIMARY KEY (run_id, processor));
+CREATE TABLE memories (
+  run_id INTEGER NOT NULL, memory TEXT NOT NULL, kind TEXT NOT NULL, traced_node INTEGER NOT NULL,
+  node INTEGER NOT NULL, spans_nodes INTEGER NOT NULL, capacity_bytes INTEGER, PRIMARY KEY (run_id, memory));
+CREATE TABLE operations (
+  run_id INTEGER NOT NULL, op INTEGER NOT NULL, kind TEXT NOT NULL, event TEXT NOT NULL, node INTEGER,
+  processor INTEGER, function INTEGER, function_name TEXT, issuer INTEGER, ready_ns INTEGER, start_ns INTEGER,
+  end_ns INTEGER, queued_ns INTEGER, released_by INTEGER, release TEXT NOT NULL, bytes INTEGER,
+  in_estimate INTEGER NOT NULL, PRIMARY KEY (run_id, op));
+CREATE TABLE edges (
+  run_id INTEGER NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL, kind TEXT NOT NULL);
+CREATE TABLE copies (
+  run_id INTEGER NOT NULL, op INTEGER NOT NULL, src_memory TEXT, dst_memory TEXT, src_kind TEXT NOT NULL,
+  dst_kind TEXT NOT NULL, src_node INTEGER NOT NULL, dst_node INTEGER NOT NULL, remote INTEGER NOT NULL,
+  path TEXT NOT NULL, bytes INTEGER NOT NULL, bytes_known INTEGER NOT NULL, ready_ns INTEGER, start_ns INTEGER,
+  end_ns INTEGER, PRIMARY KEY (run_id, op));
+CREATE TABLE critical_path (
+  run_id INTEGER NOT NULL, step INTEGER NOT NULL, op INTEGER NOT NULL, class TEXT NOT NULL, label TEXT NOT NULL,
+  begin_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, PRIMARY KEY (run_id, step));
+CREATE TABLE findings (
+  run_id INTEGER NOT NULL, kind TEXT NOT NULL, total INTEGER NOT NULL, event TEXT, detail TEXT,
+  explanation TEXT);
+)sql";
+
+// Made after the rows are in: building an index once is faster than keeping it up to date row by row.
+constexpr std::string_view kIndexes = R"sql(
+CREATE INDEX operations_by_node ON operations (run_id, node, kind);
+CREATE INDEX operations_by_processor ON operations (run_id, processor, start_ns);
+CREATE INDEX operations_by_function ON operations (run_id, function);
+CREATE INDEX edges_by_dst ON edges (run_id, dst);
+CREATE INDEX edges_by_src ON edges (run_id, src);
+CREATE INDEX copies_by_path ON copies (run_id, path, dst_node);
+CREATE INDEX critical_path_by_op ON critical_path (run_id, op);
+)sql";
+
+struct SqlError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Database {
+ public:
+  explicit Database(const std::string& path) {
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+      const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw SqlError(why);
+    }
+  }
+  ~Database() { sqlite3_close(db_); }
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  void exec(std::string_view sql) {
+    char* message = nullptr;
+    if (sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+      const std::string why = message ? message : sqlite3_errmsg(db_);
+      sqlite3_free(message);
+      throw SqlError(why);
+    }
+  }
+  sqlite3* handle() const { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+// One prepared INSERT; add() binds a row's values in column order, NULL for an empty optional.
+class Inserter {
+ public:
+  Inserter(Database& db, const char* table, int columns) : db_(db) {
+    std::string sql = std::string("INSERT INTO ") + table + " VALUES (";
+    for (int i = 0; i < columns; ++i) sql += i ? ",?" : "?";
+    sql += ")";
+    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
+      throw SqlError(sqlite3_errmsg(db.handle()));
+  }
+  ~Inserter() { sqlite3_finalize(stmt_); }
+  Inserter(const Inserter&) = delete;
+  Inserter& operator=(const Inserter&) = delete;
+
+  Inserter& operator<<(std::int64_t v) { return check(sqlite3_bind_int64(stmt_, ++column_, v)); }
+  Inserter& operator<<(double v) { return check(sqlite3_bind_double(stmt_, ++column_, v)); }
+  Inserter& operator<<(const char* v) { return *this << std::string_view(v); }
+  Inserter& operator<<(std::string_view v) {
+    return check(sqlite3_bind_text(stmt_, ++column_, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+  }
+  Inserter& operator<<(std::optional<std::int64_t> v) {
+    return v ? *this << *v : check(sqlite3_bind_null(stmt_, ++column_));
+  }
+  Inserter& operator<<(std::optional<std::string_view> v) {
+    return v ? *this << *v : check(sqlite3_bind_null(stmt_, ++column_));
+  }
+  void row() {
+    if (sqlite3_step(stmt_) != SQLITE_DONE) throw SqlError(sqlite3_errmsg(db_.handle()));
+    sqlite3_reset(stmt_);
+    column_ = 0;
+  }
+
+ private:
+  Inserter& check(int rc) {
+    if (rc != SQLITE_OK) throw SqlError(sqlite3_errmsg(db_.handle()));
+    return *this;
+  }
+  Database& db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int column_ = 0;
+};
+
+using std::int64_t;
+std::optional<int64_t> time_or_null(replay::TimeNs t) {
+  return t == replay::kNever ? std::nullopt : std::optional<int64_t>(t);
+}
+std::string_view sv(std::string_view s) { return s; }
+
+void write_tables(Database& db, const session::LoadedTrace& trace, const session::ReplayRun& run,
+                  const ExportedRun& info) {
+  const graph::EventGraph& g = trace.graph();
+  const replay::ReplayResult& r = run.result;
+  const replay::MachineMap& map = run.map;
+  const auto& procs = map.processors();
+  const int64_t run_id = 1;
+
+  {
+    Inserter ins(db, "runs", 15);
+    std::optional<int64_t> lower;
+    if (run.critical && run.critical->lower_bound_ns >= 0) lower = run.critical->lower_bound_ns;
+    ins << run_id << sv(info.trace) << sv(info.trace_path) << sv(info.machine) << sv(info.machine_file)
+        << sv(info.overrides) << sv(info.placement) << static_cast<int64_t>(trace.nodes)
+        << static_cast<int64_t>(map.model_nodes()) << static_cast<int64_t>(r.makespan_ns) << lower
+        << static_cast<int64_t>(g.vertex_count()) << static_cast<int64_t>(r.operations)
+        << static_cast<int64_t>(r.stuck) << sv(RR_VERSION);
+    ins.row();
+  }
+  {
+    Inserter ins(db, "processors", 8);
+    for (std::size_t p = 0; p < procs.size(); ++p) {
+      const auto& usage = r.processors[p];
+      const double utilisation =
+          r.makespan_ns > 0 ? static_cast<double>(usage.busy_ns) / static_cast<double>(r.makespan_ns) : 0.0;
+      ins << run_id << static_cast<int64_t>(p) << static_cast<int64_t>(procs[p].node)
+          << core::processor_kind_name(procs[p].kind) << static_cast<int64_t>(procs[p].index)
+          << static_cast<int64_t>(usage.busy_ns) << static_cast<int64_t>(usage.segments) << utilisation;
+      ins.row();
+    }
+  }
+  {
+    Inserter ins(db, "memories", 7);
+    const core::MachineRecords machine = core::machine_records(trace.records);
+    const core::IdLayout layout = core::IdLayout::for_width(trace.records.width);
+    for (std::size_t i = 0; i < machine.memories.size(); ++i) {
+      const auto& m = machine.memories[i];
+      const replay::MemoryPlace place = map.memory(m.id.value());
+      std::optional<int64_t> capacity;
+      if (i < machine.memory_capacities.size() && machine.memory_capacities[i] > 0)
+        capacity = static_cast<int64_t>(machine.memory_capacities[i]);
+      ins << run_id << sv(core::hex(m.id.value())) << core::memory_kind_name(m.kind)
+          << static_cast<int64_t>(layout.node_of(m.id.value())) << static_cast<int64_t>(place.node)
+          << static_cast<int64_t>(place.spans_nodes) << capacity;
+      ins.row();
+    }
+  }
+  // Copies' routes: computed once, used by operations (node) and copies.
+  std::vector<std::uint32_t> copy_dst_node(g.vertex_count(), 0);
+  {
+    Inserter ops(db, "operations", 17);
+    Inserter copies(db, "copies", 15);
+    for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
+      const graph::OpKind kind = g.kind(v);
+      std::optional<int64_t> node, processor, function, bytes;
+      std::optional<std::string> function_name;
+      if (kind == graph::OpKind::task || kind == graph::OpKind::task_resume) {
+        const graph::VertexId task = kind == graph::OpKind::task ? v : g.resume_wait(v).task;
+        function = g.task(task).func_id;
+        function_name = g.function_name(g.task(task).func_id);
+        if (r.processor_of[v] != ~0u) {
+          processor = r.processor_of[v];
+          node = procs[r.processor_of[v]].node;
+        }
+      } else if (kind == graph::OpKind::copy) {
+        const replay::CopyRoute route = replay::copy_route(g, map, v);
+        const graph::CopyInfo& c = g.copy(v);
+        const bool known = c.bytes != graph::kNoValue;
+        const int64_t b = static_cast<int64_t>(known ? c.bytes : run.model.default_copy_bytes);
+        bytes = b;
+        node = route.dst_node;
+        copies << run_id << static_cast<int64_t>(v) << std::optional<std::string_view>(core::hex(c.src_memory.value()))
+               << std::optional<std::string_view>(core::hex(c.dst_memory.value()))
+               << core::memory_kind_name(route.src.kind) << core::memory_kind_name(route.dst.kind)
+               << static_cast<int64_t>(route.src_node) << static_cast<int64_t>(route.dst_node)
+               << static_cast<int64_t>(route.remote) << sv(replay::route_name(route)) << b
+               << static_cast<int64_t>(known) << time_or_null(r.ready[v]) << time_or_null(r.start[v])
+               << time_or_null(r.end[v]);
+        copies.row();
+      }
+      if (!node) {
+        // Runtime operations (merges, triggers, arrivals, phases) run where their issuing task ran.
+        const graph::VertexId issuer = g.issuer(v);
+        if (issuer != graph::kNoVertex && issuer < r.processor_of.size() && r.processor_of[issuer] != ~0u)
+          node = procs[r.processor_of[issuer]].node;
+      }
+      std::optional<int64_t> queued;
+      if (r.start[v] != replay::kNever && r.ready[v] != replay::kNever) queued = r.start[v] - r.ready[v];
+      std::optional<int64_t> issuer;
+      if (g.issuer(v) != graph::kNoVertex) issuer = g.issuer(v);
+      std::optional<int64_t> released_by;
+      if (r.released_by[v] != graph::kNoVertex) released_by = r.released_by[v];
+      ops << run_id << static_cast<int64_t>(v) << graph::op_kind_name(kind) << sv(core::to_string(g.event(v))) << node
+          << processor << function
+          << (function_name ? std::optional<std::string_view>(*function_name) : std::nullopt) << issuer
+          << time_or_null(r.ready[v]) << time_or_null(r.start[v]) << time_or_null(r.end[v]) << queued << released_by
+          << replay::release_name(r.release[v]) << bytes << static_cast<int64_t>(r.counts(v));
+      ops.row();
+    }
+  }
+  {
+    Inserter ins(db, "edges", 4);
+    for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
+      const auto succ = g.successors(v);
+      const auto kinds = g.successor_kinds(v);
+      for (std::size_t i = 0; i < succ.size(); ++i) {
+        ins << run_id << static_cast<int64_t>(v) << static_cast<int64_t>(succ[i]) << graph::edge_kind_name(kinds[i]);
+        ins.row();
+      }
+    }
+  }
+  if (run.critical) {
+    Inserter ins(db, "critical_path", 7);
+    int64_t step = 0;
+    for (const auto& st : run.critical->steps) {
+      ins << run_id << step++ << static_cast<int64_t>(st.vertex) << replay::path_class_name(st.cls) << sv(st.label)
+          << static_cast<int64_t>(st.begin) << static_cast<int64_t>(st.end);
+      ins.row();
+    }
+  }
+  {
+    Inserter ins(db, "findings", 6);
+    const graph::GraphFindings& f = trace.built.findings;
+    for (std::size_t k = 0; k < graph::kFindingKindCount; ++k) {
+      const auto kind = static_cast<graph::FindingKind>(k);
+      if (f.count(kind) == 0) continue;
+      const std::string_view why = f.explanation(kind, trace.records.format);
+      const std::optional<std::string_view> explanation =
+          why.empty() ? std::nullopt : std::optional<std::string_view>(why);
+      bool any = false;
+      for (const auto& e : f.examples) {
+        if (e.kind != kind) continue;
+        any = true;
+        ins << run_id << graph::finding_key(kind) << static_cast<int64_t>(f.count(kind))
+            << std::optional<std::string_view>(core::to_string(e.event)) << std::optional<std::string_view>(e.detail)
+            << explanation;
+        ins.row();
+      }
+      if (!any) {
+        ins << run_id << graph::finding_key(kind) << static_cast<int64_t>(f.count(kind))
+            << std::optional<std::string_view>() << std::optional<std::string_view>() << explanation;
+        ins.row();
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string export_sqlite(const std::string& path, const session::LoadedTrace& trace, const session::ReplayRun& run,
+                          const ExportedRun& info) {
+  platform::OutputTarget target;
+  if (auto err = target.open(path); !err.empty()) return err;
+  if (target.temporary_path().empty()) return path + ": --sqlite needs a regular file, not a device or FIFO";
+  try {
+    Database db(target.temporary_path());
+    // A fresh file renamed into place when complete: no journal is needed for atomicity, and none is kept.
+    db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=65536;");
+    db.exec("BEGIN");
+    db.exec(kSchema);
+    write_tables(db, trace, run, info);
+    db.exec(kIndexes);
+    db.exec("COMMIT");
+  } catch (const SqlError& e) {
+    return path + ": SQLite: " + e.what();
+  }
+  return target.commit();
+}
+
+}  // namespace rr::app
