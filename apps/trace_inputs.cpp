@@ -69,7 +69,10 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
   auto trace = session::load_trace(inputs, options);
   if (!trace) {
     std::cerr << "realm-replay " << command << ": error: " << trace.error().to_string() << "\n";
-    if (!flags.keep_going && !flags.strict) std::cerr << "  (--keep-going reads the other files)\n";
+    // Only a file that could not be read (its error has a place in the file) is one --keep-going can skip.
+    const auto& where = trace.error().where;
+    if (!flags.keep_going && !flags.strict && (where.byte_offset || where.decoded_offset))
+      std::cerr << "  (--keep-going reads the other files)\n";
     return std::nullopt;
   }
   if (!flags.quiet) std::cerr << "realm-replay " << command << ": " << reading_summary(*trace) << "\n";
