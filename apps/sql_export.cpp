@@ -13,6 +13,7 @@
 
 #include "platform/output_target.hpp"
 #include "replay/copy_route.hpp"
+#include "replay/operation_columns.hpp"
 
 namespace rr::app {
 namespace {
@@ -189,44 +190,26 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
       ins.row();
     }
   }
-  // Copies' routes: computed once, used by operations (node) and copies.
-  std::vector<std::uint32_t> copy_dst_node(g.vertex_count(), 0);
   {
+    const replay::OperationColumns columns = replay::operation_columns(g, map, run.model, r);
+    auto or_null = [](auto value) { return value < 0 ? std::nullopt : std::optional<int64_t>(value); };
     Inserter ops(db, "operations", 17);
     Inserter copies(db, "copies", 15);
     for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
       const graph::OpKind kind = g.kind(v);
-      std::optional<int64_t> node, processor, function, bytes;
       std::optional<std::string> function_name;
-      if (kind == graph::OpKind::task || kind == graph::OpKind::task_resume) {
-        const graph::VertexId task = kind == graph::OpKind::task ? v : g.resume_wait(v).task;
-        function = g.task(task).func_id;
-        function_name = g.function_name(g.task(task).func_id);
-        if (r.processor_of[v] != ~0u) {
-          processor = r.processor_of[v];
-          node = procs[r.processor_of[v]].node;
-        }
-      } else if (kind == graph::OpKind::copy) {
+      if (columns.function[v] >= 0) function_name = g.function_name(static_cast<std::uint32_t>(columns.function[v]));
+      if (kind == graph::OpKind::copy) {
         const replay::CopyRoute route = replay::copy_route(g, map, v);
         const graph::CopyInfo& c = g.copy(v);
-        const bool known = c.bytes != graph::kNoValue;
-        const int64_t b = static_cast<int64_t>(known ? c.bytes : run.model.default_copy_bytes);
-        bytes = b;
-        node = route.dst_node;
         copies << run_id << static_cast<int64_t>(v) << std::optional<std::string_view>(core::hex(c.src_memory.value()))
                << std::optional<std::string_view>(core::hex(c.dst_memory.value()))
                << core::memory_kind_name(route.src.kind) << core::memory_kind_name(route.dst.kind)
                << static_cast<int64_t>(route.src_node) << static_cast<int64_t>(route.dst_node)
-               << static_cast<int64_t>(route.remote) << sv(replay::route_name(route)) << b
-               << static_cast<int64_t>(known) << time_or_null(r.ready[v]) << time_or_null(r.start[v])
+               << static_cast<int64_t>(route.remote) << sv(replay::route_name(route)) << columns.bytes[v]
+               << static_cast<int64_t>(columns.bytes_known[v]) << time_or_null(r.ready[v]) << time_or_null(r.start[v])
                << time_or_null(r.end[v]);
         copies.row();
-      }
-      if (!node) {
-        // Runtime operations (merges, triggers, arrivals, phases) run where their issuing task ran.
-        const graph::VertexId issuer = g.issuer(v);
-        if (issuer != graph::kNoVertex && issuer < r.processor_of.size() && r.processor_of[issuer] != ~0u)
-          node = procs[r.processor_of[issuer]].node;
       }
       std::optional<int64_t> queued;
       if (r.start[v] != replay::kNever && r.ready[v] != replay::kNever) queued = r.start[v] - r.ready[v];
@@ -234,11 +217,11 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
       if (g.issuer(v) != graph::kNoVertex) issuer = g.issuer(v);
       std::optional<int64_t> released_by;
       if (r.released_by[v] != graph::kNoVertex) released_by = r.released_by[v];
-      ops << run_id << static_cast<int64_t>(v) << graph::op_kind_name(kind) << sv(core::to_string(g.event(v))) << node
-          << processor << function
+      ops << run_id << static_cast<int64_t>(v) << graph::op_kind_name(kind) << sv(core::to_string(g.event(v)))
+          << or_null(columns.node[v]) << or_null(columns.processor[v]) << or_null(columns.function[v])
           << (function_name ? std::optional<std::string_view>(*function_name) : std::nullopt) << issuer
           << time_or_null(r.ready[v]) << time_or_null(r.start[v]) << time_or_null(r.end[v]) << queued << released_by
-          << replay::release_name(r.release[v]) << bytes << static_cast<int64_t>(r.counts(v));
+          << replay::release_name(r.release[v]) << or_null(columns.bytes[v]) << static_cast<int64_t>(r.counts(v));
       ops.row();
     }
   }

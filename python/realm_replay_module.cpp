@@ -1,0 +1,339 @@
+// The Python module `realm_replay` (pybind11): read a trace, load a machine, replay, and get the replay's tables
+// as NumPy columns. Every call goes through session:: like the command-line program; the GIL is released while
+// reading and replaying; an InputError becomes realm_replay.Error with the CLI's message (file:line: what).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <tbb/global_control.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "machine_models/machine_loader.hpp"
+#include "replay/critical_path.hpp"
+#include "replay/operation_columns.hpp"
+#include "session/session.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+using rr::core::InputError;
+
+struct Error {};  // tag: the Python exception type is created in the module init
+py::object& error_type() {
+  static py::object type;
+  return type;
+}
+
+[[noreturn]] void raise(const InputError& e) {
+  PyErr_SetString(error_type().ptr(), e.to_string().c_str());
+  throw py::error_already_set();
+}
+
+template <class T>
+T take(rr::core::Expected<T>&& result) {
+  if (!result.ok()) raise(result.error());
+  return std::move(result).value();
+}
+
+// A NumPy view of a vector owned by `owner` (kept alive by the array's base): no copy.
+template <class T, class Owner>
+py::array_t<T> view(const std::vector<T>& data, const std::shared_ptr<Owner>& owner) {
+  auto* keep = new std::shared_ptr<Owner>(owner);
+  py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<Owner>*>(p); });
+  return py::array_t<T>({static_cast<py::ssize_t>(data.size())}, {static_cast<py::ssize_t>(sizeof(T))}, data.data(),
+                        base);
+}
+
+// A NumPy array that takes over a vector (built for the table, so moved, not copied).
+template <class T>
+py::array_t<T> owned(std::vector<T>&& data) {
+  auto* heap = new std::vector<T>(std::move(data));
+  py::capsule base(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({static_cast<py::ssize_t>(heap->size())}, {static_cast<py::ssize_t>(sizeof(T))},
+                        heap->data(), base);
+}
+
+// The worker threads a call may use: 0 means every core.
+std::unique_ptr<tbb::global_control> limit_threads(unsigned threads) {
+  if (threads == 0) return nullptr;
+  return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
+}
+
+struct Trace {
+  std::shared_ptr<rr::session::LoadedTrace> loaded;
+};
+
+struct Machine {
+  std::shared_ptr<rr::machine::MachineModel> model;
+};
+
+// A replay and what it was made of, shared by the NumPy views of its arrays.
+struct ReplayState {
+  std::shared_ptr<rr::session::LoadedTrace> trace;
+  rr::session::ReplayRun run;
+};
+
+struct Result {
+  std::shared_ptr<ReplayState> state;
+};
+
+Trace read(const std::vector<std::string>& inputs, unsigned threads, bool strict, bool keep_going) {
+  rr::session::ReadingOptions options;
+  options.threads = threads;
+  options.strict = strict;
+  options.keep_going = keep_going;
+  rr::core::Expected<rr::session::LoadedTrace> loaded = InputError{};
+  {
+    py::gil_scoped_release unlocked;
+    auto limit = limit_threads(threads);
+    loaded = rr::session::load_trace(inputs, options);
+  }
+  return Trace{std::make_shared<rr::session::LoadedTrace>(take(std::move(loaded)))};
+}
+
+Machine machine(const std::string& path, const std::vector<std::string>& overrides, const Trace* trace) {
+  if (path == "traced") {
+    if (!trace) throw py::value_error("machine('traced') needs the trace: machine('traced', trace=t)");
+    return Machine{std::make_shared<rr::machine::MachineModel>(
+        take(rr::session::load_machine_for(*trace->loaded, {path, overrides})))};
+  }
+  return Machine{std::make_shared<rr::machine::MachineModel>(take(rr::machine::load_machine(path, overrides)))};
+}
+
+Result replay(const Trace& trace, const Machine& machine, const std::optional<std::string>& placement,
+              unsigned threads, bool critical_path) {
+  rr::session::ReplaySettings settings;
+  settings.critical_path = critical_path;
+  if (placement) {
+    settings.mapping.placement = rr::machine::placement_from_name(*placement);
+    if (!settings.mapping.placement)
+      throw py::value_error("placement must be 'traced', 'pool' or 'eft', not '" + *placement + "'");
+  }
+  rr::core::Expected<rr::session::ReplayRun> run = InputError{};
+  {
+    py::gil_scoped_release unlocked;
+    auto limit = limit_threads(threads);
+    run = rr::session::replay_on(*trace.loaded, *machine.model, settings);
+  }
+  auto state = std::make_shared<ReplayState>(ReplayState{trace.loaded, take(std::move(run))});
+  return Result{state};
+}
+
+py::list names(std::size_t count, const char* (*name)(std::size_t)) {
+  py::list out;
+  for (std::size_t i = 0; i < count; ++i) out.append(name(i));
+  return out;
+}
+
+py::dict operations(const Result& res) {
+  const auto& s = *res.state;
+  const auto& g = s.trace->graph();
+  const auto& r = s.run.result;
+  rr::replay::OperationColumns c = rr::replay::operation_columns(g, s.run.map, s.run.model, r);
+  const std::size_t n = g.vertex_count();
+  std::vector<std::uint32_t> id(n);
+  std::vector<std::uint8_t> kind(n);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    id[v] = v;
+    kind[v] = static_cast<std::uint8_t>(g.kind(v));
+  }
+  py::dict d;
+  d["id"] = owned(std::move(id));
+  d["kind"] = owned(std::move(kind));
+  d["node"] = owned(std::move(c.node));
+  d["processor"] = owned(std::move(c.processor));
+  d["function"] = owned(std::move(c.function));
+  d["ready"] = view(r.ready, res.state);
+  d["start"] = view(r.start, res.state);
+  d["end"] = view(r.end, res.state);
+  d["bytes"] = owned(std::move(c.bytes));
+  return d;
+}
+
+py::dict edges(const Result& res) {
+  const auto& g = res.state->trace->graph();
+  std::vector<std::uint32_t> src, dst;
+  std::vector<std::uint8_t> kind;
+  for (std::uint32_t v = 0; v < g.vertex_count(); ++v) {
+    const auto succ = g.successors(v);
+    const auto kinds = g.successor_kinds(v);
+    for (std::size_t i = 0; i < succ.size(); ++i) {
+      src.push_back(v);
+      dst.push_back(succ[i]);
+      kind.push_back(static_cast<std::uint8_t>(kinds[i]));
+    }
+  }
+  py::dict d;
+  d["src"] = owned(std::move(src));
+  d["dst"] = owned(std::move(dst));
+  d["kind"] = owned(std::move(kind));
+  return d;
+}
+
+py::dict critical_path(const Result& res) {
+  const auto& cp = res.state->run.critical;
+  if (!cp) throw py::value_error("this replay was run with critical_path=False");
+  std::vector<std::uint32_t> op;
+  std::vector<std::uint8_t> cls;
+  std::vector<std::int64_t> begin, end;
+  py::list labels;
+  for (const auto& st : cp->steps) {
+    op.push_back(st.vertex);
+    cls.push_back(static_cast<std::uint8_t>(st.cls));
+    begin.push_back(st.begin);
+    end.push_back(st.end);
+    labels.append(st.label);
+  }
+  py::dict d;
+  d["op"] = owned(std::move(op));
+  d["class"] = owned(std::move(cls));
+  d["begin"] = owned(std::move(begin));
+  d["end"] = owned(std::move(end));
+  d["label"] = labels;
+  return d;
+}
+
+py::dict processors(const Result& res) {
+  const auto& s = *res.state;
+  const auto& procs = s.run.map.processors();
+  const auto& r = s.run.result;
+  std::vector<std::uint32_t> node, index;
+  std::vector<std::uint8_t> kind;
+  std::vector<std::int64_t> busy;
+  std::vector<double> utilisation;
+  for (std::size_t p = 0; p < procs.size(); ++p) {
+    node.push_back(procs[p].node);
+    kind.push_back(static_cast<std::uint8_t>(procs[p].kind));
+    index.push_back(procs[p].index);
+    busy.push_back(r.processors[p].busy_ns);
+    utilisation.push_back(r.makespan_ns > 0 ? static_cast<double>(r.processors[p].busy_ns) / static_cast<double>(r.makespan_ns)
+                                            : 0.0);
+  }
+  py::dict d;
+  d["node"] = owned(std::move(node));
+  d["kind"] = owned(std::move(kind));
+  d["index"] = owned(std::move(index));
+  d["busy_ns"] = owned(std::move(busy));
+  d["utilisation"] = owned(std::move(utilisation));
+  return d;
+}
+
+const char* op_kind(std::size_t i) { return rr::graph::op_kind_name(static_cast<rr::graph::OpKind>(i)); }
+const char* edge_kind(std::size_t i) { return rr::graph::edge_kind_name(static_cast<rr::graph::EdgeKind>(i)); }
+const char* path_class(std::size_t i) { return rr::replay::path_class_name(static_cast<rr::replay::PathClass>(i)); }
+const char* processor_kind(std::size_t i) {
+  static const char* const kNames[] = {"GPU", "CPU", "utility"};
+  return kNames[i];
+}
+
+// The table as a pandas DataFrame, code columns as categoricals with their names.
+py::object frame(py::dict columns, const std::vector<std::pair<const char*, py::list>>& categories) {
+  py::module_ pd = py::module_::import("pandas");
+  py::dict data;
+  for (auto item : columns) {
+    const std::string key = py::str(item.first);
+    py::object column = py::reinterpret_borrow<py::object>(item.second);
+    for (const auto& [name, labels] : categories)
+      if (key == name) column = pd.attr("Categorical").attr("from_codes")(column, labels);
+    data[item.first] = column;
+  }
+  return pd.attr("DataFrame")(data);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(realm_replay, m) {
+  m.doc() = "realm-replay: read Realm and Legion Prof traces, replay them on machine models, query the result.";
+  error_type() = py::reinterpret_borrow<py::object>(PyErr_NewException("realm_replay.Error", PyExc_Exception, nullptr));
+  m.attr("Error") = error_type();
+  m.attr("OP_KINDS") = names(rr::graph::kOpKindCount, op_kind);
+  m.attr("EDGE_KINDS") = names(rr::graph::kEdgeKindCount, edge_kind);
+  m.attr("PATH_CLASSES") = names(rr::replay::kPathClassCount, path_class);
+  m.attr("PROCESSOR_KINDS") = names(3, processor_kind);
+
+  py::class_<Trace>(m, "Trace", "A trace read and built into its event graph.")
+      .def_property_readonly("label", [](const Trace& t) { return t.loaded->label; })
+      .def_property_readonly("nodes", [](const Trace& t) { return t.loaded->nodes; })
+      .def_property_readonly("records", [](const Trace& t) { return t.loaded->records.record_count(); })
+      .def_property_readonly("operations", [](const Trace& t) { return t.loaded->graph().vertex_count(); })
+      .def_property_readonly("edges", [](const Trace& t) { return t.loaded->graph().edge_count(); })
+      .def_property_readonly("malformed_lines", [](const Trace& t) { return t.loaded->malformed_lines(); })
+      .def_property_readonly("skipped_lines", [](const Trace& t) { return t.loaded->skipped_lines(); })
+      .def_property_readonly(
+          "findings",
+          [](const Trace& t) {
+            py::dict d;
+            const auto& f = t.loaded->built.findings;
+            for (std::size_t k = 0; k < rr::graph::kFindingKindCount; ++k) {
+              const auto kind = static_cast<rr::graph::FindingKind>(k);
+              d[py::str(std::string(rr::graph::finding_key(kind)))] = f.count(kind);
+            }
+            return d;
+          },
+          "count per kind of graph finding (validate)")
+      .def("__repr__", [](const Trace& t) {
+        return "<realm_replay.Trace " + t.loaded->label + ": " + std::to_string(t.loaded->nodes) + " node(s), " +
+               std::to_string(t.loaded->graph().vertex_count()) + " operations>";
+      });
+
+  py::class_<Machine>(m, "Machine", "A machine model.")
+      .def_property_readonly("name", [](const Machine& mm) { return mm.model->name; })
+      .def("__repr__", [](const Machine& mm) { return "<realm_replay.Machine " + mm.model->name + ">"; });
+
+  py::class_<Result>(m, "Result", "A replay: the estimate and its tables (dicts of NumPy arrays).")
+      .def_property_readonly("estimated_time_ns", [](const Result& r) { return r.state->run.result.makespan_ns; })
+      .def_property_readonly("lower_bound_ns",
+                             [](const Result& r) -> std::optional<std::int64_t> {
+                               const auto& cp = r.state->run.critical;
+                               if (!cp || cp->lower_bound_ns < 0) return std::nullopt;
+                               return cp->lower_bound_ns;
+                             })
+      .def_property_readonly("completed", [](const Result& r) { return r.state->run.result.operations; })
+      .def_property_readonly("stuck", [](const Result& r) { return r.state->run.result.stuck; })
+      .def_property_readonly("operations", &operations,
+                             "id, kind (code into OP_KINDS), node, processor, function (-1: none), ready, start, end "
+                             "(ns; -1: never), bytes (copies; -1 otherwise)")
+      .def_property_readonly("edges", &edges, "src, dst, kind (code into EDGE_KINDS)")
+      .def_property_readonly("critical_path", &critical_path, "op, class (code into PATH_CLASSES), begin, end, label")
+      .def_property_readonly("processors", &processors, "node, kind (code into PROCESSOR_KINDS), index, busy_ns, utilisation")
+      .def(
+          "to_pandas",
+          [m](const Result& r) {
+            py::dict out;
+            out["operations"] = frame(operations(r), {{"kind", m.attr("OP_KINDS")}});
+            out["edges"] = frame(edges(r), {{"kind", m.attr("EDGE_KINDS")}});
+            if (r.state->run.critical) out["critical_path"] = frame(critical_path(r), {{"class", m.attr("PATH_CLASSES")}});
+            out["processors"] = frame(processors(r), {{"kind", m.attr("PROCESSOR_KINDS")}});
+            return out;
+          },
+          "the tables as pandas DataFrames (needs pandas), kinds as categoricals");
+
+  m.def(
+      "read",
+      [](py::object inputs, unsigned threads, bool strict, bool keep_going) {
+        std::vector<std::string> paths;
+        if (py::isinstance<py::str>(inputs) || py::hasattr(inputs, "__fspath__"))
+          paths.push_back(py::str(py::module_::import("os").attr("fspath")(inputs)));
+        else
+          for (auto item : inputs) paths.push_back(py::str(py::module_::import("os").attr("fspath")(item)));
+        return read(paths, threads, strict, keep_going);
+      },
+      py::arg("trace"), py::arg("threads") = 0, py::arg("strict") = false, py::arg("keep_going") = false,
+      "Read a trace (a folder, files, globs or a tar archive; a path or a list) and build its event graph.");
+  m.def(
+      "machine",
+      [](const std::string& path, std::optional<std::vector<std::string>> overrides, const Trace* trace) {
+        return machine(path, overrides.value_or(std::vector<std::string>{}), trace);
+      },
+      py::arg("path"), py::arg("overrides") = py::none(), py::arg("trace") = nullptr,
+      "Load a machine file with 'key=value' overrides; 'traced' with trace= for the machine the trace was taken on.");
+  m.def("replay", &replay, py::arg("trace"), py::arg("machine"), py::arg("placement") = py::none(),
+        py::arg("threads") = 0, py::arg("critical_path") = true,
+        "Replay a trace on a machine: the estimate, the utilisation and the tables.");
+}

@@ -1,0 +1,170 @@
+"""The Python module against the command-line program: the same estimate, critical path, operation and edge
+counts as the CLI's JSON and as the SQLite export, on real, Legion Prof and generated traces; columns that hold
+together; errors that arrive as realm_replay.Error with the CLI's file:line message, never a crash.
+
+Run by ctest (`ctest -R python_module`) with PYTHONPATH=build/python; needs REALM_REPLAY (the program) and
+RR_SOURCE (the source folder) in the environment."""
+import json
+import os
+import sqlite3
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import realm_replay as rr
+
+SRC = os.environ["RR_SOURCE"]
+BIN = os.environ["REALM_REPLAY"]
+GHOST = os.path.join(SRC, "data/traces/real/full_ghost_b2_cpu2")
+CIRCUIT = os.path.join(SRC, "data/traces/real/full_circuit_2node_p4_cpu2")
+PROF = os.path.join(SRC, "data/traces/legion-prof/circuit_small_cpu2_util1")
+S3D = os.path.join(SRC, "data/traces/s3d/dme_mixed_4n")
+TITAN = os.path.join(SRC, "data/machines/titan.toml")
+
+
+def cli_json(*args):
+    return json.loads(subprocess.run([BIN, *args, "-q", "--json"], check=True, capture_output=True, text=True).stdout)
+
+
+@pytest.fixture(scope="module")
+def ghost():
+    return rr.read(GHOST)
+
+
+@pytest.mark.parametrize("trace,machine", [(GHOST, TITAN), (CIRCUIT, "traced"), (PROF, "traced"), (S3D, TITAN)])
+def test_same_numbers_as_the_cli(trace, machine):
+    t = rr.read(trace)
+    m = rr.machine(machine, trace=t) if machine == "traced" else rr.machine(machine)
+    r = rr.replay(t, m)
+    replay = cli_json("replay", trace, "-m", machine)
+    critpath = cli_json("critpath", trace, "-m", machine)
+    graph = cli_json("validate", trace)["graph"]
+    assert r.estimated_time_ns == replay["estimated_time_ns"]
+    assert r.stuck == replay["stuck"]
+    assert t.operations == graph["vertices"] and t.edges == graph["edges"]
+    ops = r.operations
+    assert len(ops["start"]) == graph["vertices"]
+    names = [rr.OP_KINDS[k] for k in ops["kind"]]
+    for kind, count in graph["operations"].items():
+        assert names.count(kind) == count, kind
+    edges = r.edges
+    assert len(edges["src"]) == graph["edges"]
+    cp = r.critical_path
+    by_class = {}
+    for c, b, e in zip(cp["class"], cp["begin"], cp["end"]):
+        by_class[rr.PATH_CLASSES[c]] = by_class.get(rr.PATH_CLASSES[c], 0) + int(e - b)
+    for cls, ns in critpath["by_class_ns"].items():
+        assert by_class.get(cls, 0) == ns, cls
+    # The path tiles [0, estimate].
+    assert cp["begin"][0] == 0 and cp["end"][-1] == r.estimated_time_ns
+    assert np.all(cp["end"][:-1] == cp["begin"][1:])
+
+
+def test_same_numbers_as_the_sql_export(tmp_path, ghost):
+    db = tmp_path / "g.db"
+    subprocess.run([BIN, "export", GHOST, "-m", TITAN, "--sqlite", str(db), "-q"], check=True)
+    r = rr.replay(ghost, rr.machine(TITAN))
+    with sqlite3.connect(db) as con:
+        (estimate,), = con.execute("SELECT estimated_time_ns FROM runs").fetchall()
+        rows = con.execute("SELECT op, COALESCE(start_ns, -1), COALESCE(end_ns, -1), COALESCE(node, -1), "
+                           "COALESCE(processor, -1), COALESCE(bytes, -1) FROM operations ORDER BY op").fetchall()
+    assert estimate == r.estimated_time_ns
+    ops = r.operations
+    table = np.array(rows, dtype=np.int64)
+    assert np.array_equal(table[:, 0], ops["id"])
+    assert np.array_equal(table[:, 1], ops["start"])
+    assert np.array_equal(table[:, 2], ops["end"])
+    assert np.array_equal(table[:, 3], ops["node"])
+    assert np.array_equal(table[:, 4], ops["processor"])
+    assert np.array_equal(table[:, 5], ops["bytes"])
+
+
+def test_columns_hold_together(ghost):
+    r = rr.replay(ghost, rr.machine(TITAN), placement="pool")
+    ops = r.operations
+    ran = ops["end"] >= 0
+    assert np.all(ops["start"][ran] <= ops["end"][ran])
+    assert np.all(ops["ready"][ran] <= ops["start"][ran])
+    assert ops["end"].max() == r.estimated_time_ns
+    assert ops["start"].dtype == np.int64 and ops["kind"].dtype == np.uint8
+    tasks = np.isin(ops["kind"], [rr.OP_KINDS.index("task"), rr.OP_KINDS.index("task_resume")])
+    assert np.all(ops["processor"][tasks & ran] >= 0) and np.all(ops["function"][tasks] >= 0)
+    assert np.all(ops["processor"][~tasks] == -1)
+    procs = r.processors
+    assert np.all((procs["utilisation"] >= 0) & (procs["utilisation"] <= 1))
+    assert r.lower_bound_ns <= r.estimated_time_ns
+
+
+def test_times_are_views_that_outlive_the_result(ghost):
+    start = rr.replay(ghost, rr.machine(TITAN)).operations["start"]
+    assert not start.flags.owndata  # a view of the engine's array, kept alive by the array itself
+    assert start.base is not None
+    assert int(start.max()) > 0
+
+
+def test_what_ifs_move_the_estimate(ghost):
+    base = rr.replay(ghost, rr.machine(TITAN)).estimated_time_ns
+    faster = rr.replay(ghost, rr.machine(TITAN, ["processors.cpu.speed=2"])).estimated_time_ns
+    assert faster < 0.6 * base
+
+
+def test_deterministic_whatever_the_threads(ghost):
+    one = rr.replay(ghost, rr.machine(TITAN), threads=1)
+    two = rr.replay(ghost, rr.machine(TITAN), threads=2)
+    assert one.estimated_time_ns == two.estimated_time_ns
+    assert np.array_equal(one.operations["end"], two.operations["end"])
+
+
+def test_the_gil_is_released_while_replaying(ghost):
+    # Two replays in two Python threads both finish with the same answer.
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(rr.replay(ghost, rr.machine(TITAN)).estimated_time_ns))
+               for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert len(results) == 2 and results[0] == results[1]
+
+
+def test_to_pandas(ghost):
+    pd = pytest.importorskip("pandas")
+    frames = rr.replay(ghost, rr.machine(TITAN)).to_pandas()
+    ops = frames["operations"]
+    assert isinstance(ops, pd.DataFrame) and len(ops) == ghost.operations
+    assert set(ops["kind"].cat.categories) == set(rr.OP_KINDS)
+    assert (frames["critical_path"]["end"] - frames["critical_path"]["begin"]).sum() == ops["end"].max()
+
+
+def test_trace_facts(ghost):
+    assert ghost.label == "full_ghost_b2_cpu2" and ghost.nodes == 1
+    assert ghost.records == 3884 and ghost.malformed_lines == 0 and ghost.skipped_lines == 2
+    assert sum(ghost.findings.values()) == 0
+    assert rr.read([os.path.join(GHOST, "node_0.log.zst")]).operations == ghost.operations
+
+
+def test_errors_carry_the_cli_message(tmp_path):
+    with pytest.raises(rr.Error, match="no such file or directory"):
+        rr.read(str(tmp_path / "missing"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[machine]\nname = 'x'\nnosuch = 1\n")
+    with pytest.raises(rr.Error, match=r"bad.toml:\d+: .*nosuch"):
+        rr.machine(str(bad))
+    with pytest.raises(rr.Error, match="must be a finite number"):
+        rr.machine(TITAN, ["processors.cpu.speed=nan"])
+    trace = tmp_path / "t"
+    trace.mkdir()
+    (trace / "node_0.log").write_text("[0 - 1] {2}{graph}: Processor: 80000000 2\n"
+                                      "[0 - 1] {2}{graph}: Task Request: zz\n")
+    cli = subprocess.run([BIN, "stats", str(trace), "--strict"], capture_output=True, text=True)
+    with pytest.raises(rr.Error, match=r"node_0.log:2: ") as raised:
+        rr.read(str(trace), strict=True)
+    assert str(raised.value) in cli.stderr  # the very message the CLI prints
+    with pytest.raises(ValueError, match="placement"):
+        rr.replay(rr.read(GHOST), rr.machine(TITAN), placement="nowhere")
+    with pytest.raises(ValueError, match="trace="):
+        rr.machine("traced")
+    with pytest.raises(TypeError):
+        rr.replay("not a trace", rr.machine(TITAN))
