@@ -67,7 +67,8 @@ check "no temporary file is left" test -z "$(find . -name '*.tmp.*')"
 
 # SIGTERM while gen writes: the temporary file of the log being written is removed.
 "$bin" gen s3d --nodes 32 --steps 12 -o big > /dev/null 2>&1 & writer=$!
-for _ in $(seq 600); do
+# Its schedule comes first (seconds, many more under a sanitizer): poll until a log is being written.
+for _ in $(seq $(( 1200 * ${RR_TIME_SCALE:-1} ))); do
   [ -n "$(find big -name '*.tmp.*' 2>/dev/null)" ] && break
   sleep 0.05
 done

@@ -20,17 +20,22 @@ within() {  # within SECONDS MESSAGE command...: the command succeeds in at most
   fi
 }
 
-# One task waiting 500,000 times on events no record produces (each wait measured 10 ns).
+# Sanitizer and debug builds (RR_TIME_SCALE > 1) get inputs that much smaller: still far past the point where
+# the quadratic code took minutes (80 k waits: 15 s in an optimised build).
+waits=$(( 500000 / scale ))
+prefixes=$(( 1000000 / scale ))
+
+# One task waiting many times on events no record produces (each wait measured 10 ns).
 tiny_trace "$tmp/waits"
-python3 - "$tmp/waits/node_0.log" <<'PY'
+python3 - "$tmp/waits/node_0.log" "$waits" <<'PY'
 import sys
 with open(sys.argv[1], "a") as f:
     f.write("[0 - 1] {1}{graph}: Task Time: (20000005,1) 100000000\n")
-    for i in range(500000):
+    for i in range(int(sys.argv[2])):
         f.write("[0 - 1] {1}{graph}: Task Wait: (20000005,1) (20000009,%d) 10\n" % (i + 1))
 PY
-within 20 "replay of one task with 500,000 waits" "$bin" replay -q "$tmp/waits" -m traced
-within 20 "critpath of one task with 500,000 waits" "$bin" critpath -q "$tmp/waits" -m traced
+within 20 "replay of one task with $waits waits" "$bin" replay -q "$tmp/waits" -m traced
+within 20 "critpath of one task with $waits waits" "$bin" critpath -q "$tmp/waits" -m traced
 
 # Item 14 (the timeline): it was built whole in memory, 2.86 GB for a 127 MB file. Written event by event, its
 # peak is that of the replay plus its intervals: well under twice the replay's own.
@@ -42,21 +47,26 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)" "$@"
 }
 plain=$(peak "$bin" replay -q "$tmp/waits" -m traced)
 with_timeline=$(peak "$bin" replay -q "$tmp/waits" -m traced --timeline "$tmp/timeline.json")
-check "the timeline ($(( $(stat -c %s "$tmp/timeline.json") / 1000000 )) MB) costs $with_timeline KiB against $plain KiB without" \
-  test "$with_timeline" -le $(( 2 * plain ))
-check "the timeline is whole JSON" python3 -c "import json; d = json.load(open('$tmp/timeline.json')); assert len(d['traceEvents']) > 500000"
+if [ "$scale" = 1 ]; then
+  check "the timeline ($(( $(stat -c %s "$tmp/timeline.json") / 1000000 )) MB) costs $with_timeline KiB against $plain KiB without" \
+    test "$with_timeline" -le $(( 2 * plain ))
+else
+  # AddressSanitizer keeps freed memory in quarantine (256 MB): peaks there say nothing about the code.
+  echo "ok: timeline memory not compared under a sanitizer ($with_timeline KiB against $plain KiB)"
+fi
+check "the timeline is whole JSON" python3 -c "import json; d = json.load(open('$tmp/timeline.json')); assert len(d['traceEvents']) > $waits"
 
-# 1,000,000 lines, each with its own [node - thread] prefix.
+# Lines each with its own [node - thread] prefix (1,000,000 in an optimised build).
 mkdir "$tmp/prefixes"
-python3 - "$tmp/prefixes/node_0.log" <<'PY'
+python3 - "$tmp/prefixes/node_0.log" "$prefixes" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:
-    for i in range(1000000):
+    for i in range(int(sys.argv[2])):
         f.write("[0 - %x] {2}{graph}: Event Trigger: (20000005,%d) (20000006,1) (20000007,1)\n" % (0x7f0000000000 + i, i + 1))
 PY
-within 10 "stats of 1,000,000 distinct prefixes" "$bin" stats -q "$tmp/prefixes"
+within 10 "stats of $prefixes distinct prefixes" "$bin" stats -q "$tmp/prefixes"
 "$bin" stats "$tmp/prefixes" --json -q > "$tmp/stats.json" 2>/dev/null
 check "every line is a record of node 0" python3 -c "
 import json, sys; d = json.load(open('$tmp/stats.json'))
-s = json.dumps(d); assert '1000000' in s, s[:800]"
+s = json.dumps(d); assert '$prefixes' in s, s[:800]"
 exit $fail
