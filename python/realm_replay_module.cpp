@@ -265,6 +265,21 @@ PYBIND11_MODULE(realm_replay, m) {
       .def_property_readonly("edges", [](const Trace& t) { return t.loaded->graph().edge_count(); })
       .def_property_readonly("malformed_lines", [](const Trace& t) { return t.loaded->malformed_lines(); })
       .def_property_readonly("skipped_lines", [](const Trace& t) { return t.loaded->skipped_lines(); })
+      .def_property_readonly("format", [](const Trace& t) {
+        return std::string(rr::core::trace_format_name(t.loaded->records.format));
+      })
+      .def_property_readonly(
+          "record_counts",
+          [](const Trace& t) {
+            // The 14 record kinds of the text logs, over every file (as `stats` counts them; Legion Prof logs: 0).
+            rr::core::EnumCounts<rr::core::RecordKind, rr::core::kRecordKindCount> counts;
+            for (const auto& f : t.loaded->records.files) counts += f.stats.records;
+            py::dict d;
+            for (auto kind : rr::core::all_record_kinds())
+              d[py::str(std::string(rr::core::record_kind_name(kind)))] = counts[kind];
+            return d;
+          },
+          "records per kind, as `realm-replay stats` counts them")
       .def_property_readonly(
           "findings",
           [](const Trace& t) {

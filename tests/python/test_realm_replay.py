@@ -142,6 +142,8 @@ def test_trace_facts(ghost):
     assert ghost.label == "full_ghost_b2_cpu2" and ghost.nodes == 1
     assert ghost.records == 3884 and ghost.malformed_lines == 0 and ghost.skipped_lines == 2
     assert sum(ghost.findings.values()) == 0
+    assert ghost.record_counts["Task Request"] == 823 and sum(ghost.record_counts.values()) == 3884
+    assert ghost.format == "Realm event-graph log"
     assert rr.read([os.path.join(GHOST, "node_0.log.zst")]).operations == ghost.operations
 
 
