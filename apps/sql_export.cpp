@@ -14,6 +14,7 @@
 #include "platform/output_target.hpp"
 #include "replay/copy_route.hpp"
 #include "replay/operation_columns.hpp"
+#include "replay/utilisation.hpp"
 
 namespace rr::app {
 namespace {
@@ -166,8 +167,7 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
     Inserter ins(db, "processors", 8);
     for (std::size_t p = 0; p < procs.size(); ++p) {
       const auto& usage = r.processors[p];
-      const double utilisation =
-          r.makespan_ns > 0 ? static_cast<double>(usage.busy_ns) / static_cast<double>(r.makespan_ns) : 0.0;
+      const double utilisation = replay::processor_utilisation(r, static_cast<std::uint32_t>(p));
       ins << run_id << static_cast<int64_t>(p) << static_cast<int64_t>(procs[p].node)
           << core::processor_kind_name(procs[p].kind) << static_cast<int64_t>(procs[p].index)
           << static_cast<int64_t>(usage.busy_ns) << static_cast<int64_t>(usage.segments) << utilisation;

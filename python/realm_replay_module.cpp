@@ -16,6 +16,7 @@
 #include "machine_models/machine_loader.hpp"
 #include "replay/critical_path.hpp"
 #include "replay/operation_columns.hpp"
+#include "replay/utilisation.hpp"
 #include "session/session.hpp"
 
 namespace py = pybind11;
@@ -212,8 +213,7 @@ py::dict processors(const Result& res) {
     kind.push_back(static_cast<std::uint8_t>(procs[p].kind));
     index.push_back(procs[p].index);
     busy.push_back(r.processors[p].busy_ns);
-    utilisation.push_back(r.makespan_ns > 0 ? static_cast<double>(r.processors[p].busy_ns) / static_cast<double>(r.makespan_ns)
-                                            : 0.0);
+    utilisation.push_back(rr::replay::processor_utilisation(r, static_cast<std::uint32_t>(p)));
   }
   py::dict d;
   d["node"] = owned(std::move(node));
@@ -228,8 +228,7 @@ const char* op_kind(std::size_t i) { return rr::graph::op_kind_name(static_cast<
 const char* edge_kind(std::size_t i) { return rr::graph::edge_kind_name(static_cast<rr::graph::EdgeKind>(i)); }
 const char* path_class(std::size_t i) { return rr::replay::path_class_name(static_cast<rr::replay::PathClass>(i)); }
 const char* processor_kind(std::size_t i) {
-  static const char* const kNames[] = {"GPU", "CPU", "utility"};
-  return kNames[i];
+  return rr::core::processor_kind_name(static_cast<rr::core::ProcessorKind>(i)).data();  // literals: terminated
 }
 
 // The table as a pandas DataFrame, code columns as categoricals with their names.
@@ -255,7 +254,7 @@ PYBIND11_MODULE(realm_replay, m) {
   m.attr("OP_KINDS") = names(rr::graph::kOpKindCount, op_kind);
   m.attr("EDGE_KINDS") = names(rr::graph::kEdgeKindCount, edge_kind);
   m.attr("PATH_CLASSES") = names(rr::replay::kPathClassCount, path_class);
-  m.attr("PROCESSOR_KINDS") = names(3, processor_kind);
+  m.attr("PROCESSOR_KINDS") = names(rr::replay::kModelKindCount, processor_kind);
 
   py::class_<Trace>(m, "Trace", "A trace read and built into its event graph.")
       .def_property_readonly("label", [](const Trace& t) { return t.loaded->label; })

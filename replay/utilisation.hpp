@@ -31,5 +31,8 @@ struct Utilisation {
 };
 
 Utilisation utilisation(const MachineMap& map, const ReplayResult& result);
+// One model processor's busy time over the estimate (0 when the estimate is 0): the tables of the SQL export
+// and the Python module.
+double processor_utilisation(const ReplayResult& result, std::uint32_t processor);
 
 }  // namespace rr::replay

@@ -15,6 +15,10 @@ double share(TimeNs busy, TimeNs makespan, std::uint32_t processors) {
 double KindUse::utilisation_all(TimeNs makespan_ns) const { return share(busy_ns, makespan_ns, processors); }
 double KindUse::utilisation_used(TimeNs makespan_ns) const { return share(busy_ns, makespan_ns, used); }
 
+double processor_utilisation(const ReplayResult& result, std::uint32_t processor) {
+  return share(result.processors[processor].busy_ns, result.makespan_ns, 1);
+}
+
 Utilisation utilisation(const MachineMap& map, const ReplayResult& result) {
   Utilisation out;
   const auto& procs = map.processors();
