@@ -13,6 +13,7 @@
 #include "parser/line_parser.hpp"
 #include "parser/trace_reader.hpp"
 #include "session/session.hpp"
+#include "support/critical_path_tiling.hpp"
 #include "support/prof_log_builder.hpp"
 
 namespace {
@@ -27,18 +28,7 @@ bool replay_holds(const rr::session::ReplayRun& run) {
     if (r.start[v] != rr::replay::kNever && r.start[v] > r.end[v]) return false;
     if (r.counts(static_cast<rr::graph::VertexId>(v)) && r.end[v] > r.makespan_ns) return false;
   }
-  if (!run.critical) return true;
-  const auto& cp = *run.critical;
-  rr::replay::TimeNs sum = 0, at = 0;
-  for (auto t : cp.by_class) {
-    if (t < 0) return false;
-    sum += t;
-  }
-  for (const auto& step : cp.steps) {
-    if (step.begin != at || step.end <= step.begin) return false;
-    at = step.end;
-  }
-  return sum == r.makespan_ns && at == r.makespan_ns && cp.length_ns == r.makespan_ns;
+  return !run.critical || rr::testing::tiling_problem(*run.critical, r.makespan_ns).empty();
 }
 
 }  // namespace
