@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "machine_models/machine_writer.hpp"
 #include "output_file.hpp"
+#include "platform/output_target.hpp"
 #include "session/calibration.hpp"
 #include "text_format.hpp"
 #include "trace_inputs.hpp"
@@ -182,13 +183,13 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
                     for (const auto& o : result->overrides()) all += (all.empty() ? "" : " ") + std::string("--set ") + o;
                     return all;
                   }();
-      if (auto err = write_file_atomically(opts->output, machine::to_toml(*model, header, notes)); !err.empty()) {
+      if (auto err = platform::write_whole_file(opts->output, machine::to_toml(*model, header, notes)); !err.empty()) {
         std::cerr << "realm-replay calibrate: error: " << err << "\n";
         return kExitBadInput;
       }
     }
     if (!opts->csv.empty())
-      if (auto err = write_file_atomically(opts->csv, render_csv(*result)); !err.empty()) {
+      if (auto err = platform::write_whole_file(opts->csv, render_csv(*result)); !err.empty()) {
         std::cerr << "realm-replay calibrate: error: " << err << "\n";
         return kExitBadInput;
       }

@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "comparison_report.hpp"
 #include "output_file.hpp"
+#include "platform/output_target.hpp"
 #include "session/run_grid.hpp"
 #include "trace_inputs.hpp"
 
@@ -16,7 +17,7 @@ bool write_comparison_outputs(const char* command, const std::vector<ComparisonR
                               const std::string& title) {
   auto write = [&](const std::string& path, const std::string& text) {
     if (path.empty()) return true;
-    if (auto err = write_file_atomically(path, text); !err.empty()) {
+    if (auto err = platform::write_whole_file(path, text); !err.empty()) {
       std::cerr << "realm-replay " << command << ": error: " << err << "\n";
       return false;
     }

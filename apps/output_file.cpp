@@ -8,16 +8,12 @@
 
 namespace rr::app {
 
-std::string write_file_atomically(const std::string& path, std::string_view contents) {
-  return platform::write_whole_file(path, contents);
-}
-
 bool emit_report(const char* command, const std::string& path, std::string_view text) {
   if (path.empty()) {
     std::cout << text;
     return true;
   }
-  if (auto err = write_file_atomically(path, text); !err.empty()) {
+  if (auto err = platform::write_whole_file(path, text); !err.empty()) {
     std::cerr << "realm-replay " << command << ": error: " << err << "\n";
     return false;
   }
