@@ -173,6 +173,10 @@ class EventGraph {
   const WaitInfo& resume_wait(VertexId v) const { return v_.waits[v_.payload[v]]; }
   const CopyInfo& copy(VertexId v) const { return v_.copies[v_.payload[v]]; }
   const BarrierPhaseInfo& phase(VertexId v) const { return v_.phases[v_.payload[v]]; }
+  // How many copies and barrier phases there are: payload() of a copy (a phase) is below this, and no two
+  // copies (phases) share one, so per-copy state can live in arrays of this size instead of one per vertex.
+  std::uint32_t copy_count() const { return static_cast<std::uint32_t>(v_.copies.size()); }
+  std::uint32_t phase_count() const { return static_cast<std::uint32_t>(v_.phases.size()); }
   // Arrive count or Alter delta.
   std::int64_t barrier_value(VertexId v) const { return v_.barrier_values[v_.payload[v]]; }
   const std::vector<WaitInfo>& waits() const { return v_.waits; }

@@ -13,7 +13,6 @@
 #include <queue>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 
 namespace rr::replay {
 
@@ -162,7 +161,7 @@ class Engine {
   // ---- set-up ----------------------------------------------------------------------------
 
   std::optional<core::InputError> plan_copies() {
-    copies_.resize(n_);
+    copies_.resize(g_.copy_count());
     for (VertexId v = 0; v < n_; ++v) {
       if (g_.kind(v) != OpKind::copy) continue;
       const graph::CopyInfo& c = g_.copy(v);
@@ -170,7 +169,7 @@ class Engine {
       const MemoryPlace& src = route.src;
       const MemoryPlace& dst = route.dst;
       const bool remote = route.remote;
-      CopyPlan& plan = copies_[v];
+      CopyPlan& plan = plan_of(v);
       plan.src_node = route.src_node;
       plan.dst_node = route.dst_node;
       r_.copies_retargeted += route.retargeted;
@@ -210,7 +209,7 @@ class Engine {
     r_.processor_of.assign(n_, ~0u);
     r_.processors.assign(map_.processors().size(), {});
     pending_.assign(n_, 0);
-    phase_.resize(n_);
+    phase_.resize(g_.phase_count());
     proc_busy_.assign(map_.processors().size(), false);
     proc_held_by_.assign(map_.processors().size(), kNoVertex);
     proc_last_.assign(map_.processors().size(), kNoVertex);
@@ -325,6 +324,13 @@ class Engine {
     return std::nullopt;
   }
 
+  // The queue served by processor p alone (resumes, eft), found without building a key.
+  std::uint32_t queue_of_processor(std::uint32_t p) {
+    if (single_queue_.empty()) single_queue_.assign(map_.processors().size(), ~0u);
+    if (single_queue_[p] == ~0u) single_queue_[p] = queue_for({p});
+    return single_queue_[p];
+  }
+
   std::uint32_t queue_for(const std::vector<std::uint32_t>& targets) {
     auto [it, fresh] = queue_of_targets_.try_emplace(targets, static_cast<std::uint32_t>(queues_.size()));
     if (fresh) {
@@ -421,10 +427,11 @@ class Engine {
   // The sum of a task's measured waits, summed once per task: every segment of the task asks for it, and a
   // task with many waits made that quadratic.
   TimeNs total_wait_ns(VertexId task) const {
-    if (g_.task(task).first_wait == graph::kNoWait) return 0;
-    auto [it, fresh] = wait_total_.try_emplace(task, 0);
-    if (fresh) it->second = g_.wait_ns(task);
-    return it->second;
+    const std::uint32_t first = g_.task(task).first_wait;
+    if (first == graph::kNoWait) return 0;
+    if (wait_total_.empty()) wait_total_.assign(g_.waits().size(), -1);
+    if (wait_total_[first] < 0) wait_total_[first] = g_.wait_ns(task);
+    return wait_total_[first];
   }
 
   SegmentShape segment_shape(VertexId segment, VertexId task, TimeNs busy) const {
@@ -440,19 +447,20 @@ class Engine {
   void enqueue_segment(VertexId v) {
     VertexId task = g_.kind(v) == OpKind::task ? v : g_.resume_wait(v).task;
     // A task that keeps its processor through a wait resumes there at once.
+    // Every segment of a task runs on the processor its first segment ran on, so that is the one it can hold.
     if (g_.kind(v) == OpKind::task_resume && !model_.wait_frees_processor) {
-      for (std::uint32_t p = 0; p < proc_held_by_.size(); ++p)
-        if (proc_held_by_[p] == task) {
-          proc_held_by_[p] = kNoVertex;
-          start_segment(p, v);
-          return;
-        }
+      const std::uint32_t p = r_.processor_of[task];
+      if (p < proc_held_by_.size() && proc_held_by_[p] == task) {
+        proc_held_by_[p] = kNoVertex;
+        start_segment(p, v);
+        return;
+      }
     }
     std::uint32_t q = segment_queue_[v];
     if (g_.kind(v) == OpKind::task_resume) {
-      q = queue_for({r_.processor_of[task]});
+      q = queue_of_processor(r_.processor_of[task]);
     } else if (map_.placement() == machine::Placement::eft) {
-      q = queue_for({earliest_finish(task)});
+      q = queue_of_processor(earliest_finish(task));
     }
     TimeNs order = r_.ready[v];
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
@@ -562,7 +570,7 @@ class Engine {
   }
 
   void request_hop(VertexId c) {
-    CopyPlan& plan = copies_[c];
+    CopyPlan& plan = plan_of(c);
     const std::uint32_t channel = plan.path->hops[plan.hop];
     const std::uint32_t inst = instance(channel, model_.channels[channel].destination_side ? plan.dst_node : plan.src_node);
     instances_[inst].waiting.push({now_, c});
@@ -571,7 +579,7 @@ class Engine {
 
   void start_hop(VertexId c, std::uint32_t inst) {
     ChannelInstance& ci = instances_[inst];
-    CopyPlan& plan = copies_[c];
+    CopyPlan& plan = plan_of(c);
     --ci.free_lanes;
     if (plan.hop == 0) {
       r_.start[c] = now_;
@@ -593,7 +601,7 @@ class Engine {
   void on_hop_end(VertexId c, std::uint32_t inst) {
     ++instances_[inst].free_lanes;
     dirty_instances_.insert(inst);
-    CopyPlan& plan = copies_[c];
+    CopyPlan& plan = plan_of(c);
     if (++plan.hop < plan.path->hops.size()) {
       request_hop(c);
       return;
@@ -609,7 +617,7 @@ class Engine {
 
   // A phase fires once its arrivals reach the required count, never before the previous phase.
   void try_fire_phase(VertexId p, VertexId because, Release why) {
-    PhaseState& s = phase_[p];
+    PhaseState& s = phase_of(p);
     if (s.fired || !s.previous_done || s.arrived < g_.phase(p).required) return;
     s.fired = true;
     r_.ready[p] = now_;
@@ -620,7 +628,7 @@ class Engine {
   }
 
   void on_arrival(VertexId phase, VertexId arrive) {
-    phase_[phase].arrived += g_.barrier_value(arrive);
+    phase_of(phase).arrived += g_.barrier_value(arrive);
     try_fire_phase(phase, arrive, Release::input);
   }
 
@@ -632,7 +640,7 @@ class Engine {
       case OpKind::task:
       case OpKind::task_resume: enqueue_segment(v); break;
       case OpKind::copy:
-        if (copies_[v].path) request_hop(v);
+        if (plan_of(v).path) request_hop(v);
         else {  // removed by a mapping (copy_route): done at once
           r_.start[v] = now_;
           push(now_, v, EventType::fire);
@@ -658,7 +666,7 @@ class Engine {
         push(now_ + model_.runtime.barrier_arrival_ns, v, EventType::fire);
         break;
       case OpKind::barrier_phase: {
-        PhaseState& s = phase_[v];
+        PhaseState& s = phase_of(v);
         s.previous_done = true;
         try_fire_phase(v, r_.released_by[v], Release::input);
         break;
@@ -725,7 +733,7 @@ class Engine {
   std::string why_stuck(VertexId v) const {
     std::string what = std::string(graph::op_kind_name(g_.kind(v))) + " " + core::to_string(g_.event(v));
     if (g_.kind(v) == OpKind::barrier_phase) {
-      const PhaseState& s = phase_[v];
+      const PhaseState& s = phase_of(v);
       if (!s.previous_done) return what + ": the previous phase never completed";
       return what + ": needs " + std::to_string(g_.phase(v).required) + " arrivals, got " + std::to_string(s.arrived);
     }
@@ -748,8 +756,13 @@ class Engine {
   TimeNs now_ = 0;
   std::priority_queue<QueuedEvent, std::vector<QueuedEvent>, std::greater<>> queue_;
   std::vector<std::uint32_t> pending_;
+  // Per copy and per phase, indexed by the vertex's payload (EventGraph::copy_count): a copy is one vertex in
+  // nine, a phase one in two hundred, so a slot per vertex would be mostly empty and spread the hot state.
   std::vector<PhaseState> phase_;
   std::vector<CopyPlan> copies_;
+  CopyPlan& plan_of(VertexId copy) { return copies_[g_.payload(copy)]; }
+  PhaseState& phase_of(VertexId phase) { return phase_[g_.payload(phase)]; }
+  const PhaseState& phase_of(VertexId phase) const { return phase_[g_.payload(phase)]; }
   std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t> path_slot_of_;
   std::vector<PathUsage> path_usage_;
   std::vector<std::string> path_names_;
@@ -761,9 +774,11 @@ class Engine {
   std::vector<ServeQueue<WaitingSegment>> queues_;
   std::vector<std::vector<std::uint32_t>> queue_members_;
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
+  std::vector<std::uint32_t> single_queue_;  // queue_of_processor, ~0u until first asked
   std::vector<std::uint32_t> segment_queue_;
   std::vector<char> external_pending_;  // v waits on an unrecorded event not yet scheduled (schedule_external)
-  mutable std::unordered_map<VertexId, TimeNs> wait_total_;  // total_wait_ns, for the tasks that have waits
+  // total_wait_ns, at each waiting task's first wait (TaskInfo::first_wait); -1 until first asked.
+  mutable std::vector<TimeNs> wait_total_;
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise

@@ -1,4 +1,5 @@
-// Replay-side benchmark: replay throughput (operations/s, one thread), a sweep of 8 machine configurations on
+// Replay-side benchmark: replay throughput (operations/s, one thread: the engine alone, and replay_trace with
+// the machine's loading and mapping), a sweep of 8 machine configurations on
 // 1 and 2 threads (speed-up, and a check that both give identical results), and the context trie against
 // naive per-operation string aggregation. Medians of --repeat runs; peak RSS at the end.
 #include <algorithm>
@@ -45,15 +46,17 @@ std::map<std::string, std::int64_t> naive_profile(const rr::graph::EventGraph& g
 int main(int argc, char** argv) {
   std::string machine;
   int repeat = 3;
+  bool replay_only = false;  // --replay-only: section 1 alone (profiling the engine)
   std::vector<std::string> inputs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--machine" && i + 1 < argc) machine = argv[++i];
     else if (a == "--repeat" && i + 1 < argc) repeat = std::stoi(argv[++i]);
+    else if (a == "--replay-only") replay_only = true;
     else inputs.push_back(a);
   }
   if (machine.empty() || inputs.empty()) {
-    std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] TRACE...\n");
+    std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] [--replay-only] TRACE...\n");
     return 2;
   }
   auto trace = rr::session::load_trace(inputs, {});
@@ -82,6 +85,31 @@ int main(int argc, char** argv) {
   std::printf("replay: %u operations (%llu completed, %llu stuck), median %.3f s, %.0f operations/s\n",
               graph.vertex_count(), static_cast<unsigned long long>(result.operations),
               static_cast<unsigned long long>(result.stuck), replay_s, graph.vertex_count() / replay_s);
+  {
+    // The engine alone: the machine loaded and mapped once, run_replay timed.
+    auto model = rr::session::load_machine_for(*trace, {machine, {}});
+    auto map = model ? rr::replay::MachineMap::build(trace->records, *model, settings.mapping)
+                     : rr::core::Expected<rr::replay::MachineMap>(model.error());
+    if (!map) {
+      std::fprintf(stderr, "%s\n", map.error().to_string().c_str());
+      return 1;
+    }
+    std::vector<double> engine;
+    std::int64_t makespan = 0;
+    for (int r = 0; r < repeat; ++r) {
+      auto t = Clock::now();
+      auto run = rr::replay::run_replay(graph, *map, *model, settings.engine);
+      engine.push_back(seconds_since(t));
+      if (run) makespan = run->makespan_ns;
+    }
+    std::printf("engine: median %.3f s, %.0f operations/s, makespan %lld ns%s\n", median(engine),
+                graph.vertex_count() / median(engine), static_cast<long long>(makespan),
+                makespan == result.makespan_ns ? "" : " (DIFFERS from replay_trace)");
+  }
+  if (replay_only) {
+    std::printf("peak RSS %.1f MiB\n", static_cast<double>(rr::bench::status_kib("VmHWM:")) / 1024.0);
+    return 0;
+  }
 
   // 2. A sweep of 8 configurations on 1 and on 2 threads (the session's grid runner, critical paths included).
   std::vector<rr::session::GridJob> grid;
