@@ -4,10 +4,13 @@
 #include "replay/replay_engine.hpp"
 
 #include "replay/copy_route.hpp"
+#include "replay/event_queue.hpp"
+#include "replay/segment_queue.hpp"
 #include "replay/timing_rules.hpp"
 #include "core/saturating.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <map>
 #include <queue>
@@ -22,36 +25,6 @@ using graph::EdgeKind;
 using graph::OpKind;
 using graph::VertexId;
 using graph::kNoVertex;
-
-// `floor`: an input that is an event no record produces, its measured delay after the other inputs.
-enum class EventType : std::uint8_t { fire, segment_end, hop_end, arrival_effect, ready, floor };
-
-struct QueuedEvent {
-  TimeNs time;
-  VertexId vertex;
-  EventType type;
-  std::uint32_t aux;  // processor / channel instance / arrive vertex
-  // Earliest time first; ties by vertex id, then type: a total order, so runs are reproducible.
-  bool operator>(const QueuedEvent& o) const {
-    if (time != o.time) return time > o.time;
-    if (vertex != o.vertex) return vertex > o.vertex;
-    if (type != o.type) return type > o.type;
-    return aux > o.aux;
-  }
-};
-
-// A queued task segment: highest priority first, then earliest `order` (ready time, or observed start under
-// QueueOrder::observed), then lowest id.
-struct WaitingSegment {
-  std::int32_t priority;
-  TimeNs order;
-  VertexId vertex;
-  bool operator<(const WaitingSegment& o) const {
-    if (priority != o.priority) return priority > o.priority;
-    if (order != o.order) return order < o.order;
-    return vertex < o.vertex;
-  }
-};
 
 struct WaitingTransfer {
   TimeNs ready;
@@ -137,10 +110,9 @@ class Engine {
     while (!queue_.empty()) {
       // Everything that happens at one instant is applied first; then idle processors and lanes pick
       // from all that is ready, so priorities decide between work that became ready together.
-      now_ = queue_.top().time;
-      while (!queue_.empty() && queue_.top().time == now_) {
-        QueuedEvent e = queue_.top();
-        queue_.pop();
+      now_ = queue_.begin_instant();
+      while (queue_.has_present()) {
+        const QueuedEvent e = queue_.pop();
         switch (e.type) {
           case EventType::ready: on_ready(e.vertex); break;
           case EventType::fire: on_fire(e.vertex); break;
@@ -364,7 +336,11 @@ class Engine {
 
   // Every time the engine schedules is held at the ceiling (core/saturating.hpp): each is the current time or
   // a held time plus held durations and bounded machine costs, which cannot overflow before it is held here.
-  void push(TimeNs t, VertexId v, EventType type, std::uint32_t aux = 0) { queue_.push({core::held(t), v, type, aux}); }
+  // Nothing is scheduled before the present: every delay is non-negative.
+  void push(TimeNs t, VertexId v, EventType type, std::uint32_t aux = 0) {
+    assert(t >= now_);
+    queue_.push({core::held(t), v, type, aux});
+  }
 
   // ---- timing rules ---------------------------------------------------------------------
 
@@ -489,7 +465,7 @@ class Engine {
     for (auto q : proc_queues_[p]) {
       if (queues_[q].empty()) continue;
       const WaitingSegment& head = queues_[q].top();
-      if (!best || head < *best) {
+      if (!best || head.before(*best)) {
         best = &head;
         best_queue = q;
       }
@@ -754,7 +730,7 @@ class Engine {
   const std::uint32_t n_;
   ReplayResult r_;
   TimeNs now_ = 0;
-  std::priority_queue<QueuedEvent, std::vector<QueuedEvent>, std::greater<>> queue_;
+  EventQueue queue_;
   std::vector<std::uint32_t> pending_;
   // Per copy and per phase, indexed by the vertex's payload (EventGraph::copy_count): a copy is one vertex in
   // nine, a phase one in two hundred, so a slot per vertex would be mostly empty and spread the hot state.
@@ -771,7 +747,7 @@ class Engine {
   std::vector<VertexId> proc_held_by_;
   std::vector<VertexId> proc_last_;
   std::vector<std::vector<std::uint32_t>> proc_queues_;  // queues each processor serves
-  std::vector<ServeQueue<WaitingSegment>> queues_;
+  std::vector<SegmentQueue> queues_;
   std::vector<std::vector<std::uint32_t>> queue_members_;
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
   std::vector<std::uint32_t> single_queue_;  // queue_of_processor, ~0u until first asked

@@ -1,0 +1,132 @@
+// Property tests of the engine's two queues against a binary heap on the same total order (the oracle): random
+// operation sequences, with many ties, must pop exactly the same elements in exactly the same order.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <queue>
+#include <random>
+#include <vector>
+
+#include "replay/event_queue.hpp"
+#include "replay/segment_queue.hpp"
+
+namespace rr::replay {
+namespace {
+
+struct EventLater {
+  bool operator()(const QueuedEvent& a, const QueuedEvent& b) const { return b.before(a); }
+};
+
+bool same(const QueuedEvent& a, const QueuedEvent& b) {
+  return a.time == b.time && a.vertex == b.vertex && a.type == b.type && a.aux == b.aux;
+}
+
+// Drives EventQueue as the engine does (one instant at a time, pushes at or after the present, some of them
+// at the present itself) and checks every pop against the oracle.
+void check_event_queue(std::uint32_t seed, machine::TimeNs spread, int operations) {
+  std::mt19937_64 rng(seed);
+  EventQueue q;
+  std::priority_queue<QueuedEvent, std::vector<QueuedEvent>, EventLater> oracle;
+  machine::TimeNs now = 0;
+  auto push_random = [&] {
+    const machine::TimeNs t = now + (rng() % 4 == 0 ? 0 : static_cast<machine::TimeNs>(rng() % spread));
+    const QueuedEvent e{t, static_cast<graph::VertexId>(rng() % 50), static_cast<EventType>(rng() % 6),
+                        static_cast<std::uint32_t>(rng() % 3)};
+    q.push(e);
+    oracle.push(e);
+  };
+  for (int i = 0; i < 20; ++i) push_random();
+  int done = 0;
+  while (!q.empty() && done < operations) {
+    ASSERT_FALSE(oracle.empty());
+    now = q.begin_instant();
+    ASSERT_EQ(now, oracle.top().time);
+    while (q.has_present()) {
+      const QueuedEvent e = q.pop();
+      ASSERT_TRUE(same(e, oracle.top())) << "seed " << seed << " pop " << done;
+      oracle.pop();
+      ++done;
+      for (int k = static_cast<int>(rng() % 3); k > 0; --k) push_random();
+    }
+    // The engine's end of instant: new work may start at the present.
+    for (int k = static_cast<int>(rng() % 2); k > 0; --k) push_random();
+    ASSERT_EQ(q.size(), oracle.size());
+  }
+}
+
+TEST(EventQueue, PopsWhatABinaryHeapPops) {
+  for (std::uint32_t seed = 1; seed <= 40; ++seed) check_event_queue(seed, seed % 2 ? 7 : 1'000'000'007, 20000);
+}
+
+TEST(EventQueue, HugeTimesAndDrain) {
+  EventQueue q;
+  const machine::TimeNs big = std::numeric_limits<machine::TimeNs>::max();
+  q.push({big, 1, EventType::fire, 0});
+  q.push({0, 2, EventType::fire, 0});
+  q.push({big - 1, 0, EventType::fire, 0});
+  EXPECT_EQ(q.begin_instant(), 0);
+  EXPECT_EQ(q.pop().vertex, 2u);
+  EXPECT_FALSE(q.has_present());
+  EXPECT_EQ(q.begin_instant(), big - 1);
+  EXPECT_EQ(q.pop().vertex, 0u);
+  EXPECT_EQ(q.begin_instant(), big);
+  EXPECT_EQ(q.pop().vertex, 1u);
+  EXPECT_TRUE(q.empty());
+}
+
+TEST(EventQueue, NothingIsScheduledBeforeThePresent) {
+  EventQueue q;
+  q.push({100, 1, EventType::fire, 0});
+  EXPECT_EQ(q.begin_instant(), 100);
+  q.pop();
+  q.push({50, 2, EventType::ready, 0});  // held at the present
+  ASSERT_TRUE(q.has_present());
+  const QueuedEvent e = q.pop();
+  EXPECT_EQ(e.time, 100);
+  EXPECT_EQ(e.vertex, 2u);
+}
+
+struct SegmentLater {
+  bool operator()(const WaitingSegment& a, const WaitingSegment& b) const { return b.before(a); }
+};
+
+// Mostly in-order arrivals (the FIFO path) mixed with out-of-order ones (the heap path), pops interleaved.
+TEST(SegmentQueue, ServesWhatABinaryHeapServes) {
+  for (std::uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 rng(seed);
+    SegmentQueue q;
+    std::priority_queue<WaitingSegment, std::vector<WaitingSegment>, SegmentLater> oracle;
+    machine::TimeNs clock = 0;
+    graph::VertexId next_vertex = 0;
+    for (int step = 0; step < 30000; ++step) {
+      if (rng() % 3 != 0 || oracle.empty()) {
+        clock += static_cast<machine::TimeNs>(rng() % 3);
+        const bool in_order = rng() % 8 != 0;
+        const WaitingSegment s{in_order ? 0 : static_cast<std::int32_t>(rng() % 5) - 2,
+                               in_order ? clock : clock - static_cast<machine::TimeNs>(rng() % 50),
+                               in_order ? next_vertex++ : static_cast<graph::VertexId>(1'000'000 + step)};
+        q.push(s);
+        oracle.push(s);
+      } else {
+        ASSERT_FALSE(q.empty());
+        const WaitingSegment& a = q.top();
+        const WaitingSegment& b = oracle.top();
+        ASSERT_EQ(a.vertex, b.vertex) << "seed " << seed << " step " << step;
+        ASSERT_EQ(a.order, b.order);
+        ASSERT_EQ(a.priority, b.priority);
+        q.pop();
+        oracle.pop();
+      }
+      ASSERT_EQ(q.size(), oracle.size());
+    }
+    while (!oracle.empty()) {
+      ASSERT_EQ(q.top().vertex, oracle.top().vertex);
+      q.pop();
+      oracle.pop();
+    }
+    EXPECT_TRUE(q.empty());
+  }
+}
+
+}  // namespace
+}  // namespace rr::replay
