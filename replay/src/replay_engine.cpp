@@ -120,7 +120,7 @@ class Engine {
           case EventType::hop_end: on_hop_end(e.vertex, e.aux); break;
           case EventType::arrival_effect: on_arrival(e.vertex, e.aux); break;  // aux: the arrive vertex
           // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
-          case EventType::floor: contribute(e.vertex, now_, r_.released_by[e.vertex], Release::observed); break;
+          case EventType::floor: contribute(e.vertex, now_, join_[e.vertex].released_by, Release::observed); break;
         }
       }
       allocate_resources();
@@ -174,13 +174,11 @@ class Engine {
   std::optional<core::InputError> init() {
     r_.start.assign(n_, kNever);
     r_.end.assign(n_, kNever);
-    r_.ready.assign(n_, 0);
+    join_.assign(n_, {});
     r_.issued.assign(n_, kNever);
-    r_.released_by.assign(n_, kNoVertex);
     r_.release.assign(n_, Release::none);
     r_.processor_of.assign(n_, ~0u);
     r_.processors.assign(map_.processors().size(), {});
-    pending_.assign(n_, 0);
     phase_.resize(g_.phase_count());
     proc_busy_.assign(map_.processors().size(), false);
     proc_held_by_.assign(map_.processors().size(), kNoVertex);
@@ -203,14 +201,14 @@ class Engine {
         ++count;
         external_pending_[v] = 1;
       }
-      pending_[v] = count;
+      join_[v].pending = count;
       if (count == 1 && external_pending_[v]) schedule_external(v);
       if (g_.kind(v) == OpKind::task)
         if (auto error = assign_queue(v)) return error;
     }
     mark_outside_estimate();
     for (VertexId v = 0; v < n_; ++v)
-      if (pending_[v] == 0) push(0, v, EventType::ready);
+      if (join_[v].pending == 0) push(0, v, EventType::ready);
     return std::nullopt;
   }
 
@@ -349,21 +347,21 @@ class Engine {
   // Applies one input to v arriving at time t from u; schedules v when its last input is in.
   void contribute(VertexId v, TimeNs t, VertexId from, Release why) {
     t = core::held(t);
-    if (pending_[v] == 0) return;  // a completion queue already fired on an earlier input
+    if (join_[v].pending == 0) return;  // a completion queue already fired on an earlier input
     // The latest input releases v; among equal times the lowest vertex id, for determinism.
-    if (r_.released_by[v] == kNoVertex || t > r_.ready[v] || (t == r_.ready[v] && from < r_.released_by[v])) {
-      r_.ready[v] = std::max(r_.ready[v], t);
-      r_.released_by[v] = from;
+    if (join_[v].released_by == kNoVertex || t > join_[v].ready || (t == join_[v].ready && from < join_[v].released_by)) {
+      join_[v].ready = std::max(join_[v].ready, t);
+      join_[v].released_by = from;
       r_.release[v] = why;
     }
-    if (--pending_[v] == 0) push(r_.ready[v], v, EventType::ready);
-    else if (pending_[v] == 1 && external_pending_[v]) schedule_external(v);
+    if (--join_[v].pending == 0) push(join_[v].ready, v, EventType::ready);
+    else if (join_[v].pending == 1 && external_pending_[v]) schedule_external(v);
   }
 
   // Every recorded input of v is in: its unrecorded one fires its measured delay after the last of them.
   void schedule_external(VertexId v) {
     external_pending_[v] = 0;
-    push(core::saturating_add(r_.ready[v], g_.external_delay(v)), v, EventType::floor);
+    push(core::saturating_add(join_[v].ready, g_.external_delay(v)), v, EventType::floor);
   }
 
   // ---- tasks ----------------------------------------------------------------------------
@@ -438,7 +436,7 @@ class Engine {
     } else if (map_.placement() == machine::Placement::eft) {
       q = queue_of_processor(earliest_finish(task));
     }
-    TimeNs order = r_.ready[v];
+    TimeNs order = join_[v].ready;
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
     queues_[q].push({g_.task(task).priority, order, v});
     for (auto p : queue_members_[q]) dirty_procs_.insert(p);
@@ -479,9 +477,9 @@ class Engine {
   void start_segment(std::uint32_t p, VertexId v) {
     const bool first = g_.kind(v) == OpKind::task;
     VertexId task = first ? v : g_.resume_wait(v).task;
-    if (now_ > r_.ready[v] && proc_last_[p] != kNoVertex) {
+    if (now_ > join_[v].ready && proc_last_[p] != kNoVertex) {
       // It waited for the processor: the previous occupant released it (critical path: queueing).
-      r_.released_by[v] = proc_last_[p];
+      join_[v].released_by = proc_last_[p];
       r_.release[v] = Release::resource;
     }
     const TimeNs busy = task_busy(task, map_.processors()[p].kind);
@@ -559,8 +557,8 @@ class Engine {
     --ci.free_lanes;
     if (plan.hop == 0) {
       r_.start[c] = now_;
-      if (now_ > r_.ready[c] && ci.last_user != kNoVertex) {
-        r_.released_by[c] = ci.last_user;
+      if (now_ > join_[c].ready && ci.last_user != kNoVertex) {
+        join_[c].released_by = ci.last_user;
         r_.release[c] = Release::resource;
       }
     }
@@ -585,7 +583,7 @@ class Engine {
     PathUsage& usage = path_usage_[plan.path_slot];
     ++usage.copies;
     usage.bytes += plan.bytes;
-    usage.time_ns = core::saturating_add(usage.time_ns, now_ - r_.ready[c]);
+    usage.time_ns = core::saturating_add(usage.time_ns, now_ - join_[c].ready);
     on_fire(c);
   }
 
@@ -596,9 +594,9 @@ class Engine {
     PhaseState& s = phase_of(p);
     if (s.fired || !s.previous_done || s.arrived < g_.phase(p).required) return;
     s.fired = true;
-    r_.ready[p] = now_;
+    join_[p].ready = now_;
     r_.start[p] = now_;  // a phase takes no time: waiting for its arrivals is the arrivals' and the edges' time
-    r_.released_by[p] = because;
+    join_[p].released_by = because;
     r_.release[p] = because == kNoVertex ? Release::none : why;
     push(now_, p, EventType::fire);
   }
@@ -611,7 +609,7 @@ class Engine {
   // ---- readiness and firing -------------------------------------------------------------
 
   void on_ready(VertexId v) {
-    if (r_.release[v] == Release::none && r_.released_by[v] == kNoVertex) r_.ready[v] = now_;
+    if (r_.release[v] == Release::none && join_[v].released_by == kNoVertex) join_[v].ready = now_;
     switch (g_.kind(v)) {
       case OpKind::task:
       case OpKind::task_resume: enqueue_segment(v); break;
@@ -644,7 +642,7 @@ class Engine {
       case OpKind::barrier_phase: {
         PhaseState& s = phase_of(v);
         s.previous_done = true;
-        try_fire_phase(v, r_.released_by[v], Release::input);
+        try_fire_phase(v, join_[v].released_by, Release::input);
         break;
       }
     }
@@ -704,6 +702,11 @@ class Engine {
       ++r_.stuck;
       if (r_.stuck_examples.size() < options_.stuck_examples) r_.stuck_examples.push_back({v, why_stuck(v)});
     }
+    r_.ready.resize(n_);
+    for (VertexId v = 0; v < n_; ++v) r_.ready[v] = join_[v].ready;
+    r_.released_by.resize(n_);
+    for (VertexId v = 0; v < n_; ++v) r_.released_by[v] = join_[v].released_by;
+    join_ = {};
   }
 
   std::string why_stuck(VertexId v) const {
@@ -719,7 +722,7 @@ class Engine {
       if (r_.end[preds[i]] == kNever && (kinds[i] != EdgeKind::issue || r_.start[preds[i]] == kNever))
         return what + ": waits on " + graph::op_kind_name(g_.kind(preds[i])) + " " + core::to_string(g_.event(preds[i])) +
                " (" + graph::edge_kind_name(kinds[i]) + "), which never completed";
-    if (r_.ready[v] >= 0 && pending_[v] == 0) return what + ": ready but its processor was held by a waiting task";
+    if (join_[v].ready >= 0 && join_[v].pending == 0) return what + ": ready but its processor was held by a waiting task";
     return what + ": never became ready";
   }
 
@@ -731,7 +734,14 @@ class Engine {
   ReplayResult r_;
   TimeNs now_ = 0;
   EventQueue queue_;
-  std::vector<std::uint32_t> pending_;
+  // What contribute() and on_ready() read and write together, side by side: one cache miss, not three. Moved
+  // into ReplayResult::ready and released_by at the end.
+  struct Joining {
+    TimeNs ready = 0;
+    VertexId released_by = kNoVertex;
+    std::uint32_t pending = 0;  // inputs still to come
+  };
+  std::vector<Joining> join_;
   // Per copy and per phase, indexed by the vertex's payload (EventGraph::copy_count): a copy is one vertex in
   // nine, a phase one in two hundred, so a slot per vertex would be mostly empty and spread the hot state.
   std::vector<PhaseState> phase_;
