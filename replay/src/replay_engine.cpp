@@ -378,7 +378,7 @@ class Engine {
     const graph::TaskInfo& t = g_.task(task);
     if (t.time_ns == graph::kNoTime) return 0;
     TimeNs busy = std::max<TimeNs>(0, t.time_ns - total_wait_ns(task));
-    if (kind != map_.traced_kind(t.processor.value()))
+    if (!map_.mapping().moves.empty() && kind != map_.traced_kind(t.processor.value()))
       if (const machine::FunctionMove* m = map_.move(t.func_id); m && m->factor)
         busy = core::held_round(static_cast<double>(busy) * *m->factor);
     return perturbed(model_.scale_busy(kind, t.func_id, busy), task);
@@ -439,7 +439,10 @@ class Engine {
     TimeNs order = join_[v].ready;
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
     queues_[q].push({g_.task(task).priority, order, v});
-    for (auto p : queue_members_[q]) dirty_procs_.insert(p);
+    // Only an idle processor can take it at the end of this instant; a busy one looks at its queues when its
+    // segment ends (on_segment_end), a held one never before its task resumes.
+    for (auto p : queue_members_[q])
+      if (!proc_busy_[p] && proc_held_by_[p] == kNoVertex) dirty_procs_.insert(p);
   }
 
   // End of an instant: idle processors (lowest index first) take their best queued segment,
