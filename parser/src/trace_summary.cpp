@@ -2,8 +2,10 @@
 #include "parser/trace_summary.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
-#include <unordered_set>
+
+#include <tbb/parallel_sort.h>
 
 namespace rr::parser {
 
@@ -42,6 +44,24 @@ std::size_t time_index(core::ProcessorKind kind) {
   }
 }
 
+// Task Time records joined to the Task Request with the same finish event, by sorting both on the event
+// (a trace has millions of tasks: a node-based map of them was most of `stats`' time and memory).
+bool key_less(const core::EventKey& a, const core::EventKey& b) {
+  return std::tie(a.id_hi, a.id_lo, a.gen) < std::tie(b.id_hi, b.id_lo, b.gen);
+}
+
+struct Request {
+  core::EventKey finish;
+  std::uint32_t order;  // input order: the first request of an event names its processor
+  std::uint8_t kind;    // time_index of its processor
+};
+
+struct Timed {
+  core::EventKey finish;
+  std::uint32_t file;
+  std::uint64_t micros;
+};
+
 }  // namespace
 
 TraceSummary summarise(const core::TraceRecords& trace) {
@@ -56,7 +76,6 @@ TraceSummary summarise(const core::TraceRecords& trace) {
   std::unordered_map<std::uint64_t, core::ProcessorKind> processor_kind;
   std::unordered_map<std::uint64_t, core::MemoryKind> memory_kind;
   std::unordered_map<std::uint64_t, std::uint64_t> group_first_member;
-  std::unordered_map<core::EventKey, std::uint64_t> task_target;  // finish event -> processor or group
   for (const auto& f : trace.files) {
     for (const auto& b : f.batches) {
       for (const auto& p : b.processors) processor_kind.emplace(p.id.value(), p.kind);
@@ -65,7 +84,6 @@ TraceSummary summarise(const core::TraceRecords& trace) {
         if (group_first_member.emplace(g.id.value(), g.member_count ? b.group_members[g.first_member] : 0).second)
           s.group_members += g.member_count;
       }
-      for (const auto& t : b.task_requests) task_target.emplace(t.finish, t.target.value());
     }
   }
   for (const auto& [id, kind] : processor_kind) ++s.processors_by_kind[std::string(core::processor_kind_name(kind))];
@@ -79,8 +97,36 @@ TraceSummary summarise(const core::TraceRecords& trace) {
     return p == processor_kind.end() ? core::ProcessorKind::unknown : p->second;
   };
 
+  // Task time per kind of the processor its request named; "unattributed" without a request.
+  std::vector<Request> requests;
+  std::vector<Timed> times;
+  for (std::uint32_t fi = 0; fi < trace.files.size(); ++fi)
+    for (const auto& b : trace.files[fi].batches) {
+      for (const auto& t : b.task_requests)
+        requests.push_back({t.finish, static_cast<std::uint32_t>(requests.size()),
+                            static_cast<std::uint8_t>(time_index(kind_of_target(t.target.value())))});
+      for (const auto& tt : b.task_times) times.push_back({tt.finish, fi, tt.micros});
+    }
+  tbb::parallel_sort(requests.begin(), requests.end(), [](const Request& a, const Request& b) {
+    return key_less(a.finish, b.finish) || (a.finish == b.finish && a.order < b.order);
+  });
+  requests.erase(std::unique(requests.begin(), requests.end(),
+                             [](const Request& a, const Request& b) { return a.finish == b.finish; }),
+                 requests.end());
+  tbb::parallel_sort(times.begin(), times.end(), [](const Timed& a, const Timed& b) { return key_less(a.finish, b.finish); });
+  std::vector<std::array<std::uint64_t, kTimeKindCount>> time_by_file(trace.files.size());
+  auto request = requests.begin();
+  for (const Timed& t : times) {
+    while (request != requests.end() && key_less(request->finish, t.finish)) ++request;
+    const bool found = request != requests.end() && request->finish == t.finish;
+    time_by_file[t.file][found ? request->kind : 4] += t.micros;
+  }
+  requests = {};
+  times = {};
+
   std::map<std::int32_t, NodeSummary> by_node;
-  for (const auto& f : trace.files) {
+  for (std::uint32_t fi = 0; fi < trace.files.size(); ++fi) {
+    const auto& f = trace.files[fi];
     s.files.push_back(f.path);
     NodeSummary& node = by_node[f.node];
     node.node = f.node;
@@ -105,12 +151,8 @@ TraceSummary summarise(const core::TraceRecords& trace) {
         c.copy_bytes += cs.bytes;
         if (cs.bytes == 0) ++c.zero_byte_copy_sizes;
       }
-      for (const auto& tt : b.task_times) {
-        auto t = task_target.find(tt.finish);
-        std::size_t index = t == task_target.end() ? 4 : time_index(kind_of_target(t->second));
-        c.task_time_us[index] += tt.micros;
-      }
     }
+    c.task_time_us = time_by_file[fi];
     node.counts.add(c);
     s.messages.insert(s.messages.end(), st.first_messages.begin(), st.first_messages.end());
   }
