@@ -17,6 +17,12 @@
 namespace rr::app {
 namespace {
 
+// The text report lists every node, and every line of the mapping, up to these counts (a 64-node run still
+// reads as a list); beyond them it gives the spread and the first lines, and --json has them all.
+constexpr std::size_t kNodesListed = 64;
+constexpr std::size_t kMappingLinesListed = 3 * 64;
+constexpr std::size_t kMappingLinesShortened = 12;
+
 std::string kind_name(std::size_t k) { return std::string(core::processor_kind_name(static_cast<core::ProcessorKind>(k))); }
 
 nlohmann::ordered_json kind_use_json(const replay::KindUse& u, replay::TimeNs makespan) {
@@ -79,10 +85,26 @@ std::string render_replay_text(const ReplayView& v) {
   out << "  (model: model processors of the kind; used: those the mapping runs traced processors on;\n"
          "   util.: busy time / (run time x processors))\n";
   out << "\nUtilisation of the used processors by node:";
-  for (const auto& [node, uses] : use.by_node)
-    for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
-      if (uses[k].busy_ns > 0) out << "  n" << node << " " << kind_name(k) << " " << pct(uses[k].utilisation_used(r.makespan_ns));
-  out << "\n";
+  if (use.by_node.size() <= kNodesListed) {
+    for (const auto& [node, uses] : use.by_node)
+      for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
+        if (uses[k].busy_ns > 0) out << "  n" << node << " " << kind_name(k) << " " << pct(uses[k].utilisation_used(r.makespan_ns));
+    out << "\n";
+  } else {
+    // Hundreds of nodes do not fit a line a person reads: the spread per kind, every node in --json.
+    out << " " << use.by_node.size() << " nodes, every one in --json\n";
+    for (std::size_t k = 0; k < replay::kModelKindCount; ++k) {
+      std::vector<std::pair<double, std::uint32_t>> by_use;
+      for (const auto& [node, uses] : use.by_node)
+        if (uses[k].busy_ns > 0) by_use.emplace_back(uses[k].utilisation_used(r.makespan_ns), node);
+      if (by_use.empty()) continue;
+      std::sort(by_use.begin(), by_use.end());
+      const auto& low = by_use.front();
+      const auto& high = by_use.back();
+      out << "  " << kind_name(k) << ": lowest n" << low.second << " " << pct(low.first) << ", median "
+          << pct(by_use[by_use.size() / 2].first) << ", highest n" << high.second << " " << pct(high.first) << "\n";
+    }
+  }
   if (!r.paths.empty()) {
     out << "\nCopies by path                              count   bytes (B)   time (ms)\n";
     for (const auto& [name, p] : r.paths) {
@@ -104,7 +126,11 @@ std::string render_replay_text(const ReplayView& v) {
   }
   out << "\nMapping:\n";
   for (const auto& line : v.map.changes()) out << "  " << line << "\n";
-  for (const auto& line : v.map.describe()) out << "  " << line << "\n";
+  const auto& mapping = v.map.describe();
+  const std::size_t listed = mapping.size() <= kMappingLinesListed ? mapping.size() : kMappingLinesShortened;
+  for (std::size_t i = 0; i < listed; ++i) out << "  " << mapping[i] << "\n";
+  if (listed < mapping.size())
+    out << "  ... " << mapping.size() - listed << " more line(s) like these, every one in --json\n";
   if (!v.map.mapping().moves.empty()) {
     out << "\nMoved functions (assumptions: the trace cannot know them):\n"
         << "  a moved task's busy time is its traced busy time x the move's factor (as traced without one), divided by\n"
