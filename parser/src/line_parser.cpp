@@ -4,6 +4,8 @@
 #include <boost/fusion/include/adapt_struct.hpp>
 #include <boost/spirit/home/x3.hpp>
 
+#include "parser/src/hex_parser.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -101,7 +103,7 @@ x3::rule<struct event_tag, RawEvent> const event = "event (id,gen)";
 x3::rule<struct generation_tag, std::uint32_t> const generation = "generation";
 x3::rule<struct args_tag, std::uint64_t> const args_pointer = "args pointer (0x... or (nil))";
 
-auto const hex_id_def = x3::uint_parser<std::uint64_t, 16>{};
+auto const hex_id_def = hex_u64;
 auto const u32_def = x3::uint_parser<std::uint32_t, 10>{};
 auto const u64_def = x3::uint_parser<std::uint64_t, 10>{};
 auto const i32_def = x3::int_parser<std::int32_t, 10>{};
