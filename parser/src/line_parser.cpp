@@ -4,7 +4,7 @@
 #include <boost/fusion/include/adapt_struct.hpp>
 #include <boost/spirit/home/x3.hpp>
 
-#include "parser/src/hex_parser.hpp"
+#include "parser/src/number_parsers.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -104,8 +104,8 @@ x3::rule<struct generation_tag, std::uint32_t> const generation = "generation";
 x3::rule<struct args_tag, std::uint64_t> const args_pointer = "args pointer (0x... or (nil))";
 
 auto const hex_id_def = hex_u64;
-auto const u32_def = x3::uint_parser<std::uint32_t, 10>{};
-auto const u64_def = x3::uint_parser<std::uint64_t, 10>{};
+auto const u32_def = dec_u32;
+auto const u64_def = dec_u64;
 auto const i32_def = x3::int_parser<std::int32_t, 10>{};
 auto const sp_def = +lit(' ');
 auto const end_of_line_def = *lit(' ') >> x3::eoi;

@@ -1,11 +1,11 @@
-// The hexadecimal-id primitive against X3's own uint_parser<uint64_t, 16> (the oracle it replaces): the same
-// verdict, value and end position on hand-picked edges and on random strings of hex digits and other bytes.
+// The number primitives against X3's own uint_parsers (the oracles they replace): the same verdict, value and
+// end position on hand-picked edges and on random strings of digits and other bytes.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <string>
 
-#include "parser/src/hex_parser.hpp"
+#include "parser/src/number_parsers.hpp"
 
 namespace rr::parser::grammar {
 namespace {
@@ -18,10 +18,10 @@ struct Outcome {
   std::size_t consumed;
 };
 
-template <typename Parser>
+template <typename Value = std::uint64_t, typename Parser>
 Outcome run(const Parser& p, const std::string& s) {
   auto it = s.begin();
-  std::uint64_t value = 0;
+  Value value = 0;
   const bool ok = x3::parse(it, s.end(), p, value);
   return {ok, ok ? value : 0, static_cast<std::size_t>(it - s.begin())};
 }
@@ -29,6 +29,15 @@ Outcome run(const Parser& p, const std::string& s) {
 void expect_same(const std::string& s) {
   const Outcome mine = run(hex_u64, s);
   const Outcome oracle = run(x3::uint_parser<std::uint64_t, 16>{}, s);
+  EXPECT_EQ(mine.ok, oracle.ok) << '"' << s << '"';
+  EXPECT_EQ(mine.value, oracle.value) << '"' << s << '"';
+  EXPECT_EQ(mine.consumed, oracle.consumed) << '"' << s << '"';
+}
+
+template <typename Unsigned>
+void expect_same_decimal(const std::string& s) {
+  const Outcome mine = run<Unsigned>(DecimalParser<Unsigned>{}, s);
+  const Outcome oracle = run<Unsigned>(x3::uint_parser<Unsigned, 10>{}, s);
   EXPECT_EQ(mine.ok, oracle.ok) << '"' << s << '"';
   EXPECT_EQ(mine.value, oracle.value) << '"' << s << '"';
   EXPECT_EQ(mine.consumed, oracle.consumed) << '"' << s << '"';
@@ -51,6 +60,30 @@ TEST(HexParser, RandomStringsAgreeWithX3) {
     const std::size_t length = rng() % 24;
     for (std::size_t k = 0; k < length; ++k) s += alphabet[rng() % alphabet.size()];
     expect_same(s);
+    if (HasFailure()) return;
+  }
+}
+
+TEST(DecimalParser, Edges) {
+  for (const char* s : {"", "0", "9", "a", "-1", "+1", " 1", "007", "4294967295", "4294967296", "4294967290x",
+                        "00000000000000004294967295", "18446744073709551615", "18446744073709551616",
+                        "99999999999999999999", "12 34", "1)"}) {
+    expect_same_decimal<std::uint32_t>(s);
+    expect_same_decimal<std::uint64_t>(s);
+  }
+  EXPECT_FALSE(run<std::uint32_t>(dec_u32, "4294967296").ok);
+  EXPECT_EQ(run<std::uint64_t>(dec_u64, "18446744073709551615").value, ~std::uint64_t{0});
+}
+
+TEST(DecimalParser, RandomStringsAgreeWithX3) {
+  std::mt19937_64 rng(11);
+  const std::string alphabet = "01234567899999 a-+,)";
+  for (int i = 0; i < 200000; ++i) {
+    std::string s;
+    const std::size_t length = rng() % 26;
+    for (std::size_t k = 0; k < length; ++k) s += alphabet[rng() % alphabet.size()];
+    expect_same_decimal<std::uint32_t>(s);
+    expect_same_decimal<std::uint64_t>(s);
     if (HasFailure()) return;
   }
 }
