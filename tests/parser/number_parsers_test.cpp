@@ -26,21 +26,31 @@ Outcome run(const Parser& p, const std::string& s) {
   return {ok, ok ? value : 0, static_cast<std::size_t>(it - s.begin())};
 }
 
-void expect_same(const std::string& s) {
-  const Outcome mine = run(hex_u64, s);
-  const Outcome oracle = run(x3::uint_parser<std::uint64_t, 16>{}, s);
+// The same verdict, value and end position from the primitive and from X3's parser on s.
+template <typename Value, typename Mine, typename Oracle>
+void expect_agree(const Mine& mine_parser, const Oracle& oracle_parser, const std::string& s) {
+  const Outcome mine = run<Value>(mine_parser, s);
+  const Outcome oracle = run<Value>(oracle_parser, s);
   EXPECT_EQ(mine.ok, oracle.ok) << '"' << s << '"';
   EXPECT_EQ(mine.value, oracle.value) << '"' << s << '"';
   EXPECT_EQ(mine.consumed, oracle.consumed) << '"' << s << '"';
 }
 
+void expect_same(const std::string& s) {
+  expect_agree<std::uint64_t>(hex_u64, x3::uint_parser<std::uint64_t, 16>{}, s);
+}
+
 template <typename Unsigned>
 void expect_same_decimal(const std::string& s) {
-  const Outcome mine = run<Unsigned>(DecimalParser<Unsigned>{}, s);
-  const Outcome oracle = run<Unsigned>(x3::uint_parser<Unsigned, 10>{}, s);
-  EXPECT_EQ(mine.ok, oracle.ok) << '"' << s << '"';
-  EXPECT_EQ(mine.value, oracle.value) << '"' << s << '"';
-  EXPECT_EQ(mine.consumed, oracle.consumed) << '"' << s << '"';
+  expect_agree<Unsigned>(DecimalParser<Unsigned>{}, x3::uint_parser<Unsigned, 10>{}, s);
+}
+
+// Up to max_length characters drawn from alphabet.
+std::string random_string(std::mt19937_64& rng, const std::string& alphabet, std::size_t max_length) {
+  std::string s;
+  const std::size_t length = rng() % max_length;
+  for (std::size_t k = 0; k < length; ++k) s += alphabet[rng() % alphabet.size()];
+  return s;
 }
 
 TEST(HexParser, Edges) {
@@ -56,10 +66,7 @@ TEST(HexParser, RandomStringsAgreeWithX3) {
   std::mt19937_64 rng(7);
   const std::string alphabet = "0123456789abcdefABCDEF0000ffff xg,()-";
   for (int i = 0; i < 200000; ++i) {
-    std::string s;
-    const std::size_t length = rng() % 24;
-    for (std::size_t k = 0; k < length; ++k) s += alphabet[rng() % alphabet.size()];
-    expect_same(s);
+    expect_same(random_string(rng, alphabet, 24));
     if (HasFailure()) return;
   }
 }
@@ -79,9 +86,7 @@ TEST(DecimalParser, RandomStringsAgreeWithX3) {
   std::mt19937_64 rng(11);
   const std::string alphabet = "01234567899999 a-+,)";
   for (int i = 0; i < 200000; ++i) {
-    std::string s;
-    const std::size_t length = rng() % 26;
-    for (std::size_t k = 0; k < length; ++k) s += alphabet[rng() % alphabet.size()];
+    const std::string s = random_string(rng, alphabet, 26);
     expect_same_decimal<std::uint32_t>(s);
     expect_same_decimal<std::uint64_t>(s);
     if (HasFailure()) return;
