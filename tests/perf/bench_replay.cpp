@@ -97,29 +97,27 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", map.error().to_string().c_str());
       return 1;
     }
-    std::vector<double> engine;
-    std::int64_t makespan = 0;
-    for (int r = 0; r < repeat; ++r) {
-      auto t = Clock::now();
-      auto run = rr::replay::run_replay(graph, *map, *model, settings.engine);
-      engine.push_back(seconds_since(t));
-      if (run) makespan = run->makespan_ns;
-    }
-    std::printf("engine: median %.3f s, %.0f operations/s, makespan %lld ns%s\n", median(engine),
-                graph.vertex_count() / median(engine), static_cast<long long>(makespan),
-                makespan == result.makespan_ns ? "" : " (DIFFERS from replay_trace)");
-    if (interleave) {
-      const rr::graph::EventGraph mixed = rr::bench::interleaved(graph);
-      std::vector<double> t_mixed;
-      std::int64_t makespan_mixed = 0;
+    // Median seconds of `repeat` engine runs on g, and the makespan they gave.
+    auto time_engine = [&](const rr::graph::EventGraph& g, std::int64_t& makespan) {
+      std::vector<double> seconds;
       for (int r = 0; r < repeat; ++r) {
         auto t = Clock::now();
-        auto run = rr::replay::run_replay(mixed, *map, *model, settings.engine);
-        t_mixed.push_back(seconds_since(t));
-        if (run) makespan_mixed = run->makespan_ns;
+        auto run = rr::replay::run_replay(g, *map, *model, settings.engine);
+        seconds.push_back(seconds_since(t));
+        if (run) makespan = run->makespan_ns;
       }
-      std::printf("engine, nodes interleaved: median %.3f s, %.0f operations/s, makespan %lld ns\n", median(t_mixed),
-                  graph.vertex_count() / median(t_mixed), static_cast<long long>(makespan_mixed));
+      return median(seconds);
+    };
+    std::int64_t makespan = 0;
+    const double engine_s = time_engine(graph, makespan);
+    std::printf("engine: median %.3f s, %.0f operations/s, makespan %lld ns%s\n", engine_s,
+                graph.vertex_count() / engine_s, static_cast<long long>(makespan),
+                makespan == result.makespan_ns ? "" : " (DIFFERS from replay_trace)");
+    if (interleave) {
+      std::int64_t makespan_mixed = 0;
+      const double mixed_s = time_engine(rr::bench::interleaved(graph), makespan_mixed);
+      std::printf("engine, nodes interleaved: median %.3f s, %.0f operations/s, makespan %lld ns\n", mixed_s,
+                  graph.vertex_count() / mixed_s, static_cast<long long>(makespan_mixed));
     }
   }
   if (replay_only) {
