@@ -347,15 +347,16 @@ class Engine {
   // Applies one input to v arriving at time t from u; schedules v when its last input is in.
   void contribute(VertexId v, TimeNs t, VertexId from, Release why) {
     t = core::held(t);
-    if (join_[v].pending == 0) return;  // a completion queue already fired on an earlier input
+    Joining& j = join_[v];
+    if (j.pending == 0) return;  // a completion queue already fired on an earlier input
     // The latest input releases v; among equal times the lowest vertex id, for determinism.
-    if (join_[v].released_by == kNoVertex || t > join_[v].ready || (t == join_[v].ready && from < join_[v].released_by)) {
-      join_[v].ready = std::max(join_[v].ready, t);
-      join_[v].released_by = from;
+    if (j.released_by == kNoVertex || t > j.ready || (t == j.ready && from < j.released_by)) {
+      j.ready = std::max(j.ready, t);
+      j.released_by = from;
       r_.release[v] = why;
     }
-    if (--join_[v].pending == 0) push(join_[v].ready, v, EventType::ready);
-    else if (join_[v].pending == 1 && external_pending_[v]) schedule_external(v);
+    if (--j.pending == 0) push(j.ready, v, EventType::ready);
+    else if (j.pending == 1 && external_pending_[v]) schedule_external(v);
   }
 
   // Every recorded input of v is in: its unrecorded one fires its measured delay after the last of them.

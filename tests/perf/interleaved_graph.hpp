@@ -1,8 +1,9 @@
 // An experiment for bench_replay --interleave: the same graph with its vertices renumbered so that the nodes'
 // sequences are interleaved (the k-th of n vertices of a node lands near k/n of the whole), instead of node by
-// node. SPMD programs run the nodes in step, so this numbering follows time far better; the benchmark measures
-// what it buys the engine before the graph builder adopts it. Ties between equal times are broken by vertex id,
-// so a replay of the renumbered graph may order simultaneous work differently (the makespan is printed too).
+// node, which follows time more closely in an SPMD program. It made the engine slower, not faster (1.7x on 32
+// nodes, 1.2x on 1,024: docs/performance.md); it stays so that the finding can be rerun. Ties between equal
+// times are broken by vertex id, so a replay of the renumbered graph may order simultaneous work differently
+// (the makespan is printed too).
 #pragma once
 
 #include <algorithm>
