@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/ids.hpp"
+#include "graph/column.hpp"
 
 namespace rr::graph {
 
@@ -64,6 +65,8 @@ struct CopyInfo {
   core::Handle dst_memory;
   std::uint64_t bytes = kNoValue;  // Copy Size; kNoValue when the trace has none
 };
+static_assert(sizeof(CopyInfo) == 24);  // no padding: a packed trace's bytes are the fields'
+
 
 // One Task Wait, in its task's program order. The task's segments are its task vertex and
 // then one task_resume vertex per wait; edges out of a task's finish event leave its last segment.
@@ -76,12 +79,15 @@ struct WaitInfo {
   std::uint32_t position = 0;  // k among the task's K actions
   float fraction = -1;  // where in the task's busy time it began, as observed (Legion Prof); < 0: not known
 };
+static_assert(sizeof(WaitInfo) == 40);
 
 struct BarrierPhaseInfo {
   std::int64_t required = 0;  // expected arrivals + Alter deltas of this phase
   std::int64_t arrived = 0;   // sum of Arrive counts
   bool first = false;         // the barrier's first phase
+  std::uint8_t unused[7] = {};  // named so that a packed trace holds zeros here, not whatever padding held
 };
+static_assert(sizeof(BarrierPhaseInfo) == 24);
 
 // An edge u -> v: v cannot happen before u.
 struct Edge {
@@ -137,22 +143,22 @@ class EventGraph {
   // and reverse CSR. Within a vertex, edges keep the order of the runs: the same input gives the same graph.
   static EventGraph freeze(VertexTable vertices, std::span<const std::span<const Edge>> edge_runs);
 
-  std::uint32_t vertex_count() const { return v_.size(); }
+  std::uint32_t vertex_count() const { return static_cast<std::uint32_t>(kind_.size()); }
   std::uint64_t edge_count() const { return succ_.size(); }
 
-  OpKind kind(VertexId v) const { return v_.kind[v]; }
+  OpKind kind(VertexId v) const { return kind_[v]; }
   // The node the operation happens on: a task's processor node, a phase's owner, else the logging node.
-  std::uint32_t node(VertexId v) const { return v_.node[v]; }
+  std::uint32_t node(VertexId v) const { return node_[v]; }
   // The event the operation produces (a task's finish event, a phase's (barrier, gen), ...).
-  const core::EventKey& event(VertexId v) const { return v_.event[v]; }
+  const core::EventKey& event(VertexId v) const { return event_[v]; }
   // The issuing task's first segment, or kNoVertex for operations issued outside any task (at
   // t=0) and for merges/phases. The issue edge itself leaves the segment the action happens in.
-  VertexId issuer(VertexId v) const { return v_.issuer[v]; }
+  VertexId issuer(VertexId v) const { return issuer_[v]; }
   // k: the operation's place among its issuer's K actions (program order), 0-based.
-  std::uint32_t position(VertexId v) const { return v_.position[v]; }
+  std::uint32_t position(VertexId v) const { return position_[v]; }
   // Index into tasks()/copies()/phases()/barrier_values() by kind; merges: announced input
   // count; task_resume: index of its wait in waits().
-  std::uint32_t payload(VertexId v) const { return v_.payload[v]; }
+  std::uint32_t payload(VertexId v) const { return payload_[v]; }
 
   std::span<const VertexId> successors(VertexId v) const {
     return {succ_.data() + succ_offset_[v], succ_.data() + succ_offset_[v + 1]};
@@ -169,42 +175,83 @@ class EventGraph {
   // Index of the first out-edge of v in the global edge numbering (edges are numbered by source).
   std::uint64_t first_edge(VertexId v) const { return succ_offset_[v]; }
 
-  const TaskInfo& task(VertexId v) const { return v_.tasks[v_.payload[v]]; }
-  const WaitInfo& resume_wait(VertexId v) const { return v_.waits[v_.payload[v]]; }
-  const CopyInfo& copy(VertexId v) const { return v_.copies[v_.payload[v]]; }
-  const BarrierPhaseInfo& phase(VertexId v) const { return v_.phases[v_.payload[v]]; }
+  const TaskInfo& task(VertexId v) const { return tasks_[payload_[v]]; }
+  const WaitInfo& resume_wait(VertexId v) const { return waits_[payload_[v]]; }
+  const CopyInfo& copy(VertexId v) const { return copies_[payload_[v]]; }
+  const BarrierPhaseInfo& phase(VertexId v) const { return phases_[payload_[v]]; }
   // How many copies and barrier phases there are: payload() of a copy (a phase) is below this, and no two
   // copies (phases) share one, so per-copy state can live in arrays of this size instead of one per vertex.
-  std::uint32_t copy_count() const { return static_cast<std::uint32_t>(v_.copies.size()); }
-  std::uint32_t phase_count() const { return static_cast<std::uint32_t>(v_.phases.size()); }
+  std::uint32_t copy_count() const { return static_cast<std::uint32_t>(copies_.size()); }
+  std::uint32_t phase_count() const { return static_cast<std::uint32_t>(phases_.size()); }
   // Arrive count or Alter delta.
-  std::int64_t barrier_value(VertexId v) const { return v_.barrier_values[v_.payload[v]]; }
-  const std::vector<WaitInfo>& waits() const { return v_.waits; }
+  std::int64_t barrier_value(VertexId v) const { return barrier_values_[payload_[v]]; }
+  std::span<const WaitInfo> waits() const { return waits_; }
   // A task's waits in program order: a contiguous run of waits() from TaskInfo::first_wait.
-  std::span<const WaitInfo> waits_of(VertexId task_vertex) const { return v_.waits_of(task_vertex); }
+  std::span<const WaitInfo> waits_of(VertexId task_vertex) const;
   // The sum of a task's Task Waits, in ns.
   std::int64_t wait_ns(VertexId task_vertex) const;
 
   // Timestamped traces (Legion Prof), see VertexTable.
-  bool has_observed() const { return !v_.observed_start.empty(); }
-  std::int64_t observed_start(VertexId v) const { return v_.observed_start.empty() ? kNoTime : v_.observed_start[v]; }
-  std::int64_t observed_end(VertexId v) const { return v_.observed_end.empty() ? kNoTime : v_.observed_end[v]; }
-  std::int64_t observed_origin() const { return v_.observed_origin; }
-  float issue_fraction(VertexId v) const { return v_.issue_fraction.empty() ? -1.0f : v_.issue_fraction[v]; }
-  std::int64_t external_delay(VertexId v) const { return v_.external_delay.empty() ? 0 : v_.external_delay[v]; }
-  const std::vector<VertexId>& outside_work() const { return v_.outside_work; }
+  bool has_observed() const { return !observed_start_.empty(); }
+  std::int64_t observed_start(VertexId v) const { return observed_start_.empty() ? kNoTime : observed_start_[v]; }
+  std::int64_t observed_end(VertexId v) const { return observed_end_.empty() ? kNoTime : observed_end_[v]; }
+  std::int64_t observed_origin() const { return observed_origin_; }
+  float issue_fraction(VertexId v) const { return issue_fraction_.empty() ? -1.0f : issue_fraction_[v]; }
+  std::int64_t external_delay(VertexId v) const { return external_delay_.empty() ? 0 : external_delay_[v]; }
+  std::span<const VertexId> outside_work() const { return outside_work_; }
   // "f5", or the function's name where the trace gives one ("calc_new_currents").
   std::string function_name(std::uint32_t func) const;
-  const std::vector<std::pair<std::uint32_t, std::string>>& function_names() const { return v_.function_names; }
+  // Sorted by function id.
+  const std::vector<std::pair<std::uint32_t, std::string>>& function_names() const { return function_names_; }
+
+  // Every part of the graph in one fixed order, for the packed trace format (session/packed_trace): calls
+  // `parts.column(c)` on each array and `parts.value(x)` on each other member. Loading a packed trace replaces
+  // them all, then checks them with structure_problem().
+  template <class Parts>
+  void visit_parts(Parts& parts) {
+    parts.column(kind_); parts.column(node_); parts.column(event_); parts.column(issuer_); parts.column(position_);
+    parts.column(payload_); parts.column(tasks_); parts.column(copies_); parts.column(phases_);
+    parts.column(barrier_values_); parts.column(waits_); parts.column(issue_fraction_);
+    parts.column(observed_start_); parts.column(observed_end_); parts.column(external_delay_);
+    parts.column(outside_work_); parts.column(succ_offset_); parts.column(succ_); parts.column(succ_kind_);
+    parts.column(pred_offset_); parts.column(pred_); parts.column(pred_kind_);
+    parts.value(observed_origin_);
+    parts.value(function_names_);
+  }
+  template <class Parts>
+  void visit_parts(Parts& parts) const {
+    const_cast<EventGraph&>(*this).visit_parts(parts);  // the writer's Parts only reads
+  }
+  // What makes a graph unsafe to walk, where its arrays come from outside (a packed trace file): an index out
+  // of its array, a CSR that does not add up, a kind that does not exist; empty when there is none. Checks what
+  // freeze() guarantees by construction, in one pass over the arrays.
+  std::string structure_problem() const;
 
  private:
-  VertexTable v_;
-  std::vector<std::uint64_t> succ_offset_;
-  std::vector<VertexId> succ_;
-  std::vector<EdgeKind> succ_kind_;
-  std::vector<std::uint64_t> pred_offset_;
-  std::vector<VertexId> pred_;
-  std::vector<EdgeKind> pred_kind_;
+  Column<OpKind> kind_;
+  Column<std::uint32_t> node_;
+  Column<core::EventKey> event_;
+  Column<VertexId> issuer_;
+  Column<std::uint32_t> position_;
+  Column<std::uint32_t> payload_;
+  Column<TaskInfo> tasks_;
+  Column<CopyInfo> copies_;
+  Column<BarrierPhaseInfo> phases_;
+  Column<std::int64_t> barrier_values_;
+  Column<WaitInfo> waits_;
+  Column<float> issue_fraction_;
+  Column<std::int64_t> observed_start_;
+  Column<std::int64_t> observed_end_;
+  Column<std::int64_t> external_delay_;
+  Column<VertexId> outside_work_;
+  std::int64_t observed_origin_ = 0;
+  std::vector<std::pair<std::uint32_t, std::string>> function_names_;
+  Column<std::uint64_t> succ_offset_;
+  Column<VertexId> succ_;
+  Column<EdgeKind> succ_kind_;
+  Column<std::uint64_t> pred_offset_;
+  Column<VertexId> pred_;
+  Column<EdgeKind> pred_kind_;
 };
 
 }  // namespace rr::graph

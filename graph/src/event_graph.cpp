@@ -22,21 +22,24 @@ VertexId VertexTable::add(OpKind k, std::uint32_t on_node, const core::EventKey&
 }
 
 // Counting sort of the edges into forward (by source) and reverse (by target) CSR, one direction per thread.
-EventGraph EventGraph::freeze(VertexTable vertices, std::span<const std::span<const Edge>> edge_runs) {
-  EventGraph g;
-  g.v_ = std::move(vertices);
-  const std::size_t n = g.v_.size();
-  g.v_.position.resize(n, 0);  // vertices added after program order was placed are no action of a task
+EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edge>> edge_runs) {
+  const std::size_t n = v.size();
+  v.position.resize(n, 0);  // vertices added after program order was placed are no action of a task
   // The optional per-vertex arrays, where given, cover every vertex (resumes added late included).
-  if (!g.v_.issue_fraction.empty()) g.v_.issue_fraction.resize(n, -1.0f);
-  if (!g.v_.observed_start.empty()) g.v_.observed_start.resize(n, kNoTime);
-  if (!g.v_.observed_end.empty()) g.v_.observed_end.resize(n, kNoTime);
-  if (!g.v_.external_delay.empty()) g.v_.external_delay.resize(n, 0);
-  std::sort(g.v_.function_names.begin(), g.v_.function_names.end());
+  if (!v.issue_fraction.empty()) v.issue_fraction.resize(n, -1.0f);
+  if (!v.observed_start.empty()) v.observed_start.resize(n, kNoTime);
+  if (!v.observed_end.empty()) v.observed_end.resize(n, kNoTime);
+  if (!v.external_delay.empty()) v.external_delay.resize(n, 0);
+  std::sort(v.function_names.begin(), v.function_names.end());
   std::uint64_t m = 0;
   for (const auto& run : edge_runs) m += run.size();
-  auto build = [&](bool forward, std::vector<std::uint64_t>& offset, std::vector<VertexId>& ends,
-                   std::vector<EdgeKind>& kinds) {
+  struct Csr {
+    std::vector<std::uint64_t> offset;
+    std::vector<VertexId> ends;
+    std::vector<EdgeKind> kinds;
+  };
+  auto build = [&](bool forward, Csr& csr) {
+    auto& [offset, ends, kinds] = csr;
     platform::reserve_on_huge_pages(offset, n + 1);
     platform::reserve_on_huge_pages(ends, m);
     platform::reserve_on_huge_pages(kinds, m);
@@ -56,26 +59,52 @@ EventGraph EventGraph::freeze(VertexTable vertices, std::span<const std::span<co
     std::copy_backward(offset.begin(), offset.end() - 1, offset.end());
     offset[0] = 0;
   };
-  tbb::parallel_invoke([&] { build(true, g.succ_offset_, g.succ_, g.succ_kind_); },
-                       [&] { build(false, g.pred_offset_, g.pred_, g.pred_kind_); });
+  Csr forward, reverse;
+  tbb::parallel_invoke([&] { build(true, forward); }, [&] { build(false, reverse); });
+
+  EventGraph g;
+  g.kind_ = Column(std::move(v.kind));
+  g.node_ = Column(std::move(v.node));
+  g.event_ = Column(std::move(v.event));
+  g.issuer_ = Column(std::move(v.issuer));
+  g.position_ = Column(std::move(v.position));
+  g.payload_ = Column(std::move(v.payload));
+  g.tasks_ = Column(std::move(v.tasks));
+  g.copies_ = Column(std::move(v.copies));
+  g.phases_ = Column(std::move(v.phases));
+  g.barrier_values_ = Column(std::move(v.barrier_values));
+  g.waits_ = Column(std::move(v.waits));
+  g.issue_fraction_ = Column(std::move(v.issue_fraction));
+  g.observed_start_ = Column(std::move(v.observed_start));
+  g.observed_end_ = Column(std::move(v.observed_end));
+  g.external_delay_ = Column(std::move(v.external_delay));
+  g.outside_work_ = Column(std::move(v.outside_work));
+  g.observed_origin_ = v.observed_origin;
+  g.function_names_ = std::move(v.function_names);
+  g.succ_offset_ = Column(std::move(forward.offset));
+  g.succ_ = Column(std::move(forward.ends));
+  g.succ_kind_ = Column(std::move(forward.kinds));
+  g.pred_offset_ = Column(std::move(reverse.offset));
+  g.pred_ = Column(std::move(reverse.ends));
+  g.pred_kind_ = Column(std::move(reverse.kinds));
   return g;
 }
 
 std::string EventGraph::function_name(std::uint32_t func) const {
-  auto it = std::lower_bound(v_.function_names.begin(), v_.function_names.end(), std::pair<std::uint32_t, std::string>{func, ""});
-  if (it != v_.function_names.end() && it->first == func) return it->second;
+  auto it = std::lower_bound(function_names_.begin(), function_names_.end(), std::pair<std::uint32_t, std::string>{func, ""});
+  if (it != function_names_.end() && it->first == func) return it->second;
   return "f" + std::to_string(func);
 }
 
-std::span<const WaitInfo> VertexTable::waits_of(VertexId task_vertex) const {
-  const std::uint32_t first = tasks[payload[task_vertex]].first_wait;
-  if (first == kNoWait) return {};
-  // A task's waits are one contiguous run: find its end by galloping then bisecting, so that a task with many
-  // waits costs a logarithm per call, not a scan (a replay asks once per segment).
+namespace {
+
+// The end of the contiguous run of `waits` from `first` whose task is `task`, found by galloping then bisecting,
+// so that a task with many waits costs a logarithm per call, not a scan (a replay asks once per segment).
+std::size_t end_of_wait_run(std::span<const WaitInfo> waits, std::size_t first, VertexId task) {
   std::size_t inside = first, step = 1;
   std::size_t outside = waits.size();
   while (inside + step < waits.size()) {
-    if (waits[inside + step].task != task_vertex) {
+    if (waits[inside + step].task != task) {
       outside = inside + step;
       break;
     }
@@ -84,9 +113,23 @@ std::span<const WaitInfo> VertexTable::waits_of(VertexId task_vertex) const {
   }
   while (outside - inside > 1) {
     const std::size_t mid = inside + (outside - inside) / 2;
-    (waits[mid].task == task_vertex ? inside : outside) = mid;
+    (waits[mid].task == task ? inside : outside) = mid;
   }
-  return {waits.data() + first, outside - first};
+  return outside;
+}
+
+}  // namespace
+
+std::span<const WaitInfo> VertexTable::waits_of(VertexId task_vertex) const {
+  const std::uint32_t first = tasks[payload[task_vertex]].first_wait;
+  if (first == kNoWait) return {};
+  return {waits.data() + first, end_of_wait_run(waits, first, task_vertex) - first};
+}
+
+std::span<const WaitInfo> EventGraph::waits_of(VertexId task_vertex) const {
+  const std::uint32_t first = task(task_vertex).first_wait;
+  if (first == kNoWait) return {};
+  return {waits_.data() + first, end_of_wait_run(waits_, first, task_vertex) - first};
 }
 
 std::int64_t EventGraph::wait_ns(VertexId task_vertex) const {

@@ -323,7 +323,7 @@ TEST(ProfGraphBuilder, OriginIsEarliestStartOutsideTheProgramsOwnThread) {
   EXPECT_EQ(g.observed_start(i), 0);       // 100 - 400 < 0: what started before the origin counts as 0 (-1 means unknown)
   EXPECT_EQ(g.observed_end(i), 9600);      // 10000 - 400
   EXPECT_EQ(g.copy(cv).bytes, 64u);
-  EXPECT_EQ(g.outside_work(), std::vector<VertexId>{i});
+  EXPECT_EQ(std::vector<VertexId>(g.outside_work().begin(), g.outside_work().end()), std::vector<VertexId>{i});
 
   // Only the program's own thread: no origin, times as logged.
   auto q = with_processors();
@@ -472,7 +472,7 @@ TEST(ProfGraphBuilder, ProfilingResponseAboutAnInstanceIsIssuedByTheInstancesCre
   EXPECT_EQ(g.task(pv).time_ns, 50);  // 1950 - 1900
   EXPECT_EQ(g.function_name(kProfilerFunction), "profiler task");
   EXPECT_EQ(g.node(pv), 0u);  // background work: the file's node
-  EXPECT_EQ(g.outside_work(), std::vector<VertexId>{pv});
+  EXPECT_EQ(std::vector<VertexId>(g.outside_work().begin(), g.outside_work().end()), std::vector<VertexId>{pv});
   EXPECT_EQ(r.findings.count(FindingKind::unknown_issuer), 0u);  // the instance uid is no task, yet no finding
   EXPECT_EQ(r.findings.count(FindingKind::external_event), 0u);
 }

@@ -59,7 +59,7 @@ inline graph::EventGraph interleaved(const graph::EventGraph& g) {
       default: break;
     }
   }
-  t.waits = g.waits();
+  t.waits.assign(g.waits().begin(), g.waits().end());
   for (auto& w : t.waits) {
     w.task = remap(w.task);
     w.resume = remap(w.resume);
