@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   auto run_machine = rr::app::add_machine_command(app, common);
   auto run_calibrate = rr::app::add_calibrate_command(app, common);
   auto run_export = rr::app::add_export_command(app, common);
+  auto run_pack = rr::app::add_pack_command(app, common);
 
   try {
     app.parse(argc, argv);
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("machine")) return run_machine();
     if (app.got_subcommand("calibrate")) return run_calibrate();
     if (app.got_subcommand("export")) return run_export();
+    if (app.got_subcommand("pack")) return run_pack();
     } catch (const std::exception& e) {
       std::cerr << "realm-replay: internal error: " << e.what() << "\n";
       return rr::app::kExitBadInput;

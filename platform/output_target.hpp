@@ -31,6 +31,8 @@ class OutputTarget {
   const std::string& temporary_path() const { return temp_; }
   // Writes and returns false on an error (the message is kept for commit()).
   bool write(std::string_view bytes);
+  // Why the first failed write failed ("out.rrg: cannot write: No space left on device"); empty when none has.
+  std::string write_error() const { return write_errno_ ? error("cannot write", write_errno_) : std::string(); }
   // Flushes, closes and moves the output into place; returns an empty string or a message naming the file.
   std::string commit();
 

@@ -5,7 +5,7 @@ set -euo pipefail
 PACKAGES=(
   g++ cmake ninja-build pkg-config python3 git
   libboost-dev libboost-graph-dev libtbb-dev
-  libzstd-dev liblzma-dev zlib1g-dev libarchive-dev
+  libzstd-dev liblzma-dev zlib1g-dev libarchive-dev libxxhash-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libtomlplusplus-dev
   libgtest-dev libbenchmark-dev libsqlite3-dev sqlite3
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pandas python3-matplotlib python3-pytest

@@ -9,16 +9,11 @@
 #include "machine_models/traced_machine.hpp"
 #include "graph/prof_graph_builder.hpp"
 #include "parser/trace_reader.hpp"
+#include "session/packed_trace.hpp"
+#include "session/src/trace_cache.hpp"
 #include "session/traced_fit.hpp"
 
-#include <mutex>
-
 namespace rr::session {
-
-struct LoadedTrace::Cache {
-  std::once_flag traced_once;
-  std::string traced_toml;
-};
 
 const std::string& LoadedTrace::traced_machine() const {
   if (!cache) throw std::logic_error("LoadedTrace without its cache: make traces with load_trace or load_records");
@@ -84,7 +79,47 @@ std::string trace_family(const std::string& label, std::uint32_t nodes) {
   return label;
 }
 
+namespace {
+
+// What --strict refuses in records read: a skipped file, a malformed line, a record that could not be joined.
+std::optional<core::InputError> strict_problem(const core::TraceRecords& records) {
+  if (!records.failed_files.empty()) return records.failed_files.front();
+  for (const auto& f : records.files)
+    if (f.stats.malformed_total() > 0) {
+      const std::string count = std::to_string(f.stats.malformed_total());
+      if (!f.stats.first_messages.empty()) {
+        const core::Diagnostic& d = f.stats.first_messages.front();
+        return core::InputError{d.where, d.message + " (--strict; " + count + " malformed line(s) in this file)"};
+      }
+      return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " malformed line(s) (--strict)"};
+    }
+  for (const auto& f : records.files)
+    if (f.profile.joins.total() > 0) {
+      const std::string count = std::to_string(f.profile.joins.total());
+      if (!f.profile.join_messages.empty()) {
+        const core::Diagnostic& d = f.profile.join_messages.front();
+        return core::InputError{d.where, d.message + " (--strict; " + count + " record(s) not joined in this file)"};
+      }
+      return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " record(s) not joined (--strict)"};
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
 core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options) {
+  // A packed trace stands alone: it is the whole trace, read and built when it was packed.
+  if (inputs.size() == 1 && is_packed_trace(inputs.front())) {
+    auto packed = read_packed_trace(inputs.front());
+    if (!packed) return packed.error();
+    if (options.strict)
+      if (auto problem = strict_problem(packed->records)) return *problem;
+    if (!options.summarise) {
+      packed->summary.reset();
+      packed->profile_summary.reset();
+    }
+    return packed;
+  }
   parser::ReadOptions read;
   read.threads = options.threads;
   read.keep_going = options.keep_going;
@@ -98,28 +133,8 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
 }
 
 core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string label, const ReadingOptions& options) {
-  if (options.strict) {
-    if (!records.failed_files.empty()) return records.failed_files.front();
-    for (const auto& f : records.files)
-      if (f.stats.malformed_total() > 0) {
-        const std::string count = std::to_string(f.stats.malformed_total());
-        if (!f.stats.first_messages.empty()) {
-          const core::Diagnostic& d = f.stats.first_messages.front();
-          return core::InputError{d.where, d.message + " (--strict; " + count + " malformed line(s) in this file)"};
-        }
-        return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " malformed line(s) (--strict)"};
-      }
-  }
   if (options.strict)
-    for (const auto& f : records.files)
-      if (f.profile.joins.total() > 0) {
-        const std::string count = std::to_string(f.profile.joins.total());
-        if (!f.profile.join_messages.empty()) {
-          const core::Diagnostic& d = f.profile.join_messages.front();
-          return core::InputError{d.where, d.message + " (--strict; " + count + " record(s) not joined in this file)"};
-        }
-        return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " record(s) not joined (--strict)"};
-      }
+    if (auto problem = strict_problem(records)) return *problem;
   LoadedTrace t;
   t.cache = std::make_shared<LoadedTrace::Cache>();
   t.label = std::move(label);
