@@ -4,15 +4,16 @@
 # bundled Legion Prof logs (decompressed); machine files (TOML, then --set overrides after a "--set" line),
 # seeded with the bundled machines; and the whole pipeline (a small multi-file trace -> graph -> traced machine
 # -> replay -> critical path, 10 s per input at most), seeded with small generated traces and the start of the
-# real ones. usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|all]
+# real ones; and packed traces (.rrg, checksums repaired for half the inputs), seeded with small packed traces.
+# usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|packed|all]
 # Extra arguments after the target go to libFuzzer (e.g. -runs=10000000 -jobs=2). RR_FUZZ_SANITIZERS=undefined
 # builds without AddressSanitizer (in build-fuzz-ubsan): several times more inputs per second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 which=${2:-all}
-case "$which" in line|prof|machine|pipeline|all) ;;
-  *) echo "usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|all] [libFuzzer options]" >&2; exit 2;; esac
+case "$which" in line|prof|machine|pipeline|packed|all) ;;
+  *) echo "usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|packed|all] [libFuzzer options]" >&2; exit 2;; esac
 shift $(( $# < 2 ? $# : 2 ))
 extra=("$@")
 
@@ -23,7 +24,7 @@ out=build-fuzz
 [ "$sanitizers" = "address,undefined" ] || out=build-fuzz-${sanitizers//,/-}
 CXX=clang++ cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRR_BUILD_FUZZERS=ON \
   -DRR_FUZZ_SANITIZERS="$sanitizers" -DRR_BUILD_TESTS=ON -DRR_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$out" --parallel 2 --target fuzz_line_parser fuzz_prof_reader fuzz_machine_file fuzz_pipeline realm-replay
+cmake --build "$out" --parallel 2 --target fuzz_line_parser fuzz_prof_reader fuzz_machine_file fuzz_pipeline fuzz_packed_trace realm-replay
 
 if [ "$which" = line ] || [ "$which" = all ]; then
   corpus="$out"/corpus
@@ -74,5 +75,20 @@ if [ "$which" = pipeline ] || [ "$which" = all ]; then
   fi
   # -entropic=0: libFuzzer's entropic scheduling spent two thirds of the time on this large target's coverage.
   "$out"/tests/fuzz/fuzz_pipeline -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=4096 -entropic=0 \
+    "${extra[@]}" "$corpus"
+fi
+if [ "$which" = packed ] || [ "$which" = all ]; then
+  corpus="$out"/corpus-packed
+  mkdir -p "$corpus"
+  if [ -z "$(ls -A "$corpus")" ]; then
+    # Small generated traces of each family, packed.
+    gen=$(mktemp -d)
+    for g in stencil fork-join chain random-dag s3d; do
+      "$out"/apps/realm-replay gen "$g" --nodes 2 -o "$gen/$g" >/dev/null 2>&1 || continue
+      "$out"/apps/realm-replay pack -q "$gen/$g" -o "$corpus/$g.rrg" || true
+    done
+    rm -rf "$gen"
+  fi
+  "$out"/tests/fuzz/fuzz_packed_trace -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=4096 \
     "${extra[@]}" "$corpus"
 fi
