@@ -120,6 +120,10 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
     }
     return packed;
   }
+  for (const auto& input : inputs)
+    if (inputs.size() > 1 && is_packed_trace(input))
+      return core::InputError{core::SourceLocation{input, 0, std::nullopt},
+                              "a packed trace is a whole trace: give it alone, not with other files"};
   parser::ReadOptions read;
   read.threads = options.threads;
   read.keep_going = options.keep_going;

@@ -75,9 +75,13 @@ flip "$good" "$tmp/parts.rrg" 900; expect_error "$tmp/parts.rrg" "damaged: the c
 # Another version: the version field raised (the header checksum no longer matters once the version differs).
 cp "$good" "$tmp/v2.rrg"; printf '\002' | dd of="$tmp/v2.rrg" bs=1 seek=8 conv=notrunc status=none
 expect_error "$tmp/v2.rrg" "format version 2; this realm-replay reads version 1: pack the trace again"
+# A packed trace is a whole trace: given with other files, it is named.
+expect_error_with() { if "$bin" validate -q "$@" > /dev/null 2> "$tmp/err"; then echo "FAIL: read"; exit 1; fi; }
+expect_error_with "$good" "$tmp/gen_s3d/node_0.log"
+grep -q "gen_s3d.rrg: a packed trace is a whole trace: give it alone" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 # The output is whole or not at all, and never replaces an input.
 if "$bin" pack -q "$tmp/gen_s3d" -o "$tmp/gen_s3d/node_0.log" 2> "$tmp/err"; then echo "FAIL: pack overwrote its input"; exit 1; fi
 grep -q "node_0.log" "$tmp/err"
 if "$bin" pack -q "$tmp/gen_s3d" -o /dev/full 2> "$tmp/err"; then echo "FAIL: pack to /dev/full succeeded"; exit 1; fi
 grep -q "No space left on device" "$tmp/err"
-echo "packed traces: $n reports identical on ${#traces[@]} traces; 8 kinds of damage refused"
+echo "packed traces: $n reports identical on ${#traces[@]} traces; 8 kinds of damage and a mixed input refused"
