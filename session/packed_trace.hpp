@@ -16,7 +16,8 @@ namespace rr::session {
 
 inline constexpr std::uint32_t kPackedTraceVersion = 1;
 
-// True when the file at `path` begins with the packed trace's signature (a folder, a missing file: false).
+// True when `path` is a regular file that begins with the packed trace's signature (a folder, a pipe, a
+// missing file: false; a pipe is never read from here).
 bool is_packed_trace(const std::string& path);
 
 struct PackedTraceInfo {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "platform/mapped_file.hpp"
@@ -151,6 +152,9 @@ core::InputError error_in(const std::string& path, const std::string& message, s
 }  // namespace
 
 bool is_packed_trace(const std::string& path) {
+  // Only a regular file is probed: reading the first bytes of a pipe or a FIFO would take them from the reader.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
   std::ifstream in(path, std::ios::binary);
   std::array<char, kSignature.size()> head{};
   if (!in.read(head.data(), head.size())) return false;
