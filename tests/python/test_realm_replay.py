@@ -170,3 +170,15 @@ def test_errors_carry_the_cli_message(tmp_path):
         rr.machine("traced")
     with pytest.raises(TypeError):
         rr.replay("not a trace", rr.machine(TITAN))
+
+
+@pytest.mark.parametrize("trace", [CIRCUIT, PROF])
+def test_a_packed_trace_reads_as_its_trace(tmp_path, trace):
+    packed = str(tmp_path / "t.rrg")
+    subprocess.run([BIN, "pack", "-q", trace, "-o", packed], check=True)
+    a, b = rr.read(trace), rr.read(packed)
+    assert (a.operations, a.edges) == (b.operations, b.edges)
+    ra = rr.replay(a, rr.machine("traced", trace=a))
+    rb = rr.replay(b, rr.machine("traced", trace=b))
+    assert ra.estimated_time_ns == rb.estimated_time_ns
+    assert np.array_equal(ra.operations["end"], rb.operations["end"])
