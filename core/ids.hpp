@@ -61,6 +61,10 @@ struct IdLayout {
   }
 };
 
+// The largest node a Realm id can name (the 16-bit node field of 64-bit ids and of today's Realm ids): a node
+// number beyond it, in a logger prefix, a file name or a Legion Prof MachineDesc, names no node of any run.
+inline constexpr std::uint32_t kMaxNode = 65535;
+
 // Width implied by one non-zero id's value: every valid id has a non-zero type
 // nibble at the top, so a 32-bit id is < 2^32 and a 64-bit id is >= 2^60.
 constexpr IdWidth width_of_value(std::uint64_t id) {

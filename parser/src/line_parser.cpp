@@ -264,8 +264,19 @@ void LineParser::parse_line(std::string_view line, std::uint32_t relative_line) 
       malformed(core::MalformedReason::bad_prefix, "malformed logger prefix (no \"}: \")", line, relative_line);
       return;
     }
-    note_prefix(prefix.node, prefix.thread);
     std::string_view category = rest.substr(0, close);
+    if (prefix.node > core::kMaxNode) {
+      // A node no id can name: counting it would make the file (and the model) a node of that number.
+      if (category == "graph")
+        malformed(core::MalformedReason::value_out_of_range,
+                  "node " + std::to_string(prefix.node) + " in the logger prefix is beyond the largest a Realm id names (" +
+                      std::to_string(core::kMaxNode) + ")",
+                  line, relative_line);
+      else
+        ++stats_.skipped[core::SkipReason::unprefixed_text];
+      return;
+    }
+    note_prefix(prefix.node, prefix.thread);
     if (category != "graph") {
       ++stats_.skipped[core::SkipReason::other_category];
       auto found = stats_.other_categories.find(category);

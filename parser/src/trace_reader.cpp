@@ -188,8 +188,9 @@ class ChunkReader {
 
 std::int32_t node_from_name(const std::string& path) {
   int node = -1;
-  if (is_node_log_name(std::filesystem::path(path).filename().string(), &node)) return node;
-  return -1;
+  if (is_node_log_name(std::filesystem::path(path).filename().string(), &node) && node <= static_cast<int>(core::kMaxNode))
+    return node;
+  return -1;  // a number beyond any node an id names is no node (core::kMaxNode)
 }
 
 // The node a file belongs to: the prefix node of most of its lines, else its name.
@@ -415,9 +416,10 @@ core::FileRecords read_prof_stream(std::unique_ptr<ByteSource> source, std::stri
   file.stats.text_bytes = file.profile.data_bytes;
   for (auto& d : file.profile.join_messages) d.where.file = file.path;
   int number = -1;
-  if (file.profile.machine && file.profile.machine->node_id <= 0x7fffffffu)
+  if (file.profile.machine && file.profile.machine->node_id <= core::kMaxNode)
     file.node = static_cast<std::int32_t>(file.profile.machine->node_id);
-  else if (number_in_name(std::filesystem::path(file.path).filename().string(), &number))
+  else if (number_in_name(std::filesystem::path(file.path).filename().string(), &number) &&
+           number <= static_cast<int>(core::kMaxNode))
     file.node = number;
   return file;
 }

@@ -395,5 +395,17 @@ TEST(MalformedLines, ValuesOutOfRange) {
   EXPECT_EQ(p.batch.record_count(), 0u);
 }
 
+// A node no Realm id can name (found by fuzz_pipeline: node 120000001 made a model of 120 M nodes).
+TEST(MalformedLines, APrefixNodeBeyondAnyIdIsOutOfRange) {
+  auto p = parse({"[65536 - 1] {2}{graph}: Processor: 80000000 1", "[65535 - 1] {2}{graph}: Processor: 80000001 1",
+                  "[4294967295 - 1] {2}{other}: some text"});
+  EXPECT_EQ(p.stats.malformed[core::MalformedReason::value_out_of_range], 1u);
+  EXPECT_NE(p.stats.first_messages.at(0).message.find("node 65536 in the logger prefix"), std::string::npos);
+  EXPECT_EQ(p.stats.skipped[core::SkipReason::unprefixed_text], 1u);  // not a {graph} line: skipped, not counted
+  EXPECT_EQ(p.batch.processors.size(), 1u);
+  ASSERT_EQ(p.stats.prefix_nodes.size(), 1u);
+  EXPECT_EQ(p.stats.prefix_nodes[0].first, 65535u);
+}
+
 }  // namespace
 }  // namespace rr::parser
