@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -48,19 +47,6 @@ bool same_arrays(const rr::graph::EventGraph& a, const rr::graph::EventGraph& b)
         (x.columns[i].second && std::memcmp(x.columns[i].first, y.columns[i].first, x.columns[i].second) != 0))
       return false;
   return true;
-}
-
-std::uint64_t stored_bytes(const std::vector<std::string>& inputs) {
-  std::uint64_t n = 0;
-  for (const auto& in : inputs) {
-    if (std::filesystem::is_directory(in)) {
-      for (const auto& e : std::filesystem::recursive_directory_iterator(in))
-        if (e.is_regular_file()) n += e.file_size();
-    } else if (std::filesystem::exists(in)) {
-      n += std::filesystem::file_size(in);
-    }
-  }
-  return n;
 }
 
 }  // namespace
@@ -103,8 +89,10 @@ int main(int argc, char** argv) {
   }
   const rr::graph::EventGraph& g = built->graph();
   const std::uint64_t records = built->records.record_count();
+  std::uint64_t stored = 0;  // the logs as stored (compressed where they are), not other files beside them
+  for (const auto& f : built->records.files) stored += f.stored_bytes;
   std::printf("input: %zu file(s), %.1f MB stored, %llu records, %u operations, %llu edges\n",
-              built->records.files.size(), static_cast<double>(stored_bytes(inputs)) / 1e6,
+              built->records.files.size(), static_cast<double>(stored) / 1e6,
               static_cast<unsigned long long>(records), g.vertex_count(), static_cast<unsigned long long>(g.edge_count()));
   const double build_median = median(build_s);
   std::printf("read + build: median %.3f s of %d, %.2f M records/s, peak +%.1f MiB\n", build_median, repeat,
