@@ -17,6 +17,7 @@ std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common) {
     ReadingFlags reading;
     std::size_t examples = 10;
     std::string output;
+    bool no_fit = false;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -26,6 +27,9 @@ std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("trace", opts->inputs, "trace: folder, log files, globs or tar archives")->required();
   cmd->add_option("-o,--output", opts->output, "the packed trace to write (whole or not at all), e.g. run.rrg")->required();
   cmd->add_option("--examples", opts->examples, "ids kept per kind of graph finding")->capture_default_str();
+  cmd->add_flag("--no-fit", opts->no_fit,
+                "do not fit the traced machine's network latency now (about 14 replays): `-m traced` on the packed "
+                "trace then fits it each time, as on the logs");
   add_reading_options(cmd, opts->reading, common);
 
   return [opts, &common]() -> int {
@@ -38,7 +42,7 @@ std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common) {
       return kExitBadInput;
     }
     // Not committed after a failure: the target then removes its temporary file and leaves any old one alone.
-    auto packed = session::write_packed_trace(*trace, out);
+    auto packed = session::write_packed_trace(*trace, out, !opts->no_fit);
     const std::string err = !packed ? (out.write_error().empty() ? packed.error().to_string() : out.write_error())
                                     : out.commit();
     if (!err.empty()) {

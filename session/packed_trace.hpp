@@ -26,8 +26,10 @@ struct PackedTraceInfo {
 };
 
 // Writes `trace` to `out`. The trace must hold its summary (read with ReadingOptions::summarise): `stats` on
-// the packed file reports it. Derives the traced machine if it was not yet (a fit of the network latency).
-core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, platform::OutputTarget& out);
+// the packed file reports it. The traced machine's measured facts are always stored; with `fit`, the traced
+// machine itself too, fitted (session::fit_traced_network, about 14 replays) if it was not yet, so that no
+// command on the packed file fits it again. Without, each command that uses `-m traced` fits it on first use.
+core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, platform::OutputTarget& out, bool fit = true);
 
 // Maps and checks a packed trace: its signature, version, byte order, size, every section's checksum and the
 // graph's structure. A damaged, truncated or other-version file is an InputError naming the file and what is

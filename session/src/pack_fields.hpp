@@ -5,6 +5,7 @@
 
 #include "core/trace_records.hpp"
 #include "graph/graph_findings.hpp"
+#include "machine_models/traced_machine.hpp"
 #include "parser/prof_summary.hpp"
 #include "parser/trace_summary.hpp"
 #include "session/src/pack_archive.hpp"
@@ -113,6 +114,15 @@ template <class A> void fields(A& a, parser::ProfileSummary& s) {
 }
 static_assert(sizeof(parser::ProfileSummary) == 8 * 24 + 3 * 8 + 8 + 2 * 48 + 8 + sizeof(parser::ProfWorkCounts) +
                                                     sizeof(core::ProfJoinCounts));
+
+// ---- machine: what the trace measured of its machine ----
+template <class A> void fields(A& a, machine::MeasuredValue& m) { a(m.value), a(m.tag), a(m.note); }
+template <class A> void fields(A& a, machine::TracedFacts& f) {
+  a(f.median_copy_bytes), a(f.network_latency_ns), a(f.local_bandwidth_gbs), a(f.local_latency_ns);
+  a(f.remote_bandwidth_gbs), a(f.segment_overhead_ns);
+}
+static_assert(sizeof(machine::MeasuredValue) == 8 + 2 * 32);
+static_assert(sizeof(machine::TracedFacts) == 16 + 7 * sizeof(std::optional<machine::MeasuredValue>));
 
 // ---- graph: what validation found ----
 template <class A> void fields(A& a, graph::Finding& f) {

@@ -15,6 +15,7 @@
 #include "platform/mapped_file.hpp"
 #include "session/src/pack_fields.hpp"
 #include "session/src/trace_cache.hpp"
+#include "session/traced_fit.hpp"
 
 namespace rr::session {
 
@@ -161,7 +162,7 @@ bool is_packed_trace(const std::string& path) {
   return std::memcmp(head.data(), kSignature.data(), head.size()) == 0;
 }
 
-core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, platform::OutputTarget& out) {
+core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, platform::OutputTarget& out, bool fit) {
   if (!trace.summary && !trace.profile_summary)
     return error_in(trace.label, "cannot pack a trace read without its summary (ReadingOptions::summarise)");
   pack::Writer parts;
@@ -171,7 +172,8 @@ core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, pla
   parts(trace.summary);
   parts(trace.profile_summary);
   parts(trace.built.findings);
-  parts(trace.traced_machine());
+  parts(trace.cache && trace.cache->packed_facts ? *trace.cache->packed_facts : traced_facts(trace));
+  parts(fit ? std::optional<std::string>(trace.traced_machine()) : std::nullopt);
   std::vector<SectionEntry> entries{{kPartsSection, 1, 0, 0, 0}};
   std::vector<const void*> data{nullptr};
   PartsWriter columns{parts, entries, data};
@@ -265,7 +267,8 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
   if (entries[0].kind != kPartsSection) return error_in(path, "damaged: the first section is not the trace's records");
   LoadedTrace t;
   t.inputs = {path};
-  std::string traced_toml;
+  machine::TracedFacts facts;
+  std::optional<std::string> traced_toml;
   pack::Reader parts(file.subspan(entries[0].offset, entries[0].bytes));
   PartsReader columns{parts, std::span(entries).subspan(1), file, mapped};
   try {
@@ -275,6 +278,7 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
     parts(t.summary);
     parts(t.profile_summary);
     parts(t.built.findings);
+    parts(facts);
     parts(traced_toml);
     t.built.graph.visit_parts(columns);
     if (!parts.done()) parts.fail("bytes after the last part");
@@ -288,7 +292,8 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
     if (v >= t.built.graph.vertex_count()) return error_in(path, "damaged: the cycle found names no vertex");
   t.family = trace_family(t.label, t.nodes);
   t.cache = std::make_shared<LoadedTrace::Cache>();
-  std::call_once(t.cache->traced_once, [&] { t.cache->traced_toml = std::move(traced_toml); });
+  t.cache->packed_facts = std::move(facts);
+  if (traced_toml) std::call_once(t.cache->traced_once, [&] { t.cache->traced_toml = std::move(*traced_toml); });
   return t;
 }
 

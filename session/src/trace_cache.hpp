@@ -3,7 +3,10 @@
 #pragma once
 
 #include <mutex>
+#include <optional>
 #include <string>
+
+#include "machine_models/traced_machine.hpp"
 
 #include "session/session.hpp"
 
@@ -12,6 +15,9 @@ namespace rr::session {
 struct LoadedTrace::Cache {
   std::once_flag traced_once;
   std::string traced_toml;
+  // A packed trace's measured facts (session::traced_facts reads records a packed trace no longer holds), when
+  // it was packed without the fit: the fit then runs on first use, from these.
+  std::optional<machine::TracedFacts> packed_facts;
 };
 
 }  // namespace rr::session

@@ -50,6 +50,14 @@ for t in "$src/data/traces/real/full_circuit_2node_p4_cpu2" "$src/data/traces/le
   done
   n=$((n + 3))
 done
+# Packed without the fit, the traced machine is fitted on use, from the facts the packed trace keeps.
+for t in "$src/data/traces/real/full_circuit_2node_p4_cpu2" "$src/data/traces/legion-prof/circuit_small_cpu2_util1"; do
+  "$bin" pack -q --no-fit "$t" -o "$tmp/nofit.rrg"
+  "$bin" replay -q -m traced --json "$t" > "$tmp/a.out"
+  "$bin" replay -q -m traced --json "$tmp/nofit.rrg" > "$tmp/b.out"
+  same "$tmp/a.out" "$tmp/b.out" "$t" "$tmp/nofit.rrg" "replay -m traced (packed --no-fit)"
+  n=$((n + 1))
+done
 # Packing is deterministic: the same trace gives the same bytes at any thread count.
 "$bin" pack -q -j1 "$tmp/gen_s3d" -o "$tmp/j1.rrg"
 "$bin" pack -q -j2 "$tmp/gen_s3d" -o "$tmp/j2.rrg"
