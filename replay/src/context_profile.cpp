@@ -20,6 +20,9 @@ VertexId task_of(const graph::EventGraph& g, VertexId v) {
 
 // The us value of a folded line: rounded to the nearest microsecond.
 std::int64_t micros(TimeNs ns) { return (ns + 500) / 1000; }
+
+constexpr std::uint32_t kNoContext = ~0u;
+constexpr std::uint32_t kOnWalk = ~1u;  // a task on the issuer walk under way
 }  // namespace
 
 ContextTrie ContextTrie::build(const graph::EventGraph& g, const ReplayResult& r, const CriticalPath* path) {
@@ -28,20 +31,22 @@ ContextTrie ContextTrie::build(const graph::EventGraph& g, const ReplayResult& r
   t.func_.push_back(0);
   t.busy_.push_back(0);
   t.critical_.push_back(0);
-  t.context_of_task_.assign(g.vertex_count(), ~0u);
+  t.context_of_task_.assign(g.vertex_count(), kNoContext);
   std::unordered_map<std::uint64_t, std::uint32_t> child;  // (parent << 32 | func) -> node
 
   std::vector<VertexId> chain;
   for (VertexId v = 0; v < g.vertex_count(); ++v) {
-    if (g.kind(v) != OpKind::task || t.context_of_task_[v] != ~0u) continue;
-    // Walk up to the first task whose context is known (or the root), then come back down.
+    if (g.kind(v) != OpKind::task || t.context_of_task_[v] != kNoContext) continue;
+    // Walk up to the first task whose context is known (or the root), then come back down. Tasks on the walk
+    // are marked: a log whose launches go round in a loop (a task naming itself, or a later task, as its
+    // creator) closes the walk there, and the loop hangs from the root.
     chain.clear();
-    for (VertexId u = v; u != graph::kNoVertex && t.context_of_task_[u] == ~0u; u = g.issuer(u)) {
+    VertexId u = v;
+    for (; u != graph::kNoVertex && t.context_of_task_[u] == kNoContext; u = g.issuer(u)) {
       chain.push_back(u);
-      if (chain.size() > g.vertex_count()) break;  // a cycle in issuers cannot happen, but never loop forever
+      t.context_of_task_[u] = kOnWalk;
     }
-    VertexId top = g.issuer(chain.back());
-    std::uint32_t node = top == graph::kNoVertex ? kRoot : t.context_of_task_[top];
+    std::uint32_t node = u == graph::kNoVertex || t.context_of_task_[u] == kOnWalk ? kRoot : t.context_of_task_[u];
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       const std::uint32_t func = g.task(*it).func_id;
       const std::uint64_t key = (std::uint64_t{node} << 32) | func;
@@ -67,7 +72,8 @@ ContextTrie ContextTrie::build(const graph::EventGraph& g, const ReplayResult& r
       VertexId task = task_of(g, step.vertex);
       // Non-task steps (copies, latency, runtime) belong to the context of the task that issued them.
       if (task == graph::kNoVertex && g.issuer(step.vertex) != graph::kNoVertex) task = g.issuer(step.vertex);
-      std::uint32_t node = task == graph::kNoVertex ? kRoot : t.context_of_task_[task];
+      // An issuer that is no task's ancestor (background work) has no context of its own: the root's.
+      std::uint32_t node = task == graph::kNoVertex || t.context_of_task_[task] == kNoContext ? kRoot : t.context_of_task_[task];
       t.critical_[node] += step.end - step.begin;
     }
   }

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <sstream>
 
+#include "replay/context_profile.hpp"
 #include "session/session.hpp"
 
 namespace rr::session {
@@ -79,6 +81,8 @@ TEST(ProfPipelineMutations, MutatedRecordsBuildAndReplayOrFailCleanly) {
     for (int i = 0; i < 1 + static_cast<int>(seed % 20); ++i) mutate(records.files[0].profile, rng, events);
     auto trace = load_records(std::move(records), "mutated", {});
     ASSERT_TRUE(trace) << trace.error().to_string();
+    // What a packed trace's reader demands of a graph, the builder gives even from mutated records.
+    EXPECT_EQ(trace->graph().structure_problem(), "") << "seed " << seed;
     if (!trace->built.findings.cycle.empty()) ++cycles;
     auto run = replay_trace(*trace, {"traced", {}}, {});
     if (!run) continue;  // a clean error is fine
@@ -87,6 +91,16 @@ TEST(ProfPipelineMutations, MutatedRecordsBuildAndReplayOrFailCleanly) {
     EXPECT_EQ(r.operations + r.stuck, trace->graph().vertex_count()) << "seed " << seed;
     EXPECT_GE(r.makespan_ns, 0) << "seed " << seed;
     EXPECT_LE(r.makespan_ns, r.last_end_ns) << "seed " << seed;
+    // The context profile walks issuer chains, which mutated launches can close into loops.
+    const auto trie = replay::ContextTrie::build(trace->graph(), r, run->critical ? &*run->critical : nullptr);
+    for (const bool critical : {false, true}) {
+      std::istringstream lines(trie.folded(critical));
+      for (std::string line; std::getline(lines, line);) {
+        const auto space = line.rfind(' ');
+        ASSERT_NE(space, std::string::npos) << line;
+        EXPECT_GT(std::stoll(line.substr(space + 1)), 0) << "seed " << seed << ": " << line;
+      }
+    }
   }
   EXPECT_GT(replayed, 100);  // the mutations must not all be refused: the replay itself is under test
   EXPECT_GT(cycles, 0);     // and some of them made cycles, which the builder must find
