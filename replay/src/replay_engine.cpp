@@ -396,7 +396,7 @@ class Engine {
     if (fraction >= 0) return static_cast<TimeNs>(std::llround(static_cast<double>(busy) * fraction));
     // busy * (k+1) can exceed 64 bits for long tasks with many actions: multiply in 128 bits.
     __extension__ using Wide = __int128;
-    return static_cast<TimeNs>(static_cast<Wide>(busy) * (k + 1) / (count + 1));
+    return static_cast<TimeNs>(static_cast<Wide>(busy) * (Wide{k} + 1) / (Wide{count} + 1));
   }
 
   // The sum of a task's measured waits, summed once per task: every segment of the task asks for it, and a
