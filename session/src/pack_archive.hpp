@@ -107,9 +107,9 @@ class Reader {
   template <class T>
   void operator()(std::vector<T>& v) {
     const std::size_t n = count(1);  // every element takes at least one byte
+    // Element by element: memory grows with the bytes decoded, never with a count the bytes cannot back.
     v.clear();
-    v.resize(n);
-    for (T& x : v) (*this)(x);
+    for (std::size_t i = 0; i < n; ++i) (*this)(v.emplace_back());
   }
   template <class T, std::size_t N>
   void operator()(std::array<T, N>& a) {

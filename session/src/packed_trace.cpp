@@ -146,6 +146,23 @@ struct PartsReader {
   }
 };
 
+// What the graph's structure check does not cover: the records, summaries and counts that reports and the
+// machine map index with. Empty when they hold together.
+std::string records_problem(const LoadedTrace& t) {
+  if (t.nodes == 0 || t.nodes > core::kMaxNode + 1) return "a node count out of range";
+  const bool text = t.records.format == core::TraceFormat::realm_text;
+  if (t.summary.has_value() != text || t.profile_summary.has_value() == text) return "no summary of the trace's format";
+  for (const core::FileRecords& f : t.records.files) {
+    if (f.node < -1 || f.node > static_cast<std::int32_t>(core::kMaxNode)) return "a file of a node out of range";
+    for (const auto& [node, lines] : f.stats.prefix_nodes)
+      if (node > core::kMaxNode) return "a prefix node out of range";
+    for (const core::RecordBatch& b : f.batches)
+      for (const core::GroupRecord& g : b.groups)
+        if (std::uint64_t{g.first_member} + g.member_count > b.group_members.size()) return "a group whose members are missing";
+  }
+  return {};
+}
+
 core::InputError error_in(const std::string& path, const std::string& message, std::optional<std::uint64_t> at = {}) {
   return core::InputError{core::SourceLocation{path, 0, at}, message};
 }
@@ -284,7 +301,11 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
     if (!parts.done()) parts.fail("bytes after the last part");
   } catch (const pack::Undecodable& e) {
     return error_in(path, std::string("damaged: the trace's records and findings cannot be decoded: ") + e.what(), entries[0].offset);
+  } catch (const std::bad_alloc&) {
+    return error_in(path, "damaged: the trace's records and findings ask for more memory than there is", entries[0].offset);
   }
+  if (std::string problem = records_problem(t); !problem.empty())
+    return error_in(path, "damaged: the trace's records hold " + problem, entries[0].offset);
   if (!columns.problem.empty()) return error_in(path, "damaged: " + columns.problem);
   if (std::string problem = t.built.graph.structure_problem(); !problem.empty())
     return error_in(path, "damaged: the graph has " + problem);

@@ -3,6 +3,8 @@
 
 #include <cctype>
 #include <filesystem>
+#include <array>
+#include <map>
 #include <set>
 
 #include "machine_models/machine_loader.hpp"
@@ -105,6 +107,26 @@ std::optional<core::InputError> strict_problem(const core::TraceRecords& records
   return std::nullopt;
 }
 
+// The first `n` messages of each file, in order (messages name their file).
+void keep_first_per_file(std::vector<core::Diagnostic>& messages, std::size_t n) {
+  std::map<std::string, std::size_t, std::less<>> kept;
+  std::erase_if(messages, [&](const core::Diagnostic& d) { return kept[d.where.file]++ >= n; });
+}
+
+// A packed trace holds the examples and messages of the counts it was packed with: a command that asks for
+// fewer (--examples, --max-messages) gets the first ones, as it would from the logs; more cannot be had.
+void keep_at_most(LoadedTrace& t, std::size_t examples, std::size_t messages) {
+  std::array<std::size_t, graph::kFindingKindCount> per_kind{};
+  std::erase_if(t.built.findings.examples,
+                [&](const graph::Finding& f) { return per_kind[static_cast<std::size_t>(f.kind)]++ >= examples; });
+  for (auto& f : t.records.files) {
+    if (f.stats.first_messages.size() > messages) f.stats.first_messages.resize(messages);
+    if (f.profile.join_messages.size() > messages) f.profile.join_messages.resize(messages);
+  }
+  if (t.summary) keep_first_per_file(t.summary->messages, messages);
+  if (t.profile_summary) keep_first_per_file(t.profile_summary->messages, messages);
+}
+
 }  // namespace
 
 core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options) {
@@ -118,6 +140,7 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
       packed->summary.reset();
       packed->profile_summary.reset();
     }
+    keep_at_most(*packed, options.examples_per_finding, options.max_messages_per_file);
     return packed;
   }
   for (const auto& input : inputs)

@@ -50,6 +50,17 @@ for t in "$src/data/traces/real/full_circuit_2node_p4_cpu2" "$src/data/traces/le
   done
   n=$((n + 3))
 done
+# Fewer examples and messages than were packed: the first ones, as from the logs.
+cp -r "$tmp/gen_s3d" "$tmp/bad"
+for i in 1 2 3 4 5 6 7; do echo "[0 - 1] {2}{graph}: Task Time: (zz,$i) 3" >> "$tmp/bad/node_0.log"; done
+"$bin" pack -q "$tmp/bad" -o "$tmp/bad.rrg"
+for cmd in "stats --max-messages 2" "validate --examples 1" "stats --json --max-messages 1" "replay -m traced --max-messages 3"; do
+  # shellcheck disable=SC2086
+  "$bin" $cmd "$tmp/bad" > "$tmp/a.out" 2> "$tmp/a.err"; "$bin" $cmd "$tmp/bad.rrg" > "$tmp/b.out" 2> "$tmp/b.err"
+  same "$tmp/a.out" "$tmp/b.out" "$tmp/bad" "$tmp/bad.rrg" "$cmd"
+  same "$tmp/a.err" "$tmp/b.err" "$tmp/bad" "$tmp/bad.rrg" "$cmd (stderr)"
+  n=$((n + 1))
+done
 # Packed without the fit, the traced machine is fitted on use, from the facts the packed trace keeps.
 for t in "$src/data/traces/real/full_circuit_2node_p4_cpu2" "$src/data/traces/legion-prof/circuit_small_cpu2_util1"; do
   "$bin" pack -q --no-fit "$t" -o "$tmp/nofit.rrg"

@@ -26,6 +26,8 @@ struct Scratch {
 void check_every_machine(const fs::path& dir, const std::string& what) {
   auto trace = session::load_trace({dir.string()}, {});
   ASSERT_TRUE(trace.ok()) << trace.error().to_string();
+  // What a packed trace's reader demands of a graph (EventGraph::structure_problem), the builder gives.
+  EXPECT_EQ(trace->graph().structure_problem(), "") << what;
   const std::string titan = RR_SOURCE_DIR "/data/machines/titan.toml";
   struct Case {
     std::string machine;
