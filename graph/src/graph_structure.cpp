@@ -1,5 +1,12 @@
 // EventGraph::structure_problem: the invariants freeze() and the builders guarantee, checked on a graph whose
 // arrays come from outside (a packed trace file), so that nothing reading the graph indexes past an array.
+// The checks run in parallel over blocks of vertices; the problem reported is the one at the lowest index of
+// the first check that finds any, whatever the thread count.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <mutex>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,10 +20,32 @@ namespace {
 std::string at(const char* what, std::uint64_t index) { return std::string(what) + " " + std::to_string(index); }
 
 bool is_task_like(OpKind k) { return k == OpKind::task || k == OpKind::background; }
+bool is_segment(OpKind k) { return k == OpKind::task || k == OpKind::task_resume; }
 
 // Bounds on values the parsers bound (docs/limits.md), kept loose: what the replay's arithmetic stays exact in.
 constexpr std::int64_t kMaxDuration = std::int64_t{1} << 62;
 constexpr std::int64_t kMaxBarrierValue = std::int64_t{1} << 32;
+
+// The problem `check(i)` finds at the lowest i in [0, count), or an empty string.
+template <class Check>
+std::string first_problem(std::uint64_t count, const Check& check) {
+  std::mutex mutex;
+  std::uint64_t best = ~std::uint64_t{0};
+  std::string what;
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, count, 4096), [&](const auto& range) {
+    {
+      std::lock_guard lock(mutex);
+      if (best < range.begin()) return;  // a problem before this block is already known
+    }
+    for (std::uint64_t i = range.begin(); i != range.end(); ++i)
+      if (std::string problem = check(i); !problem.empty()) {
+        std::lock_guard lock(mutex);
+        if (i < best) best = i, what = std::move(problem);
+        return;
+      }
+  });
+  return what;
+}
 
 }  // namespace
 
@@ -28,105 +57,101 @@ std::string EventGraph::structure_problem() const {
   for (auto size : {issue_fraction_.size(), observed_start_.size(), observed_end_.size(), external_delay_.size()})
     if (size != 0 && size != n) return "an optional per-vertex array whose length is not the vertex count";
   if (observed_start_.empty() != observed_end_.empty()) return "observed starts without observed ends";
-
-  // Both CSRs: offsets that start at 0, never decrease and end at the edge count; ends that are vertices.
-  const auto csr_problem = [n](const char* name, const Column<std::uint64_t>& offset, const Column<VertexId>& ends,
-                               const Column<EdgeKind>& kinds) -> std::string {
+  for (const char* name : {"successor", "predecessor"}) {
+    const bool forward = name[0] == 's';
+    const auto& offset = forward ? succ_offset_ : pred_offset_;
+    const std::uint64_t ends = forward ? succ_.size() : pred_.size(), kinds = forward ? succ_kind_.size() : pred_kind_.size();
     if (offset.size() != n + 1 || offset[0] != 0) return std::string(name) + " offsets that do not cover every vertex";
-    if (ends.size() != kinds.size() || offset[n] != ends.size())
-      return std::string(name) + " offsets that do not add up to the edge count";
-    for (std::uint64_t v = 0; v < n; ++v)
-      if (offset[v + 1] < offset[v]) return at((std::string(name) + " offsets decrease at vertex").c_str(), v);
-    for (std::uint64_t e = 0; e < ends.size(); ++e) {
-      if (ends[e] >= n) return at((std::string(name) + " edge to no vertex at edge").c_str(), e);
-      if (static_cast<std::size_t>(kinds[e]) >= kEdgeKindCount) return at((std::string(name) + " edge of no kind at edge").c_str(), e);
-    }
-    return {};
-  };
-  if (auto p = csr_problem("successor", succ_offset_, succ_, succ_kind_); !p.empty()) return p;
-  if (auto p = csr_problem("predecessor", pred_offset_, pred_, pred_kind_); !p.empty()) return p;
-  for (std::uint64_t v = 0; v < n; ++v)
-    if (static_cast<std::size_t>(kind_[v]) >= kOpKindCount) return at("an operation of no kind at vertex", v);
-
-  // The reverse CSR holds the same edges as the forward one, kinds included: per vertex, the sum of a keyed
-  // hash of its incoming (source, kind) pairs must come out the same both ways. The key is random per check,
-  // so that no file can be built to collide; two different multisets agree with probability 2^-64.
-  {
-    const std::uint64_t key = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-    const auto mix = [key](VertexId from, EdgeKind k) {
-      std::uint64_t z = key ^ ((std::uint64_t{from} << 8) | static_cast<std::uint64_t>(k));
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-      return z ^ (z >> 31);
-    };
-    std::vector<std::uint64_t> balance(n, 0);
-    for (std::uint64_t v = 0; v < n; ++v)
-      for (std::uint64_t e = succ_offset_[v]; e < succ_offset_[v + 1]; ++e)
-        balance[succ_[e]] += mix(static_cast<VertexId>(v), succ_kind_[e]);
-    for (std::uint64_t v = 0; v < n; ++v)
-      for (std::uint64_t e = pred_offset_[v]; e < pred_offset_[v + 1]; ++e) balance[v] -= mix(pred_[e], pred_kind_[e]);
-    for (std::uint64_t v = 0; v < n; ++v)
-      if (balance[v] != 0) return at("predecessors that are not the successors reversed at vertex", v);
+    if (ends != kinds || offset[n] != ends) return std::string(name) + " offsets that do not add up to the edge count";
   }
 
-  // What the replay and the critical path read through an edge's kind: an arrival reaches a phase from an
-  // arrive or alter, a continuation a task's later segment, phases follow phases, actions leave task segments.
-  for (std::uint64_t v = 0; v < n; ++v)
-    for (std::uint64_t e = succ_offset_[v]; e < succ_offset_[v + 1]; ++e) {
-      const OpKind from = kind_[v], to = kind_[succ_[e]];
-      bool ok = true;
-      switch (succ_kind_[e]) {
-        case EdgeKind::arrival:
-          ok = to == OpKind::barrier_phase && (from == OpKind::barrier_arrive || from == OpKind::barrier_alter);
-          break;
-        case EdgeKind::phase_order: ok = from == OpKind::barrier_phase && to == OpKind::barrier_phase; break;
-        case EdgeKind::continuation: ok = (from == OpKind::task || from == OpKind::task_resume) && to == OpKind::task_resume; break;
-        case EdgeKind::issue: ok = from == OpKind::task || from == OpKind::task_resume || from == OpKind::background; break;
-        default: break;
-      }
-      if (!ok) return at("an edge whose kind does not fit its operations at edge", e);
-    }
-
-  for (std::uint64_t v = 0; v < n; ++v) {
+  // 1. Each vertex alone: offsets that never decrease (so every edge index is in range), a kind, its
+  //    attributes in range, a task's time and first wait.
+  std::string problem = first_problem(n, [&](std::uint64_t v) -> std::string {
+    if (succ_offset_[v + 1] < succ_offset_[v]) return at("successor offsets decrease at vertex", v);
+    if (pred_offset_[v + 1] < pred_offset_[v]) return at("predecessor offsets decrease at vertex", v);
     const OpKind k = kind_[v];
+    if (static_cast<std::size_t>(k) >= kOpKindCount) return at("an operation of no kind at vertex", v);
     const std::uint32_t p = payload_[v];
-    const bool payload_ok = [&] {
-      switch (k) {
-        case OpKind::task:
-        case OpKind::background: return p < tasks_.size();
-        case OpKind::copy: return p < copies_.size();
-        case OpKind::barrier_phase: return p < phases_.size();
-        case OpKind::barrier_alter:
-        case OpKind::barrier_arrive: return p < barrier_values_.size();
-        case OpKind::task_resume: return p < waits_.size() && waits_[p].resume == v;
-        default: return true;  // merges: an announced count; the others carry none
-      }
-    }();
+    bool payload_ok = true;
+    switch (k) {
+      case OpKind::task:
+      case OpKind::background: payload_ok = p < tasks_.size(); break;
+      case OpKind::copy: payload_ok = p < copies_.size(); break;
+      case OpKind::barrier_phase: payload_ok = p < phases_.size(); break;
+      case OpKind::barrier_alter:
+      case OpKind::barrier_arrive: payload_ok = p < barrier_values_.size(); break;
+      case OpKind::task_resume: payload_ok = p < waits_.size() && waits_[p].resume == v; break;
+      default: break;  // merges: an announced count; the others carry none
+    }
     if (!payload_ok) return at("an attribute index out of range at vertex", v);
     if (is_task_like(k)) {
       const TaskInfo& t = tasks_[p];
       if (t.time_ns != kNoTime && (t.time_ns < 0 || t.time_ns > kMaxDuration)) return at("a task time out of range at vertex", v);
-      const std::uint32_t first = t.first_wait;
-      if (first != kNoWait && (k != OpKind::task || first >= waits_.size() || waits_[first].task != v))
+      if (t.first_wait != kNoWait && (k != OpKind::task || t.first_wait >= waits_.size() || waits_[t.first_wait].task != v))
         return at("a first wait that is not the task's at vertex", v);
     }
     if (!external_delay_.empty() && (external_delay_[v] < 0 || external_delay_[v] > kMaxDuration))
       return at("an external delay out of range at vertex", v);
-  }
-  for (std::uint64_t v = 0; v < n; ++v) {  // every payload is known good from here
-    const VertexId issuer = issuer_[v];
-    if (issuer == kNoVertex) continue;
-    if (issuer >= n || !is_task_like(kind_[issuer])) return at("an issuer that is no task at vertex", v);
-    if (position_[v] >= tasks_[payload_[issuer]].action_count) return at("an action beyond its issuer's count at vertex", v);
-  }
-  for (const std::int64_t value : barrier_values_)
-    if (value < -kMaxBarrierValue || value > kMaxBarrierValue) return "a barrier arrival count or alteration out of range";
-  for (const BarrierPhaseInfo& phase : phases_)
-    if (phase.required < -kMaxDuration || phase.required > kMaxDuration) return "a barrier phase's required count out of range";
+    return {};
+  });
+  if (!problem.empty()) return problem;
 
-  // Waits: each task's waits are one run, in position order, that its first_wait starts; each wait is resumed by
-  // its own segment, which follows the segment before it (the task, or the previous wait's resume).
-  for (std::uint64_t i = 0; i < waits_.size(); ++i) {
+  // 2. Edges and issuers, every kind and payload now known good. What the replay and the critical path read
+  //    through an edge's kind: an arrival reaches a phase from an arrive or alter, a continuation a task's later
+  //    segment, phases follow phases, actions leave task segments (or background work). The reverse CSR must
+  //    hold the forward edges with their kinds: per vertex, a keyed hash of its incoming (source, kind) pairs
+  //    sums to the same both ways. The key is drawn at random for each check, so that no file can be built to
+  //    collide; two different multisets agree with probability 2^-64.
+  const std::uint64_t key = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  const auto mix = [key](std::uint64_t from, EdgeKind k) {
+    std::uint64_t z = key ^ ((from << 8) | static_cast<std::uint64_t>(k));
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  std::vector<std::uint64_t> balance(n, 0);
+  problem = first_problem(n, [&](std::uint64_t v) -> std::string {
+    for (std::uint64_t e = succ_offset_[v]; e < succ_offset_[v + 1]; ++e) {
+      const VertexId w = succ_[e];
+      const EdgeKind kind = succ_kind_[e];
+      if (w >= n) return at("successor edge to no vertex at edge", e);
+      if (static_cast<std::size_t>(kind) >= kEdgeKindCount) return at("successor edge of no kind at edge", e);
+      const OpKind from = kind_[v], to = kind_[w];
+      bool fits = true;
+      switch (kind) {
+        case EdgeKind::arrival:
+          fits = to == OpKind::barrier_phase && (from == OpKind::barrier_arrive || from == OpKind::barrier_alter);
+          break;
+        case EdgeKind::phase_order: fits = from == OpKind::barrier_phase && to == OpKind::barrier_phase; break;
+        case EdgeKind::continuation: fits = is_segment(from) && to == OpKind::task_resume; break;
+        case EdgeKind::issue: fits = is_segment(from) || from == OpKind::background; break;
+        default: break;
+      }
+      if (!fits) return at("an edge whose kind does not fit its operations at edge", e);
+      std::atomic_ref<std::uint64_t>(balance[w]).fetch_add(mix(v, kind), std::memory_order_relaxed);
+    }
+    for (std::uint64_t e = pred_offset_[v]; e < pred_offset_[v + 1]; ++e) {
+      if (pred_[e] >= n) return at("predecessor edge to no vertex at edge", e);
+      if (static_cast<std::size_t>(pred_kind_[e]) >= kEdgeKindCount) return at("predecessor edge of no kind at edge", e);
+      std::atomic_ref<std::uint64_t>(balance[v]).fetch_sub(mix(pred_[e], pred_kind_[e]), std::memory_order_relaxed);
+    }
+    const VertexId issuer = issuer_[v];
+    if (issuer != kNoVertex) {
+      if (issuer >= n || !is_task_like(kind_[issuer])) return at("an issuer that is no task at vertex", v);
+      if (position_[v] >= tasks_[payload_[issuer]].action_count) return at("an action beyond its issuer's count at vertex", v);
+    }
+    return {};
+  });
+  if (!problem.empty()) return problem;
+  problem = first_problem(n, [&](std::uint64_t v) -> std::string {
+    return balance[v] == 0 ? std::string() : at("predecessors that are not the successors reversed at vertex", v);
+  });
+  if (!problem.empty()) return problem;
+
+  // 3. Waits: each task's waits are one run, in position order, that its first_wait starts; each wait is resumed
+  //    by its own segment, which follows the segment before it (the task, or the previous wait's resume).
+  problem = first_problem(waits_.size(), [&](std::uint64_t i) -> std::string {
     const WaitInfo& w = waits_[i];
     if (w.task >= n || kind_[w.task] != OpKind::task) return at("a wait of no task at wait", i);
     const TaskInfo& t = tasks_[payload_[w.task]];
@@ -139,14 +164,18 @@ std::string EventGraph::structure_problem() const {
     if (w.awaited != kNoVertex && w.awaited >= n) return at("a wait on no vertex at wait", i);
     if (w.wait_ns < 0 || w.wait_ns > kMaxDuration) return at("a wait time out of range at wait", i);
     const VertexId before = starts_run ? w.task : waits_[i - 1].resume;
-    bool follows = false;
-    for (std::uint64_t e = pred_offset_[w.resume]; e < pred_offset_[w.resume + 1] && !follows; ++e)
-      follows = pred_[e] == before && pred_kind_[e] == EdgeKind::continuation;
-    if (!follows) return at("a resume that does not follow its task's previous segment at wait", i);
-  }
+    for (std::uint64_t e = pred_offset_[w.resume]; e < pred_offset_[w.resume + 1]; ++e)
+      if (pred_[e] == before && pred_kind_[e] == EdgeKind::continuation) return {};
+    return at("a resume that does not follow its task's previous segment at wait", i);
+  });
+  if (!problem.empty()) return problem;
+
+  for (const std::int64_t value : barrier_values_)
+    if (value < -kMaxBarrierValue || value > kMaxBarrierValue) return "a barrier arrival count or alteration out of range";
+  for (const BarrierPhaseInfo& phase : phases_)
+    if (phase.required < -kMaxDuration || phase.required > kMaxDuration) return "a barrier phase's required count out of range";
   for (VertexId v : outside_work_)
     if (v >= n) return at("outside work that is no vertex:", v);
-
   return {};
 }
 
