@@ -1,7 +1,8 @@
 // libFuzzer target: the whole pipeline. Arbitrary bytes are a small multi-file trace (files separated by a form
 // feed, file i read as node_i.log through the real stream reader), built into the event graph, replayed on its
 // traced machine and walked for the critical path. Every stage must end in a result or an InputError: never a
-// crash, a hang (libFuzzer's -timeout is the per-input budget) or another exception. A replay must keep its
+// crash, a hang (libFuzzer's -timeout is the per-input budget) or another exception. The graph must pass the
+// structure check a packed trace's graph must pass (EventGraph::structure_problem). A replay must keep its
 // contract: operations end after they start and inside the makespan, and the critical path tiles it exactly.
 #include <cstdint>
 #include <cstdlib>
@@ -55,6 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   reading.threads = 1;
   auto trace = rr::session::load_records(std::move(records), "fuzz", reading);
   if (!trace.ok()) return 0;
+  // What a packed trace's reader demands of a graph, the builder gives whatever the logs hold.
+  if (!trace->graph().structure_problem().empty()) std::abort();
   // A node id far beyond the files given (one 16-bit node field) makes a model of up to 65,536 nodes: right, but
   // milliseconds of allocation per input. tests/hostile covers that size; the fuzzer spends its time on graphs.
   if (trace->nodes > kMaxFuzzedNodes) return 0;
