@@ -13,17 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "bench_timing.hpp"
 #include "proc_status.hpp"
 #include "session/packed_trace.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using rr::bench::Clock;
+using rr::bench::median;
+using rr::bench::seconds_since;
 // Starts a new peak: the kernel resets VmHWM to the current RSS.
 void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
 double mib(std::uint64_t kib) { return static_cast<double>(kib) / 1024.0; }
@@ -49,6 +47,33 @@ bool same_arrays(const rr::graph::EventGraph& a, const rr::graph::EventGraph& b)
   return true;
 }
 
+// `repeat` loads of `inputs` (logs or a packed trace): their times, the largest rise of the peak RSS over a load,
+// and the last trace loaded (none after an error, which is printed).
+struct Loads {
+  std::vector<double> seconds;
+  std::uint64_t peak_kib = 0;
+  std::optional<rr::session::LoadedTrace> last;
+};
+
+Loads load_repeatedly(const std::vector<std::string>& inputs, int repeat) {
+  Loads loads;
+  for (int r = 0; r < repeat; ++r) {
+    loads.last.reset();
+    reset_peak();
+    const std::uint64_t before = rr::bench::status_kib("VmRSS:");
+    auto t = Clock::now();
+    auto trace = rr::session::load_trace(inputs, {});
+    loads.seconds.push_back(seconds_since(t));
+    if (!trace) {
+      std::fprintf(stderr, "%s\n", trace.error().to_string().c_str());
+      return loads;
+    }
+    loads.peak_kib = std::max(loads.peak_kib, rr::bench::status_kib("VmHWM:") - before);
+    loads.last = std::move(*trace);
+  }
+  return loads;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,23 +95,9 @@ int main(int argc, char** argv) {
   const std::string packed_path = keep.empty() ? "/tmp/bench_pack_" + std::to_string(::getpid()) + ".rrg" : keep;
 
   // 1. Read and build, as every command does (no summary).
-  std::vector<double> build_s;
-  std::uint64_t build_peak_kib = 0;
-  std::optional<rr::session::LoadedTrace> built;
-  for (int r = 0; r < repeat; ++r) {
-    built.reset();
-    reset_peak();
-    const std::uint64_t before = rr::bench::status_kib("VmRSS:");
-    auto t = Clock::now();
-    auto trace = rr::session::load_trace(inputs, {});
-    build_s.push_back(seconds_since(t));
-    if (!trace) {
-      std::fprintf(stderr, "%s\n", trace.error().to_string().c_str());
-      return 1;
-    }
-    build_peak_kib = std::max(build_peak_kib, rr::bench::status_kib("VmHWM:") - before);
-    built = std::move(*trace);
-  }
+  Loads build = load_repeatedly(inputs, repeat);
+  if (!build.last) return 1;
+  const rr::session::LoadedTrace* built = &*build.last;
   const rr::graph::EventGraph& g = built->graph();
   const std::uint64_t records = built->records.record_count();
   std::uint64_t stored = 0;  // the logs as stored (compressed where they are), not other files beside them
@@ -94,9 +105,9 @@ int main(int argc, char** argv) {
   std::printf("input: %zu file(s), %.1f MB stored, %llu records, %u operations, %llu edges\n",
               built->records.files.size(), static_cast<double>(stored) / 1e6,
               static_cast<unsigned long long>(records), g.vertex_count(), static_cast<unsigned long long>(g.edge_count()));
-  const double build_median = median(build_s);
+  const double build_median = median(build.seconds);
   std::printf("read + build: median %.3f s of %d, %.2f M records/s, peak +%.1f MiB\n", build_median, repeat,
-              static_cast<double>(records) / build_median / 1e6, mib(build_peak_kib));
+              static_cast<double>(records) / build_median / 1e6, mib(build.peak_kib));
 
   // 2. Pack: read with the summary, fit the traced machine, write.
   {
@@ -129,27 +140,13 @@ int main(int argc, char** argv) {
   }
 
   // 3. Reload.
-  std::vector<double> reload_s;
-  std::uint64_t reload_peak_kib = 0;
-  std::optional<rr::session::LoadedTrace> packed;
-  for (int r = 0; r < repeat; ++r) {
-    packed.reset();
-    reset_peak();
-    const std::uint64_t before = rr::bench::status_kib("VmRSS:");
-    auto t = Clock::now();
-    auto trace = rr::session::load_trace({packed_path}, {});
-    reload_s.push_back(seconds_since(t));
-    if (!trace) {
-      std::fprintf(stderr, "%s\n", trace.error().to_string().c_str());
-      return 1;
-    }
-    reload_peak_kib = std::max(reload_peak_kib, rr::bench::status_kib("VmHWM:") - before);
-    packed = std::move(*trace);
-  }
-  const double reload_median = median(reload_s);
+  Loads reload = load_repeatedly({packed_path}, repeat);
+  if (!reload.last) return 1;
+  const rr::session::LoadedTrace* packed = &*reload.last;
+  const double reload_median = median(reload.seconds);
   std::printf("reload: median %.3f s of %d, %.1fx faster than read + build, peak +%.1f MiB (mapped pages included); "
               "graph arrays %s\n",
-              reload_median, repeat, build_median / reload_median, mib(reload_peak_kib),
+              reload_median, repeat, build_median / reload_median, mib(reload.peak_kib),
               same_arrays(g, packed->graph()) ? "identical" : "DIFFER");
 
   // 4. A replay on each graph (mapped memory against the built arrays).

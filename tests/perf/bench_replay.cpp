@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "interleaved_graph.hpp"
+#include "bench_timing.hpp"
 #include "proc_status.hpp"
 #include "replay/context_profile.hpp"
 #include "session/run_grid.hpp"
@@ -20,12 +21,9 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using rr::bench::Clock;
+using rr::bench::median;
+using rr::bench::seconds_since;
 
 // The oracle of the context profile: a stack string per task segment, summed in a map.
 std::map<std::string, std::int64_t> naive_profile(const rr::graph::EventGraph& g, const rr::replay::ReplayResult& r) {
