@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "progress.hpp"
+#include "session/packed_trace.hpp"
 
 namespace rr::app {
 
@@ -69,9 +70,11 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
   auto trace = session::load_trace(inputs, options);
   if (!trace) {
     std::cerr << "realm-replay " << command << ": error: " << trace.error().to_string() << "\n";
-    // Only a file that could not be read (its error has a place in the file) is one --keep-going can skip.
+    // Only a file that could not be read (its error has a place in the file) is one --keep-going can skip; a
+    // packed trace is the whole trace, with no other file to read.
     const auto& where = trace.error().where;
-    if (!flags.keep_going && !flags.strict && (where.byte_offset || where.decoded_offset))
+    const bool packed = inputs.size() == 1 && session::is_packed_trace(inputs.front());
+    if (!flags.keep_going && !flags.strict && !packed && (where.byte_offset || where.decoded_offset))
       std::cerr << "  (--keep-going reads the other files)\n";
     return std::nullopt;
   }

@@ -25,6 +25,15 @@ bool is_segment(OpKind k) { return k == OpKind::task || k == OpKind::task_resume
 // Bounds on values the parsers bound (docs/limits.md), kept loose: what the replay's arithmetic stays exact in.
 constexpr std::int64_t kMaxDuration = std::int64_t{1} << 62;
 constexpr std::int64_t kMaxBarrierValue = std::int64_t{1} << 32;
+// Observed times are relative to the run's origin (a clock in ns since 1970 fits 2^61 until 2043): each bound
+// so that differences, and sums with the origin, stay in 64 bits.
+constexpr std::int64_t kMaxObservedTime = std::int64_t{1} << 61;
+constexpr std::int64_t kMaxObservedOrigin = std::int64_t{1} << 62;
+
+bool is_observed_time(std::int64_t t) { return t >= -kMaxObservedTime && t <= kMaxObservedTime; }
+// Where in a busy time something happened: -1 when not known, else in [0, 1] (the builders clamp); NaN is
+// neither.
+bool is_fraction(float f) { return f == -1.0f || (f >= 0.0f && f <= 1.0f); }
 
 // The problem `check(i)` finds at the lowest i in [0, count), or an empty string.
 template <class Check>
@@ -93,6 +102,9 @@ std::string EventGraph::structure_problem() const {
     }
     if (!external_delay_.empty() && (external_delay_[v] < 0 || external_delay_[v] > kMaxDuration))
       return at("an external delay out of range at vertex", v);
+    if (!issue_fraction_.empty() && !is_fraction(issue_fraction_[v])) return at("an issue fraction out of range at vertex", v);
+    if (!observed_start_.empty() && (!is_observed_time(observed_start_[v]) || !is_observed_time(observed_end_[v])))
+      return at("an observed time out of range at vertex", v);
     return {};
   });
   if (!problem.empty()) return problem;
@@ -163,6 +175,7 @@ std::string EventGraph::structure_problem() const {
       return at("a wait resumed by no segment at wait", i);
     if (w.awaited != kNoVertex && w.awaited >= n) return at("a wait on no vertex at wait", i);
     if (w.wait_ns < 0 || w.wait_ns > kMaxDuration) return at("a wait time out of range at wait", i);
+    if (!is_fraction(w.fraction)) return at("a wait's fraction of its task out of range at wait", i);
     const VertexId before = starts_run ? w.task : waits_[i - 1].resume;
     for (std::uint64_t e = pred_offset_[w.resume]; e < pred_offset_[w.resume + 1]; ++e)
       if (pred_[e] == before && pred_kind_[e] == EdgeKind::continuation) return {};
@@ -176,6 +189,7 @@ std::string EventGraph::structure_problem() const {
     if (phase.required < -kMaxDuration || phase.required > kMaxDuration) return "a barrier phase's required count out of range";
   for (VertexId v : outside_work_)
     if (v >= n) return at("outside work that is no vertex:", v);
+  if (observed_origin_ < -kMaxObservedOrigin || observed_origin_ > kMaxObservedOrigin) return "an observed origin out of range";
   return {};
 }
 

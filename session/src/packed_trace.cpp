@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -148,6 +149,23 @@ struct PartsReader {
 
 // What the graph's structure check does not cover: the records, summaries and counts that reports and the
 // machine map index with. Empty when they hold together.
+// A measured fact the traced machine's TOML is written from: a finite, non-negative number, and words without
+// control characters (they go into TOML comments).
+bool is_sound(const std::optional<machine::MeasuredValue>& m) {
+  if (!m) return true;
+  const auto printable = [](const std::string& s) {
+    return std::none_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  };
+  return std::isfinite(m->value) && m->value >= 0 && m->value <= 1e15 && printable(m->tag) && printable(m->note);
+}
+
+std::string facts_problem(const machine::TracedFacts& f) {
+  for (const auto* m : {&f.network_latency_ns, &f.local_bandwidth_gbs, &f.local_latency_ns, &f.remote_bandwidth_gbs,
+                        &f.segment_overhead_ns[0], &f.segment_overhead_ns[1], &f.segment_overhead_ns[2]})
+    if (!is_sound(*m)) return "a measured value of the traced machine that is no number";
+  return {};
+}
+
 std::string records_problem(const LoadedTrace& t) {
   if (t.nodes == 0 || t.nodes > core::kMaxNode + 1) return "a node count out of range";
   const bool text = t.records.format == core::TraceFormat::realm_text;
@@ -305,6 +323,8 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
     return error_in(path, "damaged: the trace's records and findings ask for more memory than there is", entries[0].offset);
   }
   if (std::string problem = records_problem(t); !problem.empty())
+    return error_in(path, "damaged: the trace's records hold " + problem, entries[0].offset);
+  if (std::string problem = facts_problem(facts); !problem.empty())
     return error_in(path, "damaged: the trace's records hold " + problem, entries[0].offset);
   if (!columns.problem.empty()) return error_in(path, "damaged: " + columns.problem);
   if (std::string problem = t.built.graph.structure_problem(); !problem.empty())

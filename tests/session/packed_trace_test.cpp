@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -225,6 +226,15 @@ TEST_F(DamagedPackedTrace, AWaitOutsideItsTasksRunIsCaught) {
   put<std::uint32_t>(f, column(f, 6).offset + sizeof(graph::TaskInfo) * g.payload(task) + 28, graph::kNoWait);
   testing::repair_packed_checksums(f);
   EXPECT_NE(read_error(f).find("a wait outside its task's run of waits at wait 0"), std::string::npos) << read_error(f);
+}
+
+TEST_F(DamagedPackedTrace, AWaitFractionThatIsNoFractionIsCaught) {
+  std::string f = *good_;
+  ASSERT_FALSE(trace_->graph().waits().empty());
+  // WaitInfo's last field, the fraction (a float), of wait 0: infinity.
+  put<float>(f, column(f, 10).offset + 36, std::numeric_limits<float>::infinity());
+  testing::repair_packed_checksums(f);
+  EXPECT_NE(read_error(f).find("a wait's fraction of its task out of range at wait 0"), std::string::npos) << read_error(f);
 }
 
 TEST_F(DamagedPackedTrace, ALengthPastTheEndOfThePartsIsCaught) {
