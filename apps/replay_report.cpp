@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <algorithm>
 #include <map>
+#include <queue>
 #include <tuple>
 #include <sstream>
 
@@ -295,13 +296,27 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventSt
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
       return a.start != b.start ? a.start < b.start : a.vertex < b.vertex;
     });
-    std::vector<replay::TimeNs> lane_end;
+    // Each operation takes the lowest lane free at its start (first fit). Operations come by start, so a lane
+    // that is free for one stays free for the next until taken: the lanes that ended by now move from a heap
+    // on their end to a heap of free lane numbers, O(log lanes) per operation however many overlap.
+    std::size_t lanes = 0;
+    using Busy = std::pair<replay::TimeNs, std::size_t>;  // (end, lane)
+    std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+    std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> free_lanes;
     const std::uint32_t first_tid = tid;
     for (const Op& op : ops) {
-      std::size_t lane = 0;
-      while (lane < lane_end.size() && lane_end[lane] > op.start) ++lane;
-      if (lane == lane_end.size()) lane_end.push_back(op.end);
-      lane_end[lane] = op.end;
+      while (!busy.empty() && busy.top().first <= op.start) {
+        free_lanes.push(busy.top().second);
+        busy.pop();
+      }
+      std::size_t lane = lanes;
+      if (!free_lanes.empty()) {
+        lane = free_lanes.top();
+        free_lanes.pop();
+      } else {
+        ++lanes;
+      }
+      busy.push({op.end, lane});
       std::string name = g.kind(op.vertex) == graph::OpKind::copy
                              ? "copy " + std::to_string(g.copy(op.vertex).bytes) + " B"
                              : g.function_name(g.task(op.vertex).func_id);
@@ -310,10 +325,10 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventSt
                         {"tid", first_tid + lane},
                         {"args", {{"event", core::to_string(g.event(op.vertex))}, {"vertex", op.vertex}}}});
     }
-    for (std::size_t lane = 0; lane < lane_end.size(); ++lane)
+    for (std::size_t lane = 0; lane < lanes; ++lane)
       events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kObservedPid + node}, {"tid", first_tid + lane},
                         {"args", {{"name", track_name + (lane ? " (overlap " + std::to_string(lane) + ")" : "")}}}});
-    tid += static_cast<std::uint32_t>(lane_end.size());
+    tid += static_cast<std::uint32_t>(lanes);
     if (named_nodes.insert(node).second)
       events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kObservedPid + node},
                         {"args", {{"name", "observed node " + std::to_string(node)}}}});
