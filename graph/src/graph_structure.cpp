@@ -109,6 +109,19 @@ std::string EventGraph::structure_problem() const {
   });
   if (!problem.empty()) return problem;
 
+  // Per-copy and per-phase state lives in arrays indexed by payload (copy_count, phase_count): no two
+  // copies, nor two phases, may share one. A serial pass, so that the vertex named is always the second.
+  {
+    std::vector<std::uint8_t> copy_seen(copies_.size(), 0), phase_seen(phases_.size(), 0);
+    for (std::uint64_t v = 0; v < n; ++v) {
+      const OpKind k = kind_[v];
+      if (k != OpKind::copy && k != OpKind::barrier_phase) continue;
+      std::uint8_t& seen = (k == OpKind::copy ? copy_seen : phase_seen)[payload_[v]];
+      if (seen) return at("an attribute shared with an earlier copy or phase at vertex", v);
+      seen = 1;
+    }
+  }
+
   // 2. Edges and issuers, every kind and payload now known good. What the replay and the critical path read
   //    through an edge's kind: an arrival reaches a phase from an arrive or alter, a continuation a task's later
   //    segment, phases follow phases, actions leave task segments (or background work). The reverse CSR must

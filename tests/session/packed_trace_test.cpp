@@ -237,6 +237,21 @@ TEST_F(DamagedPackedTrace, AWaitFractionThatIsNoFractionIsCaught) {
   EXPECT_NE(read_error(f).find("a wait's fraction of its task out of range at wait 0"), std::string::npos) << read_error(f);
 }
 
+// Found by fuzz_packed_trace: two copies sharing one attribute shared one copy plan, and the second read a hop
+// past the end of its path.
+TEST_F(DamagedPackedTrace, TwoCopiesSharingOneAttributeAreCaught) {
+  const graph::EventGraph& g = trace_->graph();
+  std::vector<graph::VertexId> copies;
+  for (graph::VertexId v = 0; v < g.vertex_count() && copies.size() < 2; ++v)
+    if (g.kind(v) == graph::OpKind::copy) copies.push_back(v);
+  ASSERT_EQ(copies.size(), 2u);
+  std::string f = *good_;
+  put<std::uint32_t>(f, column(f, 5).offset + 4 * copies[1], g.payload(copies[0]));
+  testing::repair_packed_checksums(f);
+  EXPECT_NE(read_error(f).find("an attribute shared with an earlier copy or phase at vertex " + std::to_string(copies[1])),
+            std::string::npos) << read_error(f);
+}
+
 TEST_F(DamagedPackedTrace, ALengthPastTheEndOfThePartsIsCaught) {
   std::string f = *good_;
   put<std::uint64_t>(f, testing::packed_section(f, 0).offset, ~std::uint64_t{0});  // the label's length
