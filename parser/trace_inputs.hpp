@@ -1,6 +1,7 @@
 // Turns command-line trace arguments (folders, files, globs, tar archives) into an ordered list of inputs.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -21,7 +22,10 @@ struct TraceInput {
 };
 
 // What a stream holds, from its first decoded bytes (at least kSniffBytes of them when there are so many).
-enum class Content : std::uint8_t { other, legion_prof, tar };
+// `packed`: realm-replay's own packed trace (session/packed_trace.hpp), a whole trace that is read alone.
+enum class Content : std::uint8_t { other, legion_prof, tar, packed };
+// The first bytes of a packed trace ("\x89RRG\r\n\x1a\n").
+inline constexpr std::array<unsigned char, 8> kPackedTraceSignature = {0x89, 'R', 'R', 'G', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::size_t kSniffBytes = 512;
 Content content_of(std::string_view decoded_head);
 
@@ -37,7 +41,8 @@ bool number_in_name(const std::string& file_name, int* number);
 // dangling symlink, a folder) is kept, so that reading it reports why. A file is taken as given, its format read from its decoded first
 // bytes (a tar archive, a Legion Prof log, or else a text log). An argument that does not exist but has
 // * ? or [ is expanded as a glob. Inputs keep argument order; the same path given twice is read once.
-// Plain inputs of both formats are an error.
+// Plain inputs of both formats are an error, and so is a packed trace among the inputs (the session reads a
+// packed trace given alone before it comes here).
 core::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::string>& args);
 
 }  // namespace rr::parser

@@ -18,6 +18,10 @@ namespace rr::parser {
 namespace fs = std::filesystem;
 
 Content content_of(std::string_view head) {
+  if (head.size() >= kPackedTraceSignature.size() &&
+      std::equal(kPackedTraceSignature.begin(), kPackedTraceSignature.end(), head.begin(),
+                 [](unsigned char a, char b) { return a == static_cast<unsigned char>(b); }))
+    return Content::packed;
   if (is_legion_prof_head(head)) return Content::legion_prof;
   // A tar archive has "ustar" at offset 257 of its first 512-byte header.
   if (head.size() >= 512 && head.substr(257, 5) == "ustar") return Content::tar;
@@ -215,6 +219,7 @@ core::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::s
     } catch (const SourceError&) {
       // Unreadable or corrupt: the reader reports it with its offset (and --keep-going applies).
     }
+    if (content == Content::packed) return error_for(path, "a packed trace is a whole trace: give it alone, not with other files");
     add({path, content == Content::tar,
          content == Content::legion_prof ? core::TraceFormat::legion_prof : core::TraceFormat::realm_text});
   }

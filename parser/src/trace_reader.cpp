@@ -338,6 +338,8 @@ core::FileRecords read_plain_input(const TraceInput& input, const ReadOptions& o
     const Content content = content_of(head);
     if (content == Content::tar)
       throw SourceError("a tar archive read from a pipe or device; save it to a file and give that", 0);
+    if (content == Content::packed)
+      throw SourceError("a packed trace read from a pipe or device (it is mapped); save it to a file and give that", 0);
     format = content == Content::legion_prof ? core::TraceFormat::legion_prof : core::TraceFormat::realm_text;
   }
   core::FileRecords file = format == core::TraceFormat::legion_prof ? read_prof_stream(std::move(source), path, options)

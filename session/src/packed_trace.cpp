@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "parser/trace_inputs.hpp"
 #include "platform/mapped_file.hpp"
 #include "session/src/pack_fields.hpp"
 #include "session/src/trace_cache.hpp"
@@ -22,7 +23,7 @@ namespace rr::session {
 
 namespace {
 
-constexpr std::array<unsigned char, 8> kSignature = {0x89, 'R', 'R', 'G', '\r', '\n', 0x1a, '\n'};
+constexpr auto kSignature = parser::kPackedTraceSignature;  // where the parser recognises a packed file
 constexpr std::uint32_t kByteOrderMark = 0x01020304;
 constexpr std::uint64_t kAlign = 64;
 constexpr std::uint32_t kPartsSection = 1;

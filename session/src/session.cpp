@@ -1,9 +1,9 @@
 // The pipeline: read (parser) -> build (graph) -> machine (TOML) -> map and replay (replay) -> critical path.
 #include "session/session.hpp"
 
+#include <array>
 #include <cctype>
 #include <filesystem>
-#include <array>
 #include <map>
 #include <set>
 
@@ -143,10 +143,6 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
     keep_at_most(*packed, options.examples_per_finding, options.max_messages_per_file);
     return packed;
   }
-  for (const auto& input : inputs)
-    if (inputs.size() > 1 && is_packed_trace(input))
-      return core::InputError{core::SourceLocation{input, 0, std::nullopt},
-                              "a packed trace is a whole trace: give it alone, not with other files"};
   parser::ReadOptions read;
   read.threads = options.threads;
   read.keep_going = options.keep_going;

@@ -113,6 +113,9 @@ expect_error "$tmp/v2.rrg" "format version 2; this realm-replay reads version 1:
 expect_error_with() { if "$bin" validate -q "$@" > /dev/null 2> "$tmp/err"; then echo "FAIL: read"; exit 1; fi; }
 expect_error_with "$good" "$tmp/gen_s3d/node_0.log"
 grep -q "gen_s3d.rrg: a packed trace is a whole trace: give it alone" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+# Through a pipe it cannot be mapped: said so, not read as a log.
+if cat "$good" | "$bin" validate -q /dev/stdin > /dev/null 2> "$tmp/err"; then echo "FAIL: a piped packed trace was read"; exit 1; fi
+grep -q "a packed trace read from a pipe or device (it is mapped); save it to a file" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 # The output is whole or not at all, and never replaces an input.
 if "$bin" pack -q "$tmp/gen_s3d" -o "$tmp/gen_s3d/node_0.log" 2> "$tmp/err"; then echo "FAIL: pack overwrote its input"; exit 1; fi
 grep -q "node_0.log" "$tmp/err"
