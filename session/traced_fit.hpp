@@ -30,7 +30,8 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
                                     const machine::TracedFacts& facts = {});
 
 // What the trace measured for its traced machine, the network latency aside: the median copy size, and on a
-// Legion Prof trace the copies' observed bandwidth and latency within and between nodes.
+// Legion Prof trace the copies' observed bandwidth and latency within and between nodes. A packed trace gives
+// the facts it was packed with (it no longer holds the Legion Prof records they are read from).
 machine::TracedFacts traced_facts(const LoadedTrace& trace);
 
 }  // namespace rr::session

@@ -148,8 +148,6 @@ struct PartsReader {
   }
 };
 
-// What the graph's structure check does not cover: the records, summaries and counts that reports and the
-// machine map index with. Empty when they hold together.
 // A measured fact the traced machine's TOML is written from: a finite, non-negative number, and words without
 // control characters (they go into TOML comments).
 bool is_sound(const std::optional<machine::MeasuredValue>& m) {
@@ -160,14 +158,12 @@ bool is_sound(const std::optional<machine::MeasuredValue>& m) {
   return std::isfinite(m->value) && m->value >= 0 && m->value <= 1e15 && printable(m->tag) && printable(m->note);
 }
 
-std::string facts_problem(const machine::TracedFacts& f) {
+// What the graph's structure check does not cover: the records, summaries and counts that reports and the
+// machine map index with, and the traced machine's facts. Empty when they hold together.
+std::string records_problem(const LoadedTrace& t, const machine::TracedFacts& f) {
   for (const auto* m : {&f.network_latency_ns, &f.local_bandwidth_gbs, &f.local_latency_ns, &f.remote_bandwidth_gbs,
                         &f.segment_overhead_ns[0], &f.segment_overhead_ns[1], &f.segment_overhead_ns[2]})
     if (!is_sound(*m)) return "a measured value of the traced machine that is no number";
-  return {};
-}
-
-std::string records_problem(const LoadedTrace& t) {
   if (t.nodes == 0 || t.nodes > core::kMaxNode + 1) return "a node count out of range";
   const bool text = t.records.format == core::TraceFormat::realm_text;
   if (t.summary.has_value() != text || t.profile_summary.has_value() == text) return "no summary of the trace's format";
@@ -208,7 +204,7 @@ core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, pla
   parts(trace.summary);
   parts(trace.profile_summary);
   parts(trace.built.findings);
-  parts(trace.cache && trace.cache->packed_facts ? *trace.cache->packed_facts : traced_facts(trace));
+  parts(traced_facts(trace));
   parts(fit ? std::optional<std::string>(trace.traced_machine()) : std::nullopt);
   std::vector<SectionEntry> entries{{kPartsSection, 1, 0, 0, 0}};
   std::vector<const void*> data{nullptr};
@@ -306,7 +302,7 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
   machine::TracedFacts facts;
   std::optional<std::string> traced_toml;
   pack::Reader parts(file.subspan(entries[0].offset, entries[0].bytes));
-  PartsReader columns{parts, std::span(entries).subspan(1), file, mapped};
+  PartsReader columns{parts, std::span(entries).subspan(1), file, mapped, 0, {}};
   try {
     parts(t.label);
     parts(t.nodes);
@@ -323,9 +319,7 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
   } catch (const std::bad_alloc&) {
     return error_in(path, "damaged: the trace's records and findings ask for more memory than there is", entries[0].offset);
   }
-  if (std::string problem = records_problem(t); !problem.empty())
-    return error_in(path, "damaged: the trace's records hold " + problem, entries[0].offset);
-  if (std::string problem = facts_problem(facts); !problem.empty())
+  if (std::string problem = records_problem(t, facts); !problem.empty())
     return error_in(path, "damaged: the trace's records hold " + problem, entries[0].offset);
   if (!columns.problem.empty()) return error_in(path, "damaged: " + columns.problem);
   if (std::string problem = t.built.graph.structure_problem(); !problem.empty())

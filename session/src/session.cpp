@@ -20,7 +20,7 @@ namespace rr::session {
 const std::string& LoadedTrace::traced_machine() const {
   if (!cache) throw std::logic_error("LoadedTrace without its cache: make traces with load_trace or load_records");
   std::call_once(cache->traced_once, [&] {
-    machine::TracedFacts facts = cache->packed_facts ? *cache->packed_facts : traced_facts(*this);
+    machine::TracedFacts facts = traced_facts(*this);
     if (!facts.network_latency_ns) {
       const TracedNetworkFit fit = fit_traced_network(*this, {}, facts);
       if (fit.fitted) facts.network_latency_ns = machine::MeasuredValue{fit.latency_ns, "[F]", fit.reason};

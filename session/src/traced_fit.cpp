@@ -3,6 +3,7 @@
 #include "session/traced_fit.hpp"
 
 #include "session/prof_facts.hpp"
+#include "session/src/trace_cache.hpp"
 
 #include <cmath>
 #include <algorithm>
@@ -114,6 +115,7 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
 namespace rr::session {
 
 machine::TracedFacts traced_facts(const LoadedTrace& trace) {
+  if (trace.cache && trace.cache->packed_facts) return *trace.cache->packed_facts;
   machine::TracedFacts facts;
   std::vector<std::uint64_t> sizes;
   const graph::EventGraph& g = trace.graph();
