@@ -26,6 +26,13 @@ CXX=clang++ cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRR
   -DRR_FUZZ_SANITIZERS="$sanitizers" -DRR_BUILD_TESTS=ON -DRR_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$out" --parallel 2 --target fuzz_line_parser fuzz_prof_reader fuzz_machine_file fuzz_pipeline fuzz_packed_trace realm-replay
 
+# Writes a 2-node trace of each generator family into DIR/FAMILY; prints the families it wrote (seeds).
+generate_small_traces() {
+  for g in stencil fork-join chain random-dag s3d; do
+    "$out"/apps/realm-replay gen "$g" --nodes 2 -o "$1/$g" >/dev/null 2>&1 && echo "$g"
+  done
+}
+
 if [ "$which" = line ] || [ "$which" = all ]; then
   corpus="$out"/corpus
   mkdir -p "$corpus"
@@ -65,8 +72,7 @@ if [ "$which" = pipeline ] || [ "$which" = all ]; then
   if [ -z "$(ls -A "$corpus")" ]; then
     # Small generated traces of each family (their files joined by form feeds) and the real traces' first lines.
     gen=$(mktemp -d)
-    for g in stencil fork-join chain random-dag s3d; do
-      "$out"/apps/realm-replay gen "$g" --nodes 2 -o "$gen/$g" >/dev/null 2>&1 || continue
+    for g in $(generate_small_traces "$gen"); do
       for f in "$gen/$g"/node_*.log; do head -c 3000 "$f"; printf '\f'; done > "$corpus/gen_$g"
     done
     rm -rf "$gen"
@@ -83,10 +89,7 @@ if [ "$which" = packed ] || [ "$which" = all ]; then
   if [ -z "$(ls -A "$corpus")" ]; then
     # Small generated traces of each family, packed.
     gen=$(mktemp -d)
-    for g in stencil fork-join chain random-dag s3d; do
-      "$out"/apps/realm-replay gen "$g" --nodes 2 -o "$gen/$g" >/dev/null 2>&1 || continue
-      "$out"/apps/realm-replay pack -q "$gen/$g" -o "$corpus/$g.rrg" || true
-    done
+    for g in $(generate_small_traces "$gen"); do "$out"/apps/realm-replay pack -q "$gen/$g" -o "$corpus/$g.rrg" || true; done
     rm -rf "$gen"
   fi
   "$out"/tests/fuzz/fuzz_packed_trace -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=4096 \
