@@ -64,7 +64,10 @@ class MachineMap {
   core::ProcessorKind task_kind(std::uint32_t func, std::uint64_t traced) const;
   MemoryPlace memory(std::uint64_t traced_memory) const;
   // The model node of a traced node.
-  std::uint32_t fold(std::uint32_t traced_node) const;
+  std::uint32_t fold(std::uint32_t traced_node) const {  // inline: the replay asks twice per edge
+    if (traced_node < node_map_.size()) return node_map_[traced_node];
+    return model_nodes_ ? traced_node % model_nodes_ : 0;
+  }
   // Traced processors that had no Processor record (E3 traces): run as CPUs, counted here.
   std::uint64_t unknown_processors() const { return unknown_processors_; }
   // One line per kind and node for reports: "traced node 0 CPU: 2 processor(s) -> model node 0, 2 of its 12".

@@ -131,11 +131,6 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
   return map;
 }
 
-std::uint32_t MachineMap::fold(std::uint32_t traced_node) const {
-  if (traced_node < node_map_.size()) return node_map_[traced_node];
-  return model_nodes_ ? traced_node % model_nodes_ : 0;
-}
-
 std::uint32_t MachineMap::node_of(std::uint64_t traced) const {
   auto it = traced_node_of_.find(traced);
   return fold(it != traced_node_of_.end() ? it->second : layout_.node_of(traced) % std::max(1u, traced_nodes_));

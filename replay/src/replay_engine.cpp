@@ -16,6 +16,7 @@
 #include <queue>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace rr::replay {
 
@@ -113,14 +114,15 @@ class Engine {
       now_ = queue_.begin_instant();
       while (queue_.has_present()) {
         const QueuedEvent e = queue_.pop();
-        switch (e.type) {
-          case EventType::ready: on_ready(e.vertex); break;
-          case EventType::fire: on_fire(e.vertex); break;
-          case EventType::segment_end: on_segment_end(e.vertex, e.aux); break;
-          case EventType::hop_end: on_hop_end(e.vertex, e.aux); break;
-          case EventType::arrival_effect: on_arrival(e.vertex, e.aux); break;  // aux: the arrive vertex
+        const VertexId v = e.vertex();
+        switch (e.type()) {
+          case EventType::ready: on_ready(v); break;
+          case EventType::fire: on_fire(v); break;
+          case EventType::segment_end: on_segment_end(v, e.aux()); break;
+          case EventType::hop_end: on_hop_end(v, e.aux()); break;
+          case EventType::arrival_effect: on_arrival(v, e.aux()); break;  // aux: the arrive vertex
           // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
-          case EventType::floor: contribute(e.vertex, now_, join_[e.vertex].released_by, Release::observed); break;
+          case EventType::floor: contribute(v, now_, join_[v].released_by, Release::observed); break;
         }
       }
       allocate_resources();
@@ -297,11 +299,19 @@ class Engine {
   // The queue served by processor p alone (resumes, eft), found without building a key.
   std::uint32_t queue_of_processor(std::uint32_t p) {
     if (single_queue_.empty()) single_queue_.assign(map_.processors().size(), ~0u);
-    if (single_queue_[p] == ~0u) single_queue_[p] = queue_for({p});
+    if (single_queue_[p] == ~0u) single_queue_[p] = queue_for_content({p});
     return single_queue_[p];
   }
 
+  // MachineMap keeps each target list in one place for its lifetime, so most tasks find their queue by the
+  // list's address; the list's content, compared in a tree, names the queue the first time.
   std::uint32_t queue_for(const std::vector<std::uint32_t>& targets) {
+    auto [known, first_time] = queue_at_address_.try_emplace(&targets, 0);
+    if (first_time) known->second = queue_for_content(targets);
+    return known->second;
+  }
+
+  std::uint32_t queue_for_content(const std::vector<std::uint32_t>& targets) {
     auto [it, fresh] = queue_of_targets_.try_emplace(targets, static_cast<std::uint32_t>(queues_.size()));
     if (fresh) {
       queues_.push_back({});
@@ -394,7 +404,10 @@ class Engine {
       case machine::IssuePoint::interpolate: break;
     }
     if (fraction >= 0) return static_cast<TimeNs>(std::llround(static_cast<double>(busy) * fraction));
-    // busy * (k+1) can exceed 64 bits for long tasks with many actions: multiply in 128 bits.
+    // busy * (k+1) can exceed 64 bits for long tasks with many actions: then multiply in 128 bits (whose
+    // division is a library call, so not when 64 bits hold the product).
+    if (TimeNs product; busy >= 0 && !__builtin_mul_overflow(busy, TimeNs{k} + 1, &product))
+      return product / (TimeNs{count} + 1);
     __extension__ using Wide = __int128;
     return static_cast<TimeNs>(static_cast<Wide>(busy) * (Wide{k} + 1) / (Wide{count} + 1));
   }
@@ -764,6 +777,7 @@ class Engine {
   std::vector<SegmentQueue> queues_;
   std::vector<std::vector<std::uint32_t>> queue_members_;
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
+  std::unordered_map<const std::vector<std::uint32_t>*, std::uint32_t> queue_at_address_;
   std::vector<std::uint32_t> single_queue_;  // queue_of_processor, ~0u until first asked
   std::vector<std::uint32_t> segment_queue_;
   std::vector<char> external_pending_;  // v waits on an unrecorded event not yet scheduled (schedule_external)

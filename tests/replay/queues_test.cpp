@@ -2,9 +2,9 @@
 // operation sequences, with many ties, must pop exactly the same elements in exactly the same order.
 #include <gtest/gtest.h>
 
-#include <limits>
 #include <queue>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "replay/event_queue.hpp"
@@ -14,11 +14,14 @@ namespace rr::replay {
 namespace {
 
 struct EventLater {
-  bool operator()(const QueuedEvent& a, const QueuedEvent& b) const { return b.before(a); }
+  // The order spelled out field by field, independently of the packed key the queue compares.
+  bool operator()(const QueuedEvent& a, const QueuedEvent& b) const {
+    return std::tuple(b.time(), b.vertex(), b.type(), b.aux()) < std::tuple(a.time(), a.vertex(), a.type(), a.aux());
+  }
 };
 
 bool same(const QueuedEvent& a, const QueuedEvent& b) {
-  return a.time == b.time && a.vertex == b.vertex && a.type == b.type && a.aux == b.aux;
+  return a.time() == b.time() && a.vertex() == b.vertex() && a.type() == b.type() && a.aux() == b.aux();
 }
 
 // Drives EventQueue as the engine does (one instant at a time, pushes at or after the present, some of them
@@ -40,7 +43,7 @@ void check_event_queue(std::uint32_t seed, machine::TimeNs spread, int operation
   while (!q.empty() && done < operations) {
     ASSERT_FALSE(oracle.empty());
     now = q.begin_instant();
-    ASSERT_EQ(now, oracle.top().time);
+    ASSERT_EQ(now, oracle.top().time());
     while (q.has_present()) {
       const QueuedEvent e = q.pop();
       ASSERT_TRUE(same(e, oracle.top())) << "seed " << seed << " pop " << done;
@@ -60,18 +63,44 @@ TEST(EventQueue, PopsWhatABinaryHeapPops) {
 
 TEST(EventQueue, HugeTimesAndDrain) {
   EventQueue q;
-  const machine::TimeNs big = std::numeric_limits<machine::TimeNs>::max();
+  const machine::TimeNs big = (machine::TimeNs{1} << 61) - 1;  // the latest time a QueuedEvent holds
   q.push({big, 1, EventType::fire, 0});
   q.push({0, 2, EventType::fire, 0});
   q.push({big - 1, 0, EventType::fire, 0});
   EXPECT_EQ(q.begin_instant(), 0);
-  EXPECT_EQ(q.pop().vertex, 2u);
+  EXPECT_EQ(q.pop().vertex(), 2u);
   EXPECT_FALSE(q.has_present());
   EXPECT_EQ(q.begin_instant(), big - 1);
-  EXPECT_EQ(q.pop().vertex, 0u);
+  EXPECT_EQ(q.pop().vertex(), 0u);
   EXPECT_EQ(q.begin_instant(), big);
-  EXPECT_EQ(q.pop().vertex, 1u);
+  EXPECT_EQ(q.pop().vertex(), 1u);
   EXPECT_TRUE(q.empty());
+}
+
+// The packed key keeps every field whole over its full range, and orders like the fields compared in turn.
+TEST(QueuedEvent, KeyOrdersLikeItsFields) {
+  std::mt19937_64 rng(7);
+  const machine::TimeNs ceiling = machine::TimeNs{1} << 60;  // core::kTimeCeilingNs: no held time is later
+  auto field = [&](std::uint64_t top) { return rng() % 4 == 0 ? top : rng() % (top + 1); };
+  auto random_event = [&] {
+    return QueuedEvent{static_cast<machine::TimeNs>(field(static_cast<std::uint64_t>(ceiling))),
+                       static_cast<graph::VertexId>(field(0xffffffffu)), static_cast<EventType>(rng() % 6),
+                       static_cast<std::uint32_t>(field(0xffffffffu))};
+  };
+  for (int i = 0; i < 100000; ++i) {
+    const QueuedEvent a = random_event(), b = rng() % 2 ? random_event() : a.at(a.time());
+    EXPECT_EQ(a.before(b), std::tuple(a.time(), a.vertex(), a.type(), a.aux()) <
+                               std::tuple(b.time(), b.vertex(), b.type(), b.aux()));
+  }
+  const QueuedEvent top{ceiling, 0xffffffffu, EventType::floor, 0xffffffffu};
+  EXPECT_EQ(top.time(), ceiling);
+  EXPECT_EQ(top.vertex(), 0xffffffffu);
+  EXPECT_EQ(top.type(), EventType::floor);
+  EXPECT_EQ(top.aux(), 0xffffffffu);
+  const QueuedEvent zero{0, 0, EventType::fire, 0};
+  EXPECT_TRUE(zero.before(top));
+  EXPECT_EQ(zero.at(5).time(), 5);
+  EXPECT_EQ(zero.at(5).type(), EventType::fire);
 }
 
 TEST(EventQueue, NothingIsScheduledBeforeThePresent) {
@@ -82,8 +111,8 @@ TEST(EventQueue, NothingIsScheduledBeforeThePresent) {
   q.push({50, 2, EventType::ready, 0});  // held at the present
   ASSERT_TRUE(q.has_present());
   const QueuedEvent e = q.pop();
-  EXPECT_EQ(e.time, 100);
-  EXPECT_EQ(e.vertex, 2u);
+  EXPECT_EQ(e.time(), 100);
+  EXPECT_EQ(e.vertex(), 2u);
 }
 
 struct SegmentLater {
