@@ -177,6 +177,7 @@ class Engine {
     r_.start.assign(n_, kNever);
     r_.end.assign(n_, kNever);
     join_.assign(n_, {});
+    r_.ready.assign(n_, 0);
     r_.issued.assign(n_, kNever);
     r_.release.assign(n_, Release::none);
     r_.processor_of.assign(n_, ~0u);
@@ -360,19 +361,20 @@ class Engine {
     Joining& j = join_[v];
     if (j.pending == 0) return;  // a completion queue already fired on an earlier input
     // The latest input releases v; among equal times the lowest vertex id, for determinism.
-    if (j.released_by == kNoVertex || t > j.ready || (t == j.ready && from < j.released_by)) {
-      j.ready = std::max(j.ready, t);
+    TimeNs& ready = r_.ready[v];
+    if (j.released_by == kNoVertex || t > ready || (t == ready && from < j.released_by)) {
+      ready = std::max(ready, t);
       j.released_by = from;
       r_.release[v] = why;
     }
-    if (--j.pending == 0) push(j.ready, v, EventType::ready);
+    if (--j.pending == 0) push(ready, v, EventType::ready);
     else if (j.pending == 1 && external_pending_[v]) schedule_external(v);
   }
 
   // Every recorded input of v is in: its unrecorded one fires its measured delay after the last of them.
   void schedule_external(VertexId v) {
     external_pending_[v] = 0;
-    push(core::saturating_add(join_[v].ready, g_.external_delay(v)), v, EventType::floor);
+    push(core::saturating_add(r_.ready[v], g_.external_delay(v)), v, EventType::floor);
   }
 
   // ---- tasks ----------------------------------------------------------------------------
@@ -450,7 +452,7 @@ class Engine {
     } else if (map_.placement() == machine::Placement::eft) {
       q = queue_of_processor(earliest_finish(task));
     }
-    TimeNs order = join_[v].ready;
+    TimeNs order = r_.ready[v];
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
     queues_[q].push({g_.task(task).priority, order, v});
     // Only an idle processor can take it at the end of this instant; a busy one looks at its queues when its
@@ -494,7 +496,7 @@ class Engine {
   void start_segment(std::uint32_t p, VertexId v) {
     const bool first = g_.kind(v) == OpKind::task;
     VertexId task = first ? v : g_.resume_wait(v).task;
-    if (now_ > join_[v].ready && proc_last_[p] != kNoVertex) {
+    if (now_ > r_.ready[v] && proc_last_[p] != kNoVertex) {
       // It waited for the processor: the previous occupant released it (critical path: queueing).
       join_[v].released_by = proc_last_[p];
       r_.release[v] = Release::resource;
@@ -574,7 +576,7 @@ class Engine {
     --ci.free_lanes;
     if (plan.hop == 0) {
       r_.start[c] = now_;
-      if (now_ > join_[c].ready && ci.last_user != kNoVertex) {
+      if (now_ > r_.ready[c] && ci.last_user != kNoVertex) {
         join_[c].released_by = ci.last_user;
         r_.release[c] = Release::resource;
       }
@@ -600,7 +602,7 @@ class Engine {
     PathUsage& usage = path_usage_[plan.path_slot];
     ++usage.copies;
     usage.bytes += plan.bytes;
-    usage.time_ns = core::saturating_add(usage.time_ns, now_ - join_[c].ready);
+    usage.time_ns = core::saturating_add(usage.time_ns, now_ - r_.ready[c]);
     on_fire(c);
   }
 
@@ -611,7 +613,7 @@ class Engine {
     PhaseState& s = phase_of(p);
     if (s.fired || !s.previous_done || s.arrived < g_.phase(p).required) return;
     s.fired = true;
-    join_[p].ready = now_;
+    r_.ready[p] = now_;
     r_.start[p] = now_;  // a phase takes no time: waiting for its arrivals is the arrivals' and the edges' time
     join_[p].released_by = because;
     r_.release[p] = because == kNoVertex ? Release::none : why;
@@ -626,7 +628,7 @@ class Engine {
   // ---- readiness and firing -------------------------------------------------------------
 
   void on_ready(VertexId v) {
-    if (r_.release[v] == Release::none && join_[v].released_by == kNoVertex) join_[v].ready = now_;
+    if (r_.release[v] == Release::none && join_[v].released_by == kNoVertex) r_.ready[v] = now_;
     switch (g_.kind(v)) {
       case OpKind::task:
       case OpKind::task_resume: enqueue_segment(v); break;
@@ -719,8 +721,6 @@ class Engine {
       ++r_.stuck;
       if (r_.stuck_examples.size() < options_.stuck_examples) r_.stuck_examples.push_back({v, why_stuck(v)});
     }
-    r_.ready.resize(n_);
-    for (VertexId v = 0; v < n_; ++v) r_.ready[v] = join_[v].ready;
     r_.released_by.resize(n_);
     for (VertexId v = 0; v < n_; ++v) r_.released_by[v] = join_[v].released_by;
     join_ = {};
@@ -739,7 +739,7 @@ class Engine {
       if (r_.end[preds[i]] == kNever && (kinds[i] != EdgeKind::issue || r_.start[preds[i]] == kNever))
         return what + ": waits on " + graph::op_kind_name(g_.kind(preds[i])) + " " + core::to_string(g_.event(preds[i])) +
                " (" + graph::edge_kind_name(kinds[i]) + "), which never completed";
-    if (join_[v].ready >= 0 && join_[v].pending == 0) return what + ": ready but its processor was held by a waiting task";
+    if (r_.ready[v] >= 0 && join_[v].pending == 0) return what + ": ready but its processor was held by a waiting task";
     return what + ": never became ready";
   }
 
@@ -751,10 +751,9 @@ class Engine {
   ReplayResult r_;
   TimeNs now_ = 0;
   EventQueue queue_;
-  // What contribute() and on_ready() read and write together, side by side: one cache miss, not three. Moved
-  // into ReplayResult::ready and released_by at the end.
+  // What contribute() reads and writes with the ready time (ReplayResult::ready, written in place so that the
+  // result does not need a second copy of it at the end). Moved into ReplayResult::released_by at the end.
   struct Joining {
-    TimeNs ready = 0;
     VertexId released_by = kNoVertex;
     std::uint32_t pending = 0;  // inputs still to come
   };
