@@ -2,9 +2,13 @@
 #include "parser/trace_summary.hpp"
 
 #include <algorithm>
-#include <tuple>
+#include <array>
+#include <memory>
+#include <span>
+#include <stdexcept>
 #include <unordered_map>
 
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
 namespace rr::parser {
@@ -45,22 +49,16 @@ std::size_t time_index(core::ProcessorKind kind) {
 }
 
 // Task Time records joined to the Task Request with the same finish event, by sorting both on the event
-// (a trace has millions of tasks: a node-based map of them was most of `stats`' time and memory).
-bool key_less(const core::EventKey& a, const core::EventKey& b) {
-  return std::tie(a.id_hi, a.id_lo, a.gen) < std::tie(b.id_hi, b.id_lo, b.gen);
+// (a trace has millions of tasks: a node-based map of them was most of `stats`' time and memory). Each record
+// sorts as one 128-bit key, (event id, generation, its index in input order), compared in one instruction; what
+// else it carries stays in arrays by that index. The first request of an event, in input order, names its
+// processor.
+__extension__ using SortKey = unsigned __int128;
+SortKey sort_key(const core::EventKey& e, std::uint32_t index) {
+  return static_cast<SortKey>(e.id()) << 64 | static_cast<SortKey>(e.gen) << 32 | index;
 }
-
-struct Request {
-  core::EventKey finish;
-  std::uint32_t order;  // input order: the first request of an event names its processor
-  std::uint8_t kind;    // time_index of its processor
-};
-
-struct Timed {
-  core::EventKey finish;
-  std::uint32_t file;
-  std::uint64_t micros;
-};
+SortKey event_of(SortKey k) { return k >> 32; }
+std::uint32_t index_of(SortKey k) { return static_cast<std::uint32_t>(k); }
 
 }  // namespace
 
@@ -97,32 +95,67 @@ TraceSummary summarise(const core::TraceRecords& trace) {
     return p == processor_kind.end() ? core::ProcessorKind::unknown : p->second;
   };
 
-  // Task time per kind of the processor its request named; "unattributed" without a request.
-  std::vector<Request> requests;
-  std::vector<Timed> times;
-  for (std::uint32_t fi = 0; fi < trace.files.size(); ++fi)
+  // Task time per kind of the processor its request named; "unattributed" without a request. Each file's
+  // records go to their own range of the two arrays (input order is the range's offset), in parallel.
+  std::vector<std::size_t> request_at(trace.files.size() + 1), timed_at(trace.files.size() + 1);
+  for (std::size_t fi = 0; fi < trace.files.size(); ++fi) {
+    request_at[fi + 1] = request_at[fi];
+    timed_at[fi + 1] = timed_at[fi];
     for (const auto& b : trace.files[fi].batches) {
-      for (const auto& t : b.task_requests)
-        requests.push_back({t.finish, static_cast<std::uint32_t>(requests.size()),
-                            static_cast<std::uint8_t>(time_index(kind_of_target(t.target.value())))});
-      for (const auto& tt : b.task_times) times.push_back({tt.finish, fi, tt.micros});
+      request_at[fi + 1] += b.task_requests.size();
+      timed_at[fi + 1] += b.task_times.size();
     }
-  tbb::parallel_sort(requests.begin(), requests.end(), [](const Request& a, const Request& b) {
-    return key_less(a.finish, b.finish) || (a.finish == b.finish && a.order < b.order);
-  });
-  requests.erase(std::unique(requests.begin(), requests.end(),
-                             [](const Request& a, const Request& b) { return a.finish == b.finish; }),
-                 requests.end());
-  tbb::parallel_sort(times.begin(), times.end(), [](const Timed& a, const Timed& b) { return key_less(a.finish, b.finish); });
-  std::vector<std::array<std::uint64_t, kTimeKindCount>> time_by_file(trace.files.size());
-  auto request = requests.begin();
-  for (const Timed& t : times) {
-    while (request != requests.end() && key_less(request->finish, t.finish)) ++request;
-    const bool found = request != requests.end() && request->finish == t.finish;
-    time_by_file[t.file][found ? request->kind : 4] += t.micros;
   }
-  requests = {};
-  times = {};
+  // Not zeroed first (every element is written): the pages are touched once, by the threads that fill them.
+  const std::size_t request_count = request_at.back(), timed_count = timed_at.back();
+  if (request_count > UINT32_MAX || timed_count > UINT32_MAX)
+    throw std::length_error("more than 2^32 Task Request or Task Time records");
+  auto requests = std::make_unique_for_overwrite<SortKey[]>(request_count);
+  auto request_kind = std::make_unique_for_overwrite<std::uint8_t[]>(request_count);
+  auto times = std::make_unique_for_overwrite<SortKey[]>(timed_count);
+  auto time_micros = std::make_unique_for_overwrite<std::uint64_t[]>(timed_count);
+  tbb::parallel_for(std::size_t{0}, trace.files.size(), [&](std::size_t fi) {
+    // A file's requests name a few hundred processors over and over: their kinds are remembered in a small
+    // direct-mapped table instead of two hash-map lookups each.
+    std::array<std::pair<std::uint64_t, std::uint8_t>, 256> seen{};
+    std::array<bool, 256> filled{};
+    auto kind_index = [&](std::uint64_t target) {
+      const std::size_t slot = (target * 0x9e3779b97f4a7c15ull) >> 56;
+      if (!filled[slot] || seen[slot].first != target) {
+        seen[slot] = {target, static_cast<std::uint8_t>(time_index(kind_of_target(target)))};
+        filled[slot] = true;
+      }
+      return seen[slot].second;
+    };
+    std::size_t r = request_at[fi], t = timed_at[fi];
+    for (const auto& b : trace.files[fi].batches) {
+      for (const auto& q : b.task_requests) {
+        requests[r] = sort_key(q.finish, static_cast<std::uint32_t>(r));
+        request_kind[r++] = kind_index(q.target.value());
+      }
+      for (const auto& tt : b.task_times) {
+        times[t] = sort_key(tt.finish, static_cast<std::uint32_t>(t));
+        time_micros[t++] = tt.micros;
+      }
+    }
+  });
+  const std::span<SortKey> by_event(requests.get(), request_count), timed(times.get(), timed_count);
+  tbb::parallel_sort(by_event.begin(), by_event.end());
+  tbb::parallel_sort(timed.begin(), timed.end());
+  std::vector<std::array<std::uint64_t, kTimeKindCount>> time_by_file(trace.files.size());
+  std::size_t request = 0;
+  for (const SortKey t : timed) {
+    // The first request of each event comes first among its equals: skip past earlier events only.
+    while (request < request_count && event_of(by_event[request]) < event_of(t)) ++request;
+    const bool found = request < request_count && event_of(by_event[request]) == event_of(t);
+    const std::uint32_t at = index_of(t);
+    const auto file = static_cast<std::size_t>(std::upper_bound(timed_at.begin(), timed_at.end(), at) - timed_at.begin()) - 1;
+    time_by_file[file][found ? request_kind[index_of(by_event[request])] : 4] += time_micros[at];
+  }
+  requests.reset();
+  request_kind.reset();
+  times.reset();
+  time_micros.reset();
 
   std::map<std::int32_t, NodeSummary> by_node;
   for (std::uint32_t fi = 0; fi < trace.files.size(); ++fi) {
