@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -25,11 +24,12 @@ enum class EventType : std::uint8_t { fire, segment_end, hop_end, arrival_effect
 // processor mispredict in the heap. The order is total, so runs are reproducible.
 class QueuedEvent {
  public:
+  // A time outside [0, kLatest] is held at the nearer end (a negative one then waits for the present, as any
+  // time before it does: EventQueue::push), never wrapped into another time.
+  static constexpr machine::TimeNs kLatest = (machine::TimeNs{1} << 61) - 1;
   QueuedEvent(machine::TimeNs time, graph::VertexId vertex, EventType type, std::uint32_t aux = 0)
-      : key_(static_cast<Key>(static_cast<std::uint64_t>(time)) << 67 | static_cast<Key>(vertex) << 35 |
-             static_cast<Key>(static_cast<std::uint8_t>(type)) << 32 | aux) {
-    assert(time >= 0 && time < machine::TimeNs{1} << 61);
-  }
+      : key_(static_cast<Key>(static_cast<std::uint64_t>(std::clamp<machine::TimeNs>(time, 0, kLatest))) << 67 |
+             static_cast<Key>(vertex) << 35 | static_cast<Key>(static_cast<std::uint8_t>(type)) << 32 | aux) {}
   machine::TimeNs time() const { return static_cast<machine::TimeNs>(key_ >> 67); }
   graph::VertexId vertex() const { return static_cast<graph::VertexId>(key_ >> 35); }
   EventType type() const { return static_cast<EventType>((key_ >> 32) & 7); }

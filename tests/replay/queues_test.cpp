@@ -2,6 +2,7 @@
 // operation sequences, with many ties, must pop exactly the same elements in exactly the same order.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <queue>
 #include <random>
 #include <tuple>
@@ -97,6 +98,10 @@ TEST(QueuedEvent, KeyOrdersLikeItsFields) {
   EXPECT_EQ(top.vertex(), 0xffffffffu);
   EXPECT_EQ(top.type(), EventType::floor);
   EXPECT_EQ(top.aux(), 0xffffffffu);
+  // Out of range: held at the ends, never wrapped.
+  EXPECT_EQ((QueuedEvent{-5, 1, EventType::fire, 0}.time()), 0);
+  EXPECT_EQ((QueuedEvent{std::numeric_limits<machine::TimeNs>::max(), 1, EventType::fire, 0}.time()), QueuedEvent::kLatest);
+  EXPECT_EQ((QueuedEvent{std::numeric_limits<machine::TimeNs>::min(), 7, EventType::ready, 3}.vertex()), 7u);
   const QueuedEvent zero{0, 0, EventType::fire, 0};
   EXPECT_TRUE(zero.before(top));
   EXPECT_EQ(zero.at(5).time(), 5);
@@ -109,10 +114,14 @@ TEST(EventQueue, NothingIsScheduledBeforeThePresent) {
   EXPECT_EQ(q.begin_instant(), 100);
   q.pop();
   q.push({50, 2, EventType::ready, 0});  // held at the present
+  q.push({-50, 3, EventType::ready, 0});  // so is a negative time
   ASSERT_TRUE(q.has_present());
   const QueuedEvent e = q.pop();
   EXPECT_EQ(e.time(), 100);
   EXPECT_EQ(e.vertex(), 2u);
+  const QueuedEvent f = q.pop();
+  EXPECT_EQ(f.time(), 100);
+  EXPECT_EQ(f.vertex(), 3u);
 }
 
 struct SegmentLater {
