@@ -99,7 +99,7 @@ class EventQueue {
 
   // The present instant is over: the earliest remaining time becomes the present. The lowest non-empty
   // bucket is found from a mask, not by a scan (whose exit branch the processor mispredicts at every instant);
-  // a bucket of one event, the common case, is taken without the loops.
+  // a bucket of one event (about half of them on S3D traces) is taken without the loops.
   void advance() {
     const std::size_t i = 1 + static_cast<std::size_t>(std::countr_zero(occupied_));
     std::vector<QueuedEvent>& from = buckets_[i];
