@@ -9,8 +9,11 @@ channel lane requested there the instant the copy is ready: no lookahead at all;
 first hop ends, known when that hop starts). Then it bounds what a conservative parallel replay could gain:
 
 - windows: every block replays up to a common horizon, then all exchange messages. `fixed` sets the horizon
-  at the smallest delay any crossing can have; `oracle` at the next crossing that actually happens (no real
-  protocol knows that: it is the limit of lookahead). Reported: windows, operations per window, and the
+  at the smallest delay any crossing can have; `trace-driven` at what a replay knows when the window opens (a
+  started task segment's end is fixed; anything else only when it happens, and before that it is at least its
+  delay away, a task segment also its busy time); `along the graph` from the operations under way when the
+  window opens, the least time along the graph to a crossing (least_time_to_crossing); `oracle` at the next
+  crossing that actually happens (no real protocol knows that: it is the limit of lookahead). Reported: windows, operations per window, and the
   speed-up if a window cost only its busiest block's events (synchronisation free).
 - asynchronous, perfect lookahead: every block goes on as long as no message can still arrive before its next
   event, and waits otherwise; events cost one unit each, waiting nothing else. The ceiling of any conservative
@@ -38,6 +41,11 @@ def machine_delays(path):
     return {"issue": latency, "other": latency + trigger_remote, "hop": hop}
 
 
+def machine_trigger(path):
+    with open(path, "rb") as f:
+        return tomllib.load(f).get("runtime", {}).get("trigger_local_ns", 0)
+
+
 def load(db, parts):
     nodes = db.execute("select model_nodes from runs").fetchone()[0]
 
@@ -53,16 +61,25 @@ def load(db, parts):
     return nodes, block, block_of, start, end, events
 
 
-def crossings(db, parts, block, block_of, start, end, delay):
-    """Messages as (receiving block, sending block, sent at, felt at); instants with no lookahead."""
-    messages, instant = [], set()
+def crossings(db, parts, block, block_of, start, end, delay, segments=frozenset()):
+    """Messages as (receiving block, sending block, sent at, felt at); instants with no lookahead; and per
+    message what a replay knows of it in advance, (known at, least delay before): when its sending time is
+    fixed, and before then the least time from any moment to its arrival. A task segment's end is fixed when
+    it starts and lasts its busy time; everything else is taken as known only when it is sent."""
+    messages, instant, known = [], set(), []
     for src, dst, kind in db.execute("select src, dst, kind from edges"):
         a, b = block_of[src], block_of[dst]
         if a == b:
             continue
         sent = start[src] if kind == "issue" else end[src]
-        if sent is not None:
-            messages.append((b, a, sent, sent + delay["issue" if kind == "issue" else "other"]))
+        if sent is None:
+            continue
+        lag = delay["issue" if kind == "issue" else "other"]
+        messages.append((b, a, sent, sent + lag))
+        if kind != "issue" and src in segments:
+            known.append((start[src], end[src] - start[src] + lag))
+        else:
+            known.append((sent, lag))
     for op, src_node, dst_node, ready, first in db.execute(
             "select op, src_node, dst_node, ready_ns, start_ns from copies"):
         if ready is None or block(src_node) == block(dst_node):
@@ -70,7 +87,130 @@ def crossings(db, parts, block, block_of, start, end, delay):
         instant.add(ready)
         if first is not None:
             messages.append((block(dst_node), block(src_node), first, first + delay["hop"]))
-    return messages, sorted(instant)
+            known.append((first, delay["hop"]))
+    return messages, sorted(instant), known
+
+
+def least_time_to_crossing(db, block_of, start, end, delay, local_trigger):
+    """Per operation, the least time from it becoming ready to a crossing being felt, along the graph: a task
+    segment takes its busy time (fixed by the model), anything else may take no time; a local edge takes
+    its delay (the local trigger; an issue or continuation nothing), a crossing edge its remote delay. Computed
+    backwards in topological order. Operations in a cycle keep infinity (they never run)."""
+    out, indegree = {}, {}
+    for src, dst, kind in db.execute("select src, dst, kind from edges"):
+        out.setdefault(src, []).append((dst, kind))
+        indegree[dst] = indegree.get(dst, 0) + 1
+    order = [v for v in block_of if indegree.get(v, 0) == 0]
+    for v in order:  # grows while it is walked: Kahn's algorithm
+        for w, _ in out.get(v, ()):
+            indegree[w] -= 1
+            if indegree[w] == 0:
+                order.append(w)
+    inf = float("inf")
+    least = {}
+    for v in reversed(order):
+        busy = end[v] - start[v] if start[v] is not None and end[v] is not None else 0
+        best = inf
+        for w, kind in out.get(v, ()):
+            crossing = block_of[v] != block_of[w]
+            if kind == "issue":  # during the segment: at least at its start
+                best = min(best, delay["issue"] if crossing else least.get(w, inf))
+            else:
+                lag = delay["other"] if crossing else (0 if kind in ("continuation", "phase_order") else local_trigger)
+                best = min(best, busy + lag + (0 if crossing else least.get(w, inf)))
+        least[v] = best
+    return least
+
+
+class FrontierHorizon:
+    """The window end from the operations under way when each window opens, with least_time_to_crossing():
+    an operation whose inputs may be in (its ready time, less the largest delay, is past) but not yet ready
+    leads to no crossing before ready + least; a ready one not yet started, before now + least; a running
+    one, before its end (fixed when it started) plus the smallest crossing delay. Asked with non-decreasing
+    times."""
+
+    def __init__(self, db, least, instant, largest_delay, smallest_delay):
+        import heapq
+        inf = float("inf")
+        self.heapq, self.instant, self.smallest = heapq, instant, smallest_delay
+        ops = [(op, r, s if s is not None else inf, e if e is not None else inf)
+               for op, r, s, e in db.execute("select op, ready_ns, start_ns, end_ns from operations")
+               if r is not None and least.get(op, inf) != inf]
+        self.least = {op: least[op] for op, _, _, _ in ops}
+        self.entering = sorted((r - largest_delay, r, op) for op, r, _, _ in ops)
+        self.readying = sorted((r, op) for op, r, _, _ in ops)
+        self.starting = sorted((s, e, op) for op, _, s, e in ops if s != inf)
+        self.later = [inf] * (len(self.entering) + 1)  # least bound of the operations not yet entered
+        for k in range(len(self.entering) - 1, -1, -1):
+            self.later[k] = min(self.later[k + 1], self.entering[k][1] + self.least[self.entering[k][2]])
+        self.cursor = [0, 0, 0]
+        self.ready, self.started = set(), set()
+        self.before, self.waiting, self.running = [], [], []
+
+    def __call__(self, now):
+        push, pop = self.heapq.heappush, self.heapq.heappop
+        c = self.cursor
+        while c[0] < len(self.entering) and self.entering[c[0]][0] <= now:
+            _, r, op = self.entering[c[0]]
+            push(self.before, (r + self.least[op], op))
+            c[0] += 1
+        while c[1] < len(self.readying) and self.readying[c[1]][0] <= now:
+            op = self.readying[c[1]][1]
+            self.ready.add(op)
+            push(self.waiting, (self.least[op], op))
+            c[1] += 1
+        while c[2] < len(self.starting) and self.starting[c[2]][0] <= now:
+            _, e, op = self.starting[c[2]]
+            self.started.add(op)
+            push(self.running, (e + self.smallest, e))
+            c[2] += 1
+        while self.before and self.before[0][1] in self.ready:
+            pop(self.before)
+        while self.waiting and self.waiting[0][1] in self.started:
+            pop(self.waiting)
+        while self.running and self.running[0][1] < now:  # ended
+            pop(self.running)
+        end = self.later[c[0]]
+        if self.before:
+            end = min(end, self.before[0][0])
+        if self.waiting:
+            end = min(end, now + self.waiting[0][0])
+        if self.running:
+            end = min(end, self.running[0][0])
+        k = bisect.bisect_left(self.instant, now)
+        return min(end, self.instant[k]) if k < len(self.instant) else end
+
+
+class TraceDrivenHorizon:
+    """The window end a replay could compute from what it knows at each window's start (crossings()'s
+    `known`): the arrival of every message whose sending time is fixed and not yet sent, and for the others
+    the least delay from now. Asked with non-decreasing times."""
+
+    def __init__(self, messages, known, instant):
+        self.instant = instant
+        by_known = sorted(range(len(messages)), key=lambda m: known[m][0])
+        self.known_at = [known[m][0] for m in by_known]
+        self.sent = [messages[m][2] for m in by_known]
+        self.felt = [messages[m][3] for m in by_known]
+        # least delay among the messages not yet known, by position in known order (a suffix minimum)
+        self.least_after = [float("inf")] * (len(by_known) + 1)
+        for k in range(len(by_known) - 1, -1, -1):
+            self.least_after[k] = min(self.least_after[k + 1], known[by_known[k]][1])
+        self.next = 0
+        self.pending = []  # (felt, sent) of messages known, perhaps not yet sent
+
+    def __call__(self, now):
+        import heapq
+        while self.next < len(self.known_at) and self.known_at[self.next] <= now:
+            heapq.heappush(self.pending, (self.felt[self.next], self.sent[self.next]))
+            self.next += 1
+        while self.pending and self.pending[0][1] < now:  # sent before this window: already delivered
+            heapq.heappop(self.pending)
+        end = now + self.least_after[self.next]
+        if self.pending:
+            end = min(end, self.pending[0][0])
+        k = bisect.bisect_left(self.instant, now)
+        return min(end, self.instant[k]) if k < len(self.instant) else end
 
 
 def windows(events, parts, horizon):
@@ -155,7 +295,8 @@ def main():
         sys.exit("the export was replayed on the traced machine: give its machine file with --machine")
     delay = machine_delays(machine)
     nodes, block, block_of, start, end, events = load(db, args.parts)
-    messages, instant = crossings(db, args.parts, block, block_of, start, end, delay)
+    segments = {op for (op,) in db.execute("select op from operations where kind in ('task', 'task_resume')")}
+    messages, instant, known = crossings(db, args.parts, block, block_of, start, end, delay, segments)
     print(f"{args.database}: {len(block_of)} operations, {len(events)} event times, {nodes} model nodes "
           f"in {args.parts} blocks; {len(messages)} crossing messages, {len(instant)} instants with no lookahead")
     smallest = min(delay.values())
@@ -175,7 +316,13 @@ def main():
         k = bisect.bisect_left(instant, now)
         return min(end, instant[k]) if k < len(instant) else end
 
-    for name, horizon in ((f"fixed lookahead {smallest} ns", fixed), ("oracle lookahead", oracle)):
+    for name, horizon in ((f"fixed lookahead {smallest} ns", fixed),
+                          ("trace-driven lookahead", TraceDrivenHorizon(messages, known, instant)),
+                          ("lookahead along the graph",
+                           FrontierHorizon(db, least_time_to_crossing(db, block_of, start, end, delay,
+                                                                      machine_trigger(machine)),
+                                           instant, max(delay.values()), min(delay.values()))),
+                          ("oracle lookahead", oracle)):
         count, serial, speedup = windows(events, args.parts, horizon)
         print(f"  windows, {name}: {count} windows ({serial} instants together), "
               f"{len(events) / count:.1f} event times per window, ideal speed-up {speedup:.2f}x")

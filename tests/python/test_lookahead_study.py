@@ -54,6 +54,55 @@ def test_windows_cost_their_busiest_block():
     assert (count, serial, speedup) == (2, 2, 1.0)
 
 
+def test_the_trace_driven_horizon_knows_a_started_segments_end():
+    # m0: sent by a task segment running 0..100 (its end fixed at 0), felt 10 later; m1: sent at 50 by
+    # something known only then, felt 10 later. Worked out by hand: before 50 the unknown m1 may come any
+    # time, 10 after now; after it is sent, only m0 bounds the window; after m0 is sent, nothing does.
+    messages = [(1, 0, 100, 110), (1, 0, 50, 60)]
+    known = [(0, 100 + 10), (50, 10)]
+    horizon = study.TraceDrivenHorizon(messages, known, instant=[])
+    assert horizon(0) == 10
+    assert horizon(20) == 30
+    assert horizon(55) == 110
+    assert horizon(105) == float("inf")
+    # An instant with no lookahead caps the window.
+    assert study.TraceDrivenHorizon(messages, known, instant=[7])(0) == 7
+
+
+def tiny_schedule():
+    """Block 0: task 1 (runs 0..100) issues copy 2 and precedes merge 3; merge 3 precedes task 4 in block 1.
+    Ops: (op, node, ready, start, end); 2 nodes, so node n is block n."""
+    db = sqlite3.connect(":memory:")
+    db.execute("create table operations (op, kind, node, ready_ns, start_ns, end_ns)")
+    db.executemany("insert into operations values (?, ?, ?, ?, ?, ?)", [
+        (1, "task", 0, 0, 0, 100), (2, "copy", 0, 40, 40, 60), (3, "merge", 0, 101, 101, 101),
+        (4, "task", 1, 200, 200, 300)])
+    db.execute("create table edges (src, dst, kind)")
+    db.executemany("insert into edges values (?, ?, ?)", [(1, 2, "issue"), (1, 3, "precondition"), (3, 4, "precondition")])
+    return db
+
+
+def test_least_time_to_a_crossing_follows_the_graph():
+    db = tiny_schedule()
+    block_of = {1: 0, 2: 0, 3: 0, 4: 1}
+    start = {1: 0, 2: 40, 3: 101, 4: 200}
+    end = {1: 100, 2: 60, 3: 101, 4: 300}
+    delay = {"issue": 2500, "other": 5500, "hop": 1800}
+    least = study.least_time_to_crossing(db, block_of, start, end, delay, local_trigger=1000)
+    # By hand: merge 3 sends across at once: 5500. Task 1: its busy 100, the local trigger 1000, then 3's 5500
+    # (its issue to copy 2 leads nowhere). Copy 2 and task 4 lead to no crossing.
+    assert least[3] == 5500
+    assert least[1] == 100 + 1000 + 5500
+    assert least[2] == float("inf") and least[4] == float("inf")
+    horizon = study.FrontierHorizon(db, least, instant=[], largest_delay=5500, smallest_delay=1800)
+    # At 0: task 1 is running until 100, so nothing crosses before 100 + 1800; merge 3 may have its inputs
+    # (101 - 5500 <= 0) and is not ready: no earlier than 101 + 5500.
+    assert horizon(0) == 1900
+    # At 150: task 1 ended; merge 3 is ready but has not started... it started at 101 and ends at 101:
+    # running entries end before 150 and are dropped; nothing under way: no bound left.
+    assert horizon(150) == float("inf")
+
+
 def test_counts_the_crossings_of_an_export(tmp_path):
     db_path = tmp_path / "s3d.db"
     subprocess.run([BIN, "export", S3D, "-m", TITAN, "--sqlite", str(db_path), "-q"], check=True)
@@ -62,7 +111,7 @@ def test_counts_the_crossings_of_an_export(tmp_path):
     assert nodes == 4
     delay = study.machine_delays(TITAN)
     assert delay == {"issue": 2500, "other": 5500, "hop": 1800}  # titan.toml: network, trigger, NIC
-    messages, instant = study.crossings(db, 2, block, block_of, start, end, delay)
+    messages, instant, known = study.crossings(db, 2, block, block_of, start, end, delay)
     # The same count in SQL: edges between nodes {0,1} and {2,3}, plus copies whose route crosses them.
     edges = db.execute("""select count(*) from edges e join operations a on a.op = e.src join operations b
                           on b.op = e.dst where coalesce(a.node, 0) / 2 != coalesce(b.node, 0) / 2
@@ -72,6 +121,8 @@ def test_counts_the_crossings_of_an_export(tmp_path):
     assert edges > 0 and copies > 0
     assert len(messages) == edges + copies
     assert all(felt >= sent for _, _, sent, felt in messages)
+    assert len(known) == len(messages)
+    assert all(at <= sent for (at, _), (_, _, sent, _) in zip(known, messages))
     speedup = study.asynchronous(events, 2, messages)
     assert 1.0 <= speedup <= 2.0
     result = subprocess.run([sys.executable, os.path.join(SRC, "scripts/lookahead_study.py"), str(db_path)],
