@@ -26,14 +26,19 @@ usage: scripts/lookahead_study.py DATABASE [--parts N] [--machine FILE]
 """
 import argparse
 import bisect
+import heapq
 import sqlite3
 import sys
 import tomllib
 
 
-def machine_delays(path):
+def read_machine(path):
     with open(path, "rb") as f:
-        m = tomllib.load(f)
+        return tomllib.load(f)
+
+
+def machine_delays(m):
+    """The delays of crossing effects in machine `m` (read_machine)."""
     latency = m.get("network", {}).get("latency_ns", 0)
     trigger_remote = m.get("runtime", {}).get("trigger_remote_ns", 0)
     hop = min((c.get("latency_ns", 0) for c in m.get("channels", {}).values()), default=0)
@@ -41,9 +46,8 @@ def machine_delays(path):
     return {"issue": latency, "other": latency + trigger_remote, "hop": hop}
 
 
-def machine_trigger(path):
-    with open(path, "rb") as f:
-        return tomllib.load(f).get("runtime", {}).get("trigger_local_ns", 0)
+def local_trigger(m):
+    return m.get("runtime", {}).get("trigger_local_ns", 0)
 
 
 def load(db, parts):
@@ -61,7 +65,7 @@ def load(db, parts):
     return nodes, block, block_of, start, end, events
 
 
-def crossings(db, parts, block, block_of, start, end, delay, segments=frozenset()):
+def crossings(db, block, block_of, start, end, delay, segments=frozenset()):
     """Messages as (receiving block, sending block, sent at, felt at); instants with no lookahead; and per
     message what a replay knows of it in advance, (known at, least delay before): when its sending time is
     fixed, and before then the least time from any moment to its arrival. A task segment's end is fixed when
@@ -130,9 +134,8 @@ class FrontierHorizon:
     times."""
 
     def __init__(self, db, least, instant, largest_delay, smallest_delay):
-        import heapq
         inf = float("inf")
-        self.heapq, self.instant, self.smallest = heapq, instant, smallest_delay
+        self.instant, self.smallest = instant, smallest_delay
         ops = [(op, r, s if s is not None else inf, e if e is not None else inf)
                for op, r, s, e in db.execute("select op, ready_ns, start_ns, end_ns from operations")
                if r is not None and least.get(op, inf) != inf]
@@ -148,7 +151,7 @@ class FrontierHorizon:
         self.before, self.waiting, self.running = [], [], []
 
     def __call__(self, now):
-        push, pop = self.heapq.heappush, self.heapq.heappop
+        push, pop = heapq.heappush, heapq.heappop
         c = self.cursor
         while c[0] < len(self.entering) and self.entering[c[0]][0] <= now:
             _, r, op = self.entering[c[0]]
@@ -200,7 +203,6 @@ class TraceDrivenHorizon:
         self.pending = []  # (felt, sent) of messages known, perhaps not yet sent
 
     def __call__(self, now):
-        import heapq
         while self.next < len(self.known_at) and self.known_at[self.next] <= now:
             heapq.heappush(self.pending, (self.felt[self.next], self.sent[self.next]))
             self.next += 1
@@ -293,10 +295,11 @@ def main():
     machine = args.machine or db.execute("select machine_file from runs").fetchone()[0]
     if machine == "traced":
         sys.exit("the export was replayed on the traced machine: give its machine file with --machine")
-    delay = machine_delays(machine)
+    model = read_machine(machine)
+    delay = machine_delays(model)
     nodes, block, block_of, start, end, events = load(db, args.parts)
     segments = {op for (op,) in db.execute("select op from operations where kind in ('task', 'task_resume')")}
-    messages, instant, known = crossings(db, args.parts, block, block_of, start, end, delay, segments)
+    messages, instant, known = crossings(db, block, block_of, start, end, delay, segments)
     print(f"{args.database}: {len(block_of)} operations, {len(events)} event times, {nodes} model nodes "
           f"in {args.parts} blocks; {len(messages)} crossing messages, {len(instant)} instants with no lookahead")
     smallest = min(delay.values())
@@ -320,7 +323,7 @@ def main():
                           ("trace-driven lookahead", TraceDrivenHorizon(messages, known, instant)),
                           ("lookahead along the graph",
                            FrontierHorizon(db, least_time_to_crossing(db, block_of, start, end, delay,
-                                                                      machine_trigger(machine)),
+                                                                      local_trigger(model)),
                                            instant, max(delay.values()), min(delay.values()))),
                           ("oracle lookahead", oracle)):
         count, serial, speedup = windows(events, args.parts, horizon)

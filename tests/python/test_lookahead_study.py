@@ -109,9 +109,9 @@ def test_counts_the_crossings_of_an_export(tmp_path):
     db = sqlite3.connect(db_path)
     nodes, block, block_of, start, end, events = study.load(db, 2)
     assert nodes == 4
-    delay = study.machine_delays(TITAN)
+    delay = study.machine_delays(study.read_machine(TITAN))
     assert delay == {"issue": 2500, "other": 5500, "hop": 1800}  # titan.toml: network, trigger, NIC
-    messages, instant, known = study.crossings(db, 2, block, block_of, start, end, delay)
+    messages, instant, known = study.crossings(db, block, block_of, start, end, delay)
     # The same count in SQL: edges between nodes {0,1} and {2,3}, plus copies whose route crosses them.
     edges = db.execute("""select count(*) from edges e join operations a on a.op = e.src join operations b
                           on b.op = e.dst where coalesce(a.node, 0) / 2 != coalesce(b.node, 0) / 2
