@@ -41,6 +41,7 @@ struct LoadedTrace {
   std::string label;                 // the first input's folder or archive name, without archive extension
   std::uint32_t nodes = 0;           // traced nodes
   std::string family;                // see trace_family()
+  unsigned threads = 0;              // ReadingOptions::threads it was read with; also what fitting the traced machine uses
   core::TraceRecords records;
   std::optional<parser::TraceSummary> summary;  // when ReadingOptions::summarise (Realm text logs)
   std::optional<parser::ProfileSummary> profile_summary;  // when ReadingOptions::summarise (Legion Prof logs)

@@ -141,6 +141,7 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
       packed->profile_summary.reset();
     }
     keep_at_most(*packed, options.examples_per_finding, options.max_messages_per_file);
+    packed->threads = options.threads;
     return packed;
   }
   parser::ReadOptions read;
@@ -161,6 +162,7 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
   LoadedTrace t;
   t.cache = std::make_shared<LoadedTrace::Cache>();
   t.label = std::move(label);
+  t.threads = options.threads;
   std::set<std::int32_t> nodes;
   for (const auto& f : records.files)
     if (f.node >= 0) nodes.insert(f.node);

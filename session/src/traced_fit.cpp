@@ -1,5 +1,7 @@
 // Bisection on log(latency + 1 µs) of "replayed produced-wait time − measured produced-wait time", which grows
-// with the latency; each step replays the trace once on its traced machine.
+// with the latency; each step replays the trace once on its traced machine. With more than one thread, the
+// replays a step will need are guessed ahead and run side by side: the steps, and so the result, are those of
+// the plain bisection, only sooner.
 #include "session/traced_fit.hpp"
 
 #include "session/prof_facts.hpp"
@@ -8,7 +10,16 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <iterator>
+#include <map>
 #include <vector>
+
+#include <tbb/info.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
 
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
@@ -28,6 +39,82 @@ std::string number(double ns) {
   return buf;
 }
 
+// One replay's outcome: the replayed spans of the produced waits (-1 if the replay failed) and the estimate.
+struct Replayed {
+  double waits_ns = -1;
+  double estimate_ns = 0;
+};
+
+// The replays asked for so far, by latency in whole ns (what the machine file gets), so that none runs twice;
+// several at once run side by side.
+class WaitCurve {
+ public:
+  template <typename F>
+  WaitCurve(F&& replay, std::size_t side_by_side) : replay_(std::forward<F>(replay)), side_by_side_(side_by_side) {}
+
+  static long long key(double latency) { return std::llround(latency); }
+  bool knows(double latency) const { return known_.count(key(latency)) != 0; }
+  std::size_t side_by_side() const { return side_by_side_; }
+
+  const Replayed& at(double latency) {
+    ensure({key(latency)});
+    return known_.at(key(latency));
+  }
+
+  // Replays the latencies not yet known, up to side_by_side() at a time. Each replay depends only on its
+  // latency, so which of them run together changes when the answers come, never what they are.
+  void ensure(std::vector<long long> latencies) {
+    std::erase_if(latencies, [&](long long l) { return known_.count(l) != 0; });
+    std::sort(latencies.begin(), latencies.end());
+    latencies.erase(std::unique(latencies.begin(), latencies.end()), latencies.end());
+    std::vector<Replayed> out(latencies.size());
+    if (side_by_side_ > 1 && latencies.size() > 1) {
+      // Isolated: while it waits, this thread takes none of the caller's other work, which might need the fit
+      // this replay is part of (LoadedTrace::traced_machine runs it once, under a lock).
+      tbb::this_task_arena::isolate([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, latencies.size(), 1),
+                          [&](const tbb::blocked_range<std::size_t>& r) {
+                            for (std::size_t i = r.begin(); i < r.end(); ++i) out[i] = replay_(latencies[i]);
+                          },
+                          tbb::simple_partitioner());
+      });
+    } else {
+      for (std::size_t i = 0; i < latencies.size(); ++i) out[i] = replay_(latencies[i]);
+    }
+    for (std::size_t i = 0; i < latencies.size(); ++i) known_.emplace(latencies[i], out[i]);
+  }
+
+  // A guess at whether the replayed waits at `latency` fall short of `target`: from the replays on either side,
+  // interpolated in log space (they grow with the latency). Only which replays run early depends on it.
+  bool guess_short(double latency, double target) const {
+    const long long k = key(latency);
+    auto above = known_.lower_bound(k);
+    if (above != known_.end() && above->first == k) return above->second.waits_ns < target;
+    const bool has_above = above != known_.end(), has_below = above != known_.begin();
+    if (has_above && above->second.waits_ns < target) return true;  // even the longer latency falls short
+    if (!has_below) return true;
+    const auto below = std::prev(above);
+    if (below->second.waits_ns >= target) return false;
+    if (!has_above) return true;
+    auto x = [](long long l) { return std::log(static_cast<double>(l) + kOffsetNs); };
+    const double f = below->second.waits_ns + (above->second.waits_ns - below->second.waits_ns) *
+                                                  (x(k) - x(below->first)) / (x(above->first) - x(below->first));
+    return f < target;
+  }
+
+ private:
+  std::function<Replayed(long long)> replay_;
+  std::size_t side_by_side_;
+  std::map<long long, Replayed> known_;
+};
+
+// How many replays may run at once: the trace's thread budget (`-j`; 0 is every hardware thread), at most 4
+// (each holds a replay's state).
+std::size_t replays_side_by_side(unsigned threads) {
+  const std::size_t budget = threads == 0 ? static_cast<std::size_t>(tbb::info::default_concurrency()) : threads;
+  return std::clamp<std::size_t>(budget, 1, 4);
+}
+
 }  // namespace
 
 TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettings& settings,
@@ -42,18 +129,17 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     }
   const std::string toml = machine::traced_machine_toml(trace.records, trace.label, facts);
   // The replayed spans of the produced waits, and the estimate, with a given latency.
-  auto replay_with = [&](double latency, double* estimate) -> double {
-    const std::string value = std::to_string(std::llround(latency));
+  auto replay_with = [&](long long latency) -> Replayed {
+    const std::string value = std::to_string(latency);
     auto model = machine::parse_machine(toml, "traced", {"network.latency_ns=" + value, "channels.network.latency_ns=" + value});
-    if (!model) return -1;
+    if (!model) return {};
     ReplaySettings s = settings;
     s.critical_path = false;
     s.engine.record_intervals = false;
     s.engine.perturb_sigma = 0;
     auto run = replay_on(trace, std::move(*model), s);
-    if (!run) return -1;
+    if (!run) return {};
     const auto& r = run->result;
-    if (estimate) *estimate = static_cast<double>(r.makespan_ns);
     double sum = 0;
     for (const graph::WaitInfo& w : g.waits()) {
       if (w.awaited == graph::kNoVertex || r.ready[w.resume] < 0) continue;
@@ -64,14 +150,20 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
           if (r.end[before] >= 0) sum += static_cast<double>(std::max<replay::TimeNs>(0, r.ready[w.resume] - r.end[before]));
         }
     }
-    return sum;
+    return {sum, static_cast<double>(r.makespan_ns)};
   };
   if (trace.nodes < 2) {
     fit.reason = "one node: no message crosses a network";
     return fit;
   }
-  double estimate = 0;
-  fit.replayed_before_ns = replay_with(kAssumedNs, &estimate);
+  WaitCurve curve(replay_with, replays_side_by_side(trace.threads));
+  // The bracket's upper end is needed unless the checks below stop the fit: replayed alongside when they cannot
+  // (the estimate's check needs the first replay).
+  if (curve.side_by_side() > 1 && fit.waits > 0 && fit.measured_ns >= 1e6)
+    curve.ensure({WaitCurve::key(kAssumedNs), WaitCurve::key(kMaxNs)});
+  const Replayed& assumed = curve.at(kAssumedNs);
+  const double estimate = assumed.estimate_ns;
+  fit.replayed_before_ns = assumed.waits_ns;
   fit.replayed_after_ns = fit.replayed_before_ns;
   if (fit.waits == 0 || fit.measured_ns < 1e6 || fit.measured_ns < 0.05 * estimate) {
     fit.reason = std::to_string(fit.waits) + " wait(s) on produced events measure " + number(fit.measured_ns) +
@@ -88,7 +180,7 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     return fit;
   }
   double lo = std::log(kOffsetNs), hi = std::log(kMaxNs + kOffsetNs);
-  const double at_max = replay_with(kMaxNs, nullptr);
+  const double at_max = curve.at(kMaxNs).waits_ns;
   if (at_max < fit.measured_ns) {
     fit.fitted = true;
     fit.latency_ns = kMaxNs;
@@ -98,13 +190,25 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     return fit;
   }
   for (int step = 0; step < kSteps; ++step) {
+    if (curve.side_by_side() > 1) {
+      // The next steps' latencies as far as the guesses reach, the first few not yet replayed run together.
+      std::vector<long long> ahead;
+      double a = lo, b = hi;
+      for (int s = step; s < kSteps && ahead.size() < curve.side_by_side(); ++s) {
+        const double mid = 0.5 * (a + b);
+        const double latency = std::exp(mid) - kOffsetNs;
+        if (!curve.knows(latency)) ahead.push_back(WaitCurve::key(latency));
+        (curve.guess_short(latency, fit.measured_ns) ? a : b) = mid;
+      }
+      curve.ensure(std::move(ahead));
+    }
     const double mid = 0.5 * (lo + hi);
-    const double replayed = replay_with(std::exp(mid) - kOffsetNs, nullptr);
+    const double replayed = curve.at(std::exp(mid) - kOffsetNs).waits_ns;
     (replayed < fit.measured_ns ? lo : hi) = mid;
   }
   fit.fitted = true;
   fit.latency_ns = std::round(std::exp(hi) - kOffsetNs);
-  fit.replayed_after_ns = replay_with(fit.latency_ns, nullptr);
+  fit.replayed_after_ns = curve.at(fit.latency_ns).waits_ns;
   fit.reason = "fitted so that the " + std::to_string(fit.waits) + " wait(s) on produced events add up to their measured " +
                number(fit.measured_ns) + " (" + number(fit.replayed_before_ns) + " with the assumed 25 µs)";
   return fit;

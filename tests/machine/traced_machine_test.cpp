@@ -2,8 +2,12 @@
 // and a replay that maps every traced processor to a processor of its own.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <string>
+
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
+#include "session/session.hpp"
 #include "session/traced_fit.hpp"
 #include "support/replay_fixture.hpp"
 #include "support/trace_builder.hpp"
@@ -59,6 +63,63 @@ TEST(TracedMachine, PerNodeCountsAreCheckedLikeEveryKey) {
   auto wrong_type = parse_machine(traced_machine_toml(testing::make_trace({{0, {"Processor: 80000000 1"}}}), "x"), "t",
                                   {"processors.cpu.per_node=3"});
   ASSERT_FALSE(wrong_type.ok());
+}
+
+// The fit runs the replays its next steps will need side by side, guessing which; the oracle is the plain
+// bisection, one replay per step, written out here: whatever the thread budget, the fit takes its steps.
+TEST(TracedNetworkFit, SideBySideReplaysTakeThePlainBisectionsSteps) {
+  const std::string circuit = RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2";
+  session::ReadingOptions one_thread;
+  one_thread.threads = 1;
+  auto serial = session::load_trace({circuit}, one_thread);
+  ASSERT_TRUE(serial.ok());
+  const std::string toml = traced_machine_toml(serial->records, serial->label, session::traced_facts(*serial));
+  double measured = 0;
+  for (const graph::WaitInfo& w : serial->graph().waits())
+    if (w.awaited != graph::kNoVertex) measured += static_cast<double>(w.wait_ns);
+  auto replayed_waits = [&](double latency) {
+    const std::string value = std::to_string(std::llround(latency));
+    auto model = parse_machine(toml, "traced", {"network.latency_ns=" + value, "channels.network.latency_ns=" + value});
+    EXPECT_TRUE(model.ok());
+    session::ReplaySettings settings;
+    settings.critical_path = false;
+    auto run = session::replay_on(*serial, std::move(*model), settings);
+    EXPECT_TRUE(run.ok());
+    const graph::EventGraph& g = serial->graph();
+    double sum = 0;
+    for (const graph::WaitInfo& w : g.waits()) {
+      if (w.awaited == graph::kNoVertex || run->result.ready[w.resume] < 0) continue;
+      for (std::size_t i = 0; i < g.predecessors(w.resume).size(); ++i)
+        if (g.predecessor_kinds(w.resume)[i] == graph::EdgeKind::continuation) {
+          const graph::VertexId before = g.predecessors(w.resume)[i];
+          if (run->result.end[before] >= 0)
+            sum += static_cast<double>(std::max<std::int64_t>(0, run->result.ready[w.resume] - run->result.end[before]));
+        }
+    }
+    return sum;
+  };
+  double lo = std::log(1000.0), hi = std::log(1e8 + 1000.0);
+  ASSERT_LT(replayed_waits(25000), measured);
+  ASSERT_GE(replayed_waits(1e8), measured);
+  for (int step = 0; step < 14; ++step) {
+    const double mid = 0.5 * (lo + hi);
+    (replayed_waits(std::exp(mid) - 1000.0) < measured ? lo : hi) = mid;
+  }
+  const double oracle_latency = std::round(std::exp(hi) - 1000.0);
+  const double oracle_after = replayed_waits(oracle_latency);
+
+  for (unsigned threads : {1u, 2u, 4u}) {
+    session::ReadingOptions reading;
+    reading.threads = threads;
+    auto trace = session::load_trace({circuit}, reading);
+    ASSERT_TRUE(trace.ok());
+    const session::TracedNetworkFit fit = session::fit_traced_network(*trace, {}, session::traced_facts(*trace));
+    ASSERT_TRUE(fit.fitted) << fit.reason;
+    EXPECT_EQ(fit.latency_ns, oracle_latency) << threads << " thread(s)";
+    EXPECT_EQ(fit.replayed_after_ns, oracle_after) << threads << " thread(s)";
+    EXPECT_EQ(fit.measured_ns, measured);
+    EXPECT_EQ(fit.replayed_before_ns, replayed_waits(25000));
+  }
 }
 
 }  // namespace
