@@ -23,6 +23,7 @@
 
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
+#include "platform/available_memory.hpp"
 
 namespace rr::session {
 
@@ -108,11 +109,14 @@ class WaitCurve {
   std::map<long long, Replayed> known_;
 };
 
-// How many replays may run at once: the trace's thread budget (`-j`; 0 is every hardware thread), at most 4
-// (each holds a replay's state).
-std::size_t replays_side_by_side(unsigned threads) {
+// How many replays may run at once: the trace's thread budget (`-j`; 0 is every hardware thread), at most 4,
+// and no more than half the memory still available holds at an estimated 64 bytes of replay state per
+// operation (docs/performance.md), so that running ahead never makes the fit run out of memory.
+std::size_t replays_side_by_side(unsigned threads, std::uint64_t operations) {
   const std::size_t budget = threads == 0 ? static_cast<std::size_t>(tbb::info::default_concurrency()) : threads;
-  return std::clamp<std::size_t>(budget, 1, 4);
+  const std::uint64_t per_replay = std::max<std::uint64_t>(1, operations * 64);
+  const std::uint64_t extra = platform::available_memory_bytes() / 2 / per_replay;
+  return std::clamp<std::size_t>(std::min<std::uint64_t>(budget, 1 + extra), 1, 4);
 }
 
 }  // namespace
@@ -156,7 +160,7 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     fit.reason = "one node: no message crosses a network";
     return fit;
   }
-  WaitCurve curve(replay_with, replays_side_by_side(trace.threads));
+  WaitCurve curve(replay_with, replays_side_by_side(trace.threads, g.vertex_count()));
   // The bracket's upper end is needed unless the checks below stop the fit: replayed alongside when they cannot
   // (the estimate's check needs the first replay).
   if (curve.side_by_side() > 1 && fit.waits > 0 && fit.measured_ns >= 1e6)
