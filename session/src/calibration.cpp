@@ -305,18 +305,21 @@ core::Expected<CalibrationResult> calibrate(const std::vector<const LoadedTrace*
     }
     for (std::size_t i = 0; i < runs.size(); ++i)
       out.runs.push_back({traces[i]->label, runs[i].how, runs[i].measured_s * 1e9, (*before)[i], (*after)[i], std::nullopt});
-    // Leave one out: fit on the other runs, predict this one.
+    // Leave one out: fit on the other runs, predict this one. The fits are independent searches, so they run
+    // side by side (each one's own replays nested in it); the first error in run order is the one reported.
     if (options.leave_one_out && runs.size() > 1) {
-      for (std::size_t i = 0; i < runs.size(); ++i) {
+      std::vector<std::optional<core::Expected<std::vector<replay::TimeNs>>>> predictions(runs.size());
+      tbb::parallel_for(std::size_t{0}, runs.size(), [&](std::size_t i) {
         std::vector<std::size_t> others;
         for (std::size_t j = 0; j < runs.size(); ++j)
           if (j != i) others.push_back(j);
         Search loo(traces, runs, options, costs);
         auto values = loo.fit(start, others);
-        if (!values) return values.error();
-        auto predicted = loo.estimates(*values, {i});
-        if (!predicted) return predicted.error();
-        out.runs[i].left_out_ns = (*predicted)[0];
+        predictions[i] = values ? loo.estimates(*values, {i}) : core::Expected<std::vector<replay::TimeNs>>(values.error());
+      });
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (!*predictions[i]) return predictions[i]->error();
+        out.runs[i].left_out_ns = (**predictions[i])[0];
       }
       double sum = 0;
       for (const auto& r : out.runs) sum += std::abs(static_cast<double>(*r.left_out_ns) / r.measured_ns - 1.0);

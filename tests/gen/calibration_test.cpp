@@ -108,6 +108,13 @@ TEST(Calibration, RecoversTheTrueNetworkLatencyOfGeneratedRuns) {
   ASSERT_TRUE(two.ok());
   EXPECT_EQ(one->fitted, two->fitted);
   EXPECT_EQ(one->evaluations, two->evaluations);
+  // The leave-one-out fits run side by side at 2 threads: the same predictions, in run order.
+  ASSERT_EQ(one->runs.size(), two->runs.size());
+  for (std::size_t i = 0; i < one->runs.size(); ++i) {
+    EXPECT_EQ(one->runs[i].left_out_ns, two->runs[i].left_out_ns) << i;
+    EXPECT_EQ(one->runs[i].after_ns, two->runs[i].after_ns) << i;
+  }
+  EXPECT_EQ(one->error_left_out, two->error_left_out);
   options.fit = {"processors.cpu.speed"};
   auto bad = calibrate(traces, runs, options);
   ASSERT_FALSE(bad.ok());
