@@ -14,6 +14,11 @@ namespace rr::graph {
 
 using VertexId = std::uint32_t;
 inline constexpr VertexId kNoVertex = 0xffffffffu;
+// Where a vertex's edges start in the CSR arrays: 32 bits (half the memory of 64 per vertex and direction), so a
+// graph holds at most 2^32 - 1 edges (about 2.7 G operations at S3D's 1.6 edges each); EventGraph::freeze
+// refuses more.
+using EdgeOffset = std::uint32_t;
+inline constexpr std::uint64_t kMaxEdges = 0xffffffffu;
 inline constexpr std::uint32_t kNoNode = 0xffffffffu;
 inline constexpr std::uint64_t kNoValue = ~std::uint64_t{0};
 inline constexpr std::uint32_t kNoWait = 0xffffffffu;
@@ -142,6 +147,8 @@ class EventGraph {
   // Freezes `vertices` and the edges of `edge_runs` (each run a contiguous array, read in order) into forward
   // and reverse CSR. Within a vertex, edges keep the order of the runs: the same input gives the same graph.
   static EventGraph freeze(VertexTable vertices, std::span<const std::span<const Edge>> edge_runs);
+  // Throws std::length_error when `edges` is more than a graph holds (kMaxEdges): freeze checks it first.
+  static void check_edge_count(std::uint64_t edges);
 
   std::uint32_t vertex_count() const { return static_cast<std::uint32_t>(kind_.size()); }
   std::uint64_t edge_count() const { return succ_.size(); }
@@ -246,10 +253,10 @@ class EventGraph {
   Column<VertexId> outside_work_;
   std::int64_t observed_origin_ = 0;
   std::vector<std::pair<std::uint32_t, std::string>> function_names_;
-  Column<std::uint64_t> succ_offset_;
+  Column<EdgeOffset> succ_offset_;
   Column<VertexId> succ_;
   Column<EdgeKind> succ_kind_;
-  Column<std::uint64_t> pred_offset_;
+  Column<EdgeOffset> pred_offset_;
   Column<VertexId> pred_;
   Column<EdgeKind> pred_kind_;
 };

@@ -14,7 +14,7 @@
 
 namespace rr::session {
 
-inline constexpr std::uint32_t kPackedTraceVersion = 1;
+inline constexpr std::uint32_t kPackedTraceVersion = 2;
 
 // True when `path` is a regular file that begins with the packed trace's signature (a folder, a pipe, a
 // missing file: false; a pipe is never read from here).

@@ -4,6 +4,8 @@
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <numeric>
 
 #include "core/saturating.hpp"
@@ -22,6 +24,12 @@ VertexId VertexTable::add(OpKind k, std::uint32_t on_node, const core::EventKey&
 }
 
 // Counting sort of the edges into forward (by source) and reverse (by target) CSR, one direction per thread.
+void EventGraph::check_edge_count(std::uint64_t edges) {
+  if (edges > kMaxEdges)
+    throw std::length_error("the event graph has " + std::to_string(edges) + " dependencies; it holds at most " +
+                            std::to_string(kMaxEdges) + " (32-bit edge offsets)");
+}
+
 EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edge>> edge_runs) {
   const std::size_t n = v.size();
   v.position.resize(n, 0);  // vertices added after program order was placed are no action of a task
@@ -33,8 +41,9 @@ EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edg
   std::sort(v.function_names.begin(), v.function_names.end());
   std::uint64_t m = 0;
   for (const auto& run : edge_runs) m += run.size();
+  check_edge_count(m);
   struct Csr {
-    std::vector<std::uint64_t> offset;
+    std::vector<EdgeOffset> offset;
     std::vector<VertexId> ends;
     std::vector<EdgeKind> kinds;
   };

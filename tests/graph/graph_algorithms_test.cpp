@@ -1,6 +1,9 @@
 // The Boost.Graph concepts hold for EventGraph and BGL algorithms run on it; longest path under weights.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/graph_concepts.hpp>
 #include <boost/graph/topological_sort.hpp>
@@ -75,6 +78,21 @@ TEST(GraphAlgorithms, LongestPathTakesTheHeavierBranch) {
     return k == EdgeKind::merge_input ? std::int64_t{100} : std::int64_t{0};
   });
   EXPECT_EQ(with_latency.length, 1 + 30 + 100 + 5);
+}
+
+// Edge offsets are 32 bits: a graph of more edges than they index is refused by name, not wrapped around.
+TEST(EventGraphLimits, MoreEdgesThanTheOffsetsHoldIsRefused) {
+  EXPECT_NO_THROW(EventGraph::check_edge_count(kMaxEdges));
+  try {
+    EventGraph::check_edge_count(kMaxEdges + 1);
+    FAIL() << "no error";
+  } catch (const std::length_error& e) {
+    EXPECT_NE(std::string(e.what()).find("4294967296 dependencies; it holds at most 4294967295"), std::string::npos)
+        << e.what();
+  }
+  // The diamond's offsets index its edges in both directions.
+  const EventGraph& g = diamond().graph;
+  EXPECT_EQ(g.first_edge(g.vertex_count() - 1) + g.successors(g.vertex_count() - 1).size(), g.edge_count());
 }
 
 }  // namespace
