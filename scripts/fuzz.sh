@@ -84,7 +84,9 @@ if [ "$which" = pipeline ] || [ "$which" = all ]; then
     "${extra[@]}" "$corpus"
 fi
 if [ "$which" = packed ] || [ "$which" = all ]; then
-  corpus="$out"/corpus-packed
+  # One corpus per format version: the seeds of another version stop at the version check.
+  version=$(sed -n 's/.*kPackedTraceVersion = \([0-9]*\);.*/\1/p' session/packed_trace.hpp)
+  corpus="$out"/corpus-packed-v$version
   mkdir -p "$corpus"
   if [ -z "$(ls -A "$corpus")" ]; then
     # Small generated traces of each family, packed.
