@@ -4,8 +4,10 @@
 //   (1.7x on 32 nodes, 1.2x on 1,024).
 // - --start-order: vertices, and the payload arrays with them, in the order a replay started them, the
 //   numbering that follows time most closely. 12% faster on 32 nodes, 15% slower on 128.
-// Both stay so that the findings can be rerun. Ties between equal times are broken by vertex id, so a replay of
-// a renumbered graph may order simultaneous work differently (the makespan is printed too).
+// Both stay so that the findings can be rerun. Ties between equal times are broken by vertex id, and the
+// predecessors of a vertex come in the new order of their sources, so a replay of a renumbered graph may order
+// simultaneous work differently, and choices made in vertex order (a moved task's home for copies, the first
+// input named when stuck) may differ (the makespan is printed too).
 #pragma once
 
 #include <algorithm>
