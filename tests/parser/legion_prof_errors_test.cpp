@@ -4,10 +4,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 
 #include "parser/trace_reader.hpp"
 #include "support/prof_log_builder.hpp"
+#include "support/test_dir.hpp"
 
 namespace rr::parser {
 namespace {
@@ -20,12 +22,11 @@ const std::string kSample = std::string(RR_SOURCE_DIR) + "/data/traces/legion-pr
 class ProfErrors : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rr_prof_errors_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
+    scratch_.emplace("rr_prof_errors");
+    dir_ = scratch_->path();
     log_ = rr::testing::split_log(rr::testing::decompress_file(kSample));
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override { scratch_.reset(); }
 
   // Writes `bytes` as a gzip file (as Legion does) and reads it as a trace; returns the error.
   std::string error_of(const std::string& bytes, const std::string& name = "prof_0.gz") {
@@ -58,6 +59,7 @@ class ProfErrors : public ::testing::Test {
     return (dir_ / "prof_0.gz").string() + ": byte " + std::to_string(offset) + " of the uncompressed data: ";
   }
 
+  std::optional<rr::testing::TestDir> scratch_;
   fs::path dir_;
   rr::testing::SplitLog log_;
 };

@@ -4,10 +4,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 
 #include "parser/trace_reader.hpp"
 #include "support/prof_log_builder.hpp"
+#include "support/test_dir.hpp"
 
 namespace rr::parser {
 namespace {
@@ -20,11 +22,10 @@ const fs::path kGhost = fs::path(RR_SOURCE_DIR) / "data/traces/real/full_ghost_b
 class ProfInputs : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rr_prof_inputs_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
+    scratch_.emplace("rr_prof_inputs");
+    dir_ = scratch_->path();
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override { scratch_.reset(); }
   void run(const std::string& cmd) { ASSERT_EQ(std::system(("cd '" + dir_.string() + "' && " + cmd).c_str()), 0) << cmd; }
   static core::Expected<core::TraceRecords> read(const std::vector<std::string>& args) {
     ReadOptions o;
@@ -32,6 +33,7 @@ class ProfInputs : public ::testing::Test {
     return read_trace(args, o);
   }
   static std::uint64_t records(const core::TraceRecords& t) { return t.record_count(); }
+  std::optional<rr::testing::TestDir> scratch_;
   fs::path dir_;
 };
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "platform/available_memory.hpp"
+#include "test_dir.hpp"
 
 namespace {
 
@@ -38,19 +39,12 @@ TEST(AvailableMemory, AtMostTheKernelsMemAvailableAndThePhysicalMemory) {
 
 class CgroupTree : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("rr_cgroup_" + std::to_string(::getpid()) + "_" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
   void write(const std::string& file, const std::string& text) {
-    fs::create_directories((root_ / file).parent_path());
-    std::ofstream(root_ / file) << text;
+    fs::create_directories((dir_.path() / file).parent_path());
+    std::ofstream(dir_.path() / file) << text;
   }
-  std::string root() const { return root_.string(); }
-  fs::path root_;
+  std::string root() const { return dir_.path().string(); }
+  rr::testing::TestDir dir_{"rr_cgroup"};
 };
 
 TEST_F(CgroupTree, V2TheTightestOfTheGroupAndItsAncestors) {
