@@ -4,9 +4,9 @@
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
-#include <numeric>
 
 #include "core/saturating.hpp"
 #include "platform/huge_pages.hpp"
@@ -23,13 +23,13 @@ VertexId VertexTable::add(OpKind k, std::uint32_t on_node, const core::EventKey&
   return v;
 }
 
-// Counting sort of the edges into forward (by source) and reverse (by target) CSR, one direction per thread.
 void EventGraph::check_edge_count(std::uint64_t edges) {
   if (edges > kMaxEdges)
     throw std::length_error("the event graph has " + std::to_string(edges) + " dependencies; it holds at most " +
                             std::to_string(kMaxEdges) + " (32-bit edge offsets)");
 }
 
+// Counting sort of the edges into forward (by source) and reverse (by target) CSR, one direction per thread.
 EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edge>> edge_runs) {
   const std::size_t n = v.size();
   v.position.resize(n, 0);  // vertices added after program order was placed are no action of a task

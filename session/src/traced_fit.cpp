@@ -15,8 +15,8 @@
 #include <map>
 #include <vector>
 
-#include <tbb/info.h>
 #include <tbb/blocked_range.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
@@ -62,8 +62,9 @@ class WaitCurve {
     return known_.at(key(latency));
   }
 
-  // Replays the latencies not yet known, up to side_by_side() at a time. Each replay depends only on its
-  // latency, so which of them run together changes when the answers come, never what they are.
+  // Replays the latencies not yet known, side by side when side_by_side() > 1 (callers ask for at most that
+  // many). Each replay depends only on its latency, so which of them run together changes when the answers
+  // come, never what they are.
   void ensure(std::vector<long long> latencies) {
     std::erase_if(latencies, [&](long long l) { return known_.count(l) != 0; });
     std::sort(latencies.begin(), latencies.end());

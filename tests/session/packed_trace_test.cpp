@@ -171,7 +171,7 @@ TEST_F(DamagedPackedTrace, AnEdgeToNoVertexIsCaughtBehindGoodChecksums) {
 
 TEST_F(DamagedPackedTrace, DecreasingOffsetsAreCaught) {
   std::string f = *good_;
-  put<std::uint32_t>(f, column(f, 16).offset + 4, 1u << 30);  // vertex 1's first edge (offsets are 32-bit)
+  put<graph::EdgeOffset>(f, column(f, 16).offset + sizeof(graph::EdgeOffset), 1u << 30);  // vertex 1's first edge
   testing::repair_packed_checksums(f);
   EXPECT_NE(read_error(f).find("successor offsets decrease at vertex 1"), std::string::npos) << read_error(f);
 }
@@ -179,7 +179,7 @@ TEST_F(DamagedPackedTrace, DecreasingOffsetsAreCaught) {
 TEST_F(DamagedPackedTrace, OffsetsThatDoNotEndAtTheEdgeCountAreCaught) {
   std::string f = *good_;
   const std::uint32_t n = trace_->graph().vertex_count();
-  put<std::uint32_t>(f, column(f, 19).offset + 4 * std::uint64_t{n}, 0xffffffffu);  // the predecessors' end
+  put<graph::EdgeOffset>(f, column(f, 19).offset + sizeof(graph::EdgeOffset) * std::uint64_t{n}, 0xffffffffu);  // the predecessors' end
   testing::repair_packed_checksums(f);
   EXPECT_NE(read_error(f).find("predecessor offsets that do not add up to the edge count"), std::string::npos)
       << read_error(f);
