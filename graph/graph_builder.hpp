@@ -5,6 +5,7 @@
 
 #include "graph/event_graph.hpp"
 #include "graph/graph_findings.hpp"
+#include "core/timing_tally.hpp"
 #include "core/trace_records.hpp"
 
 namespace rr::graph {
@@ -17,6 +18,7 @@ struct BuildOptions {
 struct BuildResult {
   EventGraph graph;
   GraphFindings findings;
+  std::vector<core::FileTimingTally> timing_by_file;  // indexed like TraceRecords::files
 };
 
 // Resolves every event to its producer across all files (spec §6–7, DESIGN §3), places each

@@ -4,9 +4,11 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/timing_tally.hpp"
 #include "core/trace_records.hpp"
 
 namespace rr::parser {
@@ -57,6 +59,11 @@ struct TraceSummary {
   std::vector<core::Diagnostic> messages;                     // first located malformed-line messages
 };
 
-TraceSummary summarise(const core::TraceRecords& trace);
+// `timing` is the graph builder's tally of each file's timing records (graph::BuildResult::timing_by_file), one
+// per file: the records themselves are freed by the build that joins them. A Task Time counts for the kind of
+// the processor (or the group's first member) named by the first Task Request of its event, "unattributed"
+// when no Task Request produced that event (or another kind of record produced it first: a duplicate_producer
+// finding of the build).
+TraceSummary summarise(const core::TraceRecords& trace, std::span<const core::FileTimingTally> timing);
 
 }  // namespace rr::parser

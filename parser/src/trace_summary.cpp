@@ -1,15 +1,9 @@
-// Aggregates per-file statistics by node and joins Task Time to Task Request to account time by processor kind.
+// Aggregates per-file statistics by node, and the graph builder's timing tallies by processor kind.
 #include "parser/trace_summary.hpp"
 
-#include <algorithm>
-#include <array>
-#include <memory>
-#include <span>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
-
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 namespace rr::parser {
 
@@ -47,22 +41,14 @@ std::size_t time_index(core::ProcessorKind kind) {
     default: return 3;
   }
 }
-
-// Task Time records joined to the Task Request with the same finish event, by sorting both on the event
-// (a trace has millions of tasks: a node-based map of them was most of `stats`' time and memory). Each record
-// sorts as one 128-bit key, (event id, generation, its index in input order), compared in one instruction; what
-// else it carries stays in arrays by that index. The first request of an event, in input order, names its
-// processor.
-__extension__ using SortKey = unsigned __int128;
-SortKey sort_key(const core::EventKey& e, std::uint32_t index) {
-  return static_cast<SortKey>(e.id()) << 64 | static_cast<SortKey>(e.gen) << 32 | index;
-}
-SortKey event_of(SortKey k) { return k >> 32; }
-std::uint32_t index_of(SortKey k) { return static_cast<std::uint32_t>(k); }
+constexpr std::size_t kUnattributed = 4;
 
 }  // namespace
 
-TraceSummary summarise(const core::TraceRecords& trace) {
+TraceSummary summarise(const core::TraceRecords& trace, std::span<const core::FileTimingTally> timing) {
+  if (timing.size() != trace.files.size())
+    throw std::invalid_argument("summarise: a timing tally per file is needed (" + std::to_string(timing.size()) +
+                                " for " + std::to_string(trace.files.size()) + " files)");
   TraceSummary s;
   s.width = trace.width;
   s.mixed_widths = trace.mixed_widths;
@@ -95,68 +81,6 @@ TraceSummary summarise(const core::TraceRecords& trace) {
     return p == processor_kind.end() ? core::ProcessorKind::unknown : p->second;
   };
 
-  // Task time per kind of the processor its request named; "unattributed" without a request. Each file's
-  // records go to their own range of the two arrays (input order is the range's offset), in parallel.
-  std::vector<std::size_t> request_at(trace.files.size() + 1), timed_at(trace.files.size() + 1);
-  for (std::size_t fi = 0; fi < trace.files.size(); ++fi) {
-    request_at[fi + 1] = request_at[fi];
-    timed_at[fi + 1] = timed_at[fi];
-    for (const auto& b : trace.files[fi].batches) {
-      request_at[fi + 1] += b.task_requests.size();
-      timed_at[fi + 1] += b.task_times.size();
-    }
-  }
-  // Not zeroed first (every element is written): the pages are touched once, by the threads that fill them.
-  const std::size_t request_count = request_at.back(), timed_count = timed_at.back();
-  if (request_count > UINT32_MAX || timed_count > UINT32_MAX)
-    throw std::length_error("more than 2^32 Task Request or Task Time records");
-  auto requests = std::make_unique_for_overwrite<SortKey[]>(request_count);
-  auto request_kind = std::make_unique_for_overwrite<std::uint8_t[]>(request_count);
-  auto times = std::make_unique_for_overwrite<SortKey[]>(timed_count);
-  auto time_micros = std::make_unique_for_overwrite<std::uint64_t[]>(timed_count);
-  tbb::parallel_for(std::size_t{0}, trace.files.size(), [&](std::size_t fi) {
-    // A file's requests name a few hundred processors over and over: their kinds are remembered in a small
-    // direct-mapped table instead of two hash-map lookups each.
-    std::array<std::pair<std::uint64_t, std::uint8_t>, 256> seen{};
-    std::array<bool, 256> filled{};
-    auto kind_index = [&](std::uint64_t target) {
-      const std::size_t slot = (target * 0x9e3779b97f4a7c15ull) >> 56;
-      if (!filled[slot] || seen[slot].first != target) {
-        seen[slot] = {target, static_cast<std::uint8_t>(time_index(kind_of_target(target)))};
-        filled[slot] = true;
-      }
-      return seen[slot].second;
-    };
-    std::size_t r = request_at[fi], t = timed_at[fi];
-    for (const auto& b : trace.files[fi].batches) {
-      for (const auto& q : b.task_requests) {
-        requests[r] = sort_key(q.finish, static_cast<std::uint32_t>(r));
-        request_kind[r++] = kind_index(q.target.value());
-      }
-      for (const auto& tt : b.task_times) {
-        times[t] = sort_key(tt.finish, static_cast<std::uint32_t>(t));
-        time_micros[t++] = tt.micros;
-      }
-    }
-  });
-  const std::span<SortKey> by_event(requests.get(), request_count), timed(times.get(), timed_count);
-  tbb::parallel_sort(by_event.begin(), by_event.end());
-  tbb::parallel_sort(timed.begin(), timed.end());
-  std::vector<std::array<std::uint64_t, kTimeKindCount>> time_by_file(trace.files.size());
-  std::size_t request = 0;
-  for (const SortKey t : timed) {
-    // The first request of each event comes first among its equals: skip past earlier events only.
-    while (request < request_count && event_of(by_event[request]) < event_of(t)) ++request;
-    const bool found = request < request_count && event_of(by_event[request]) == event_of(t);
-    const std::uint32_t at = index_of(t);
-    const auto file = static_cast<std::size_t>(std::upper_bound(timed_at.begin(), timed_at.end(), at) - timed_at.begin()) - 1;
-    time_by_file[file][found ? request_kind[index_of(by_event[request])] : 4] += time_micros[at];
-  }
-  requests.reset();
-  request_kind.reset();
-  times.reset();
-  time_micros.reset();
-
   std::map<std::int32_t, NodeSummary> by_node;
   for (std::uint32_t fi = 0; fi < trace.files.size(); ++fi) {
     const auto& f = trace.files[fi];
@@ -179,13 +103,12 @@ TraceSummary summarise(const core::TraceRecords& trace) {
     c.unexpected_level = st.unexpected_level;
     for (const auto& [n, count] : st.prefix_nodes)
       if (static_cast<std::int32_t>(n) != f.node) c.lines_from_other_nodes += count;
-    for (const auto& b : f.batches) {
-      for (const auto& cs : b.copy_sizes) {
-        c.copy_bytes += cs.bytes;
-        if (cs.bytes == 0) ++c.zero_byte_copy_sizes;
-      }
-    }
-    c.task_time_us = time_by_file[fi];
+    // Task time per kind of the processor (or the group's first member) its task's request named.
+    for (const auto& [target, micros] : timing[fi].task_time_us_by_target)
+      c.task_time_us[time_index(kind_of_target(target))] += micros;
+    c.task_time_us[kUnattributed] += timing[fi].task_time_us_without_task;
+    c.copy_bytes = timing[fi].copy_bytes;
+    c.zero_byte_copy_sizes = timing[fi].zero_byte_copy_sizes;
     node.counts.add(c);
     s.messages.insert(s.messages.end(), st.first_messages.begin(), st.first_messages.end());
   }

@@ -177,11 +177,12 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
     t.records = std::move(records);
     return t;
   }
-  if (options.summarise) t.summary = parser::summarise(records);
   graph::BuildOptions build;
   build.threads = options.threads;
   build.examples_per_finding = options.examples_per_finding;
   t.built = graph::build_event_graph_releasing(records, build);
+  // The summary's task time and copy bytes come from the build's tally: those records are gone now.
+  if (options.summarise) t.summary = parser::summarise(records, t.built.timing_by_file);
   t.records = std::move(records);
   return t;
 }

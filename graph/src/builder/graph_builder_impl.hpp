@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/timing_tally.hpp"
 #include "graph/event_graph.hpp"
 #include "graph/event_table.hpp"
 #include "graph/graph_builder.hpp"
@@ -89,6 +90,7 @@ struct BatchWork {
   bool repeated_task_time = false;
   bool repeated_copy_size = false;
   FindingLog findings;
+  core::FileTimingTally timing;  // this batch's timing records, added into its file's at the join
 };
 
 class GraphBuilder {

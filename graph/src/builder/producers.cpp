@@ -8,6 +8,7 @@
 #include <string>
 
 #include "graph/src/builder/graph_builder_impl.hpp"
+#include "graph/src/builder/target_sums.hpp"
 
 namespace rr::graph::build_detail {
 
@@ -150,24 +151,31 @@ void GraphBuilder::resolve(BatchWork& w) {
     else
       w.edges.push_back({input, m, EdgeKind::merge_input});
   }
+  TargetSums time_by_target;
   for (std::size_t i = 0; i < b.task_times.size(); ++i) {
     ahead(b.task_times, i, &TaskTimeRecord::finish);
     const auto& r = b.task_times[i];
     VertexId t = producer_of_kind(r.finish, OpKind::task);
     if (t == kNoVertex) {
+      w.timing.task_time_us_without_task += r.micros;
       w.findings.note(FindingKind::task_time_without_request, r.finish,
                       [&] { return std::to_string(r.micros) + " us"; });
       continue;
     }
+    // Every Task Time counts in the tally, a task's second one too; the task's first request names the target.
+    time_by_target.add(vertices.tasks[vertices.payload[t]].processor.value(), r.micros);
     // A second Task Time for one task is settled after the parallel part, in input order.
     std::int64_t none = kNoTime;
     if (!std::atomic_ref<std::int64_t>(vertices.tasks[vertices.payload[t]].time_ns)
              .compare_exchange_strong(none, micros_to_ns(r.micros)))
       w.repeated_task_time = true;
   }
+  w.timing.task_time_us_by_target = time_by_target.take_sorted();
   for (std::size_t i = 0; i < b.copy_sizes.size(); ++i) {
     ahead(b.copy_sizes, i, &CopySizeRecord::copy);
     const auto& r = b.copy_sizes[i];
+    w.timing.copy_bytes += r.bytes;
+    if (r.bytes == 0) ++w.timing.zero_byte_copy_sizes;
     VertexId c = producer_of_kind(r.copy, OpKind::copy);
     if (c == kNoVertex) {
       w.findings.note(r.bytes == 0 ? FindingKind::zero_byte_copy_orphan : FindingKind::copy_size_without_request,
@@ -204,6 +212,31 @@ void GraphBuilder::resolve(BatchWork& w) {
                     release(*r, r->barrier_arrives) + release(*r, r->copy_requests));
 }
 
+namespace {
+
+void add_tally(const core::FileTimingTally& batch, core::FileTimingTally& file) {
+  // Both ascending by target: merged in one pass.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> merged;
+  merged.reserve(batch.task_time_us_by_target.size() + file.task_time_us_by_target.size());
+  auto a = file.task_time_us_by_target.begin(), a_end = file.task_time_us_by_target.end();
+  auto b = batch.task_time_us_by_target.begin(), b_end = batch.task_time_us_by_target.end();
+  while (a != a_end || b != b_end) {
+    if (b == b_end || (a != a_end && a->first < b->first)) merged.push_back(*a++);
+    else if (a == a_end || b->first < a->first) merged.push_back(*b++);
+    else {
+      merged.emplace_back(a->first, a->second + b->second);
+      ++a;
+      ++b;
+    }
+  }
+  file.task_time_us_by_target = std::move(merged);
+  file.task_time_us_without_task += batch.task_time_us_without_task;
+  file.copy_bytes += batch.copy_bytes;
+  file.zero_byte_copy_sizes += batch.zero_byte_copy_sizes;
+}
+
+}  // namespace
+
 // Joins what the batches found, in input order.
 void GraphBuilder::join_batches() {
   EventTable externals;
@@ -213,7 +246,10 @@ void GraphBuilder::join_batches() {
   // The batches' actions move down to one run at the start of their array (never onto a later batch's).
   actions_ = {action_slab_.get(), 0, 0};
   bool repeated_times = false, repeated_sizes = false;
+  out_.timing_by_file.resize(trace_.files.size());
   for (BatchWork& w : work_) {
+    add_tally(w.timing, out_.timing_by_file[w.file]);
+    w.timing = {};
     w.findings.append_to(out_.findings);
     out_.findings.external_references += w.external_references;
     out_.findings.pre_first_phase_references += w.pre_first_phase_references;
