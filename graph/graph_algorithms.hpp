@@ -1,10 +1,11 @@
 // Algorithms over the EventGraph: topological order and cycle detection (Boost.Graph), longest weighted path.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
+#include "core/saturating.hpp"
 #include "graph/event_graph.hpp"
 
 namespace rr::graph {
@@ -23,7 +24,58 @@ struct LongestPath {
 
 // The heaviest path when each vertex weighs vertex_weight(v) and each edge edge_weight(from, to, kind):
 // the infinite-resource lower bound of a replay. Requires an acyclic graph (returns length -1 otherwise).
-LongestPath longest_path(const EventGraph& g, const std::function<std::int64_t(VertexId)>& vertex_weight,
-                         const std::function<std::int64_t(VertexId, VertexId, EdgeKind)>& edge_weight = {});
+// A path's length saturates (core/saturating.hpp). Of equally heavy ways into a vertex, the path takes the one
+// from the lowest predecessor, so the path does not depend on the order the vertices are settled in.
+//
+// Settled in Kahn's order, each vertex pushing its finish along its out-edges in the forward CSR: one pass,
+// no search, and the weights inlined (a template, not std::function: they are called once per vertex and edge).
+template <typename VertexWeight, typename EdgeWeight>
+LongestPath longest_path(const EventGraph& g, VertexWeight&& vertex_weight, EdgeWeight&& edge_weight) {
+  const VertexId n = g.vertex_count();
+  // start[v]: heaviest path into v, before its own weight; via[v]: the predecessor it comes through.
+  std::vector<std::int64_t> start(n, 0);
+  std::vector<VertexId> via(n, kNoVertex);
+  std::vector<std::uint32_t> pending(n);
+  std::vector<VertexId> ready;
+  for (VertexId v = 0; v < n; ++v) {
+    pending[v] = static_cast<std::uint32_t>(g.predecessors(v).size());
+    if (pending[v] == 0) ready.push_back(v);
+  }
+  LongestPath best;
+  VertexId last = kNoVertex;
+  VertexId settled = 0;
+  while (!ready.empty()) {
+    const VertexId v = ready.back();
+    ready.pop_back();
+    ++settled;
+    const std::int64_t finish = core::saturating_add(start[v], vertex_weight(v));
+    // The heaviest finish; of equal ones, the first in vertex order.
+    if (last == kNoVertex || finish > best.length || (finish == best.length && v < last)) {
+      best.length = finish;
+      last = v;
+    }
+    auto succ = g.successors(v);
+    auto kinds = g.successor_kinds(v);
+    for (std::size_t i = 0; i < succ.size(); ++i) {
+      const VertexId w = succ[i];
+      const std::int64_t t = core::saturating_add(finish, edge_weight(v, w, kinds[i]));
+      // A path only counts once it weighs something: a way in of weight 0 leaves w a start of its own.
+      if (t > start[w] || (t == start[w] && t > 0 && v < via[w])) {
+        start[w] = t;
+        via[w] = v;
+      }
+      if (--pending[w] == 0) ready.push_back(w);
+    }
+  }
+  if (settled != n) return {-1, {}};
+  for (VertexId v = last; v != kNoVertex; v = via[v]) best.vertices.push_back(v);
+  std::reverse(best.vertices.begin(), best.vertices.end());
+  return best;
+}
+
+template <typename VertexWeight>
+LongestPath longest_path(const EventGraph& g, VertexWeight&& vertex_weight) {
+  return longest_path(g, vertex_weight, [](VertexId, VertexId, EdgeKind) { return std::int64_t{0}; });
+}
 
 }  // namespace rr::graph

@@ -1,4 +1,4 @@
-// Topological order and strong components through the Boost.Graph view; longest path by dynamic programming.
+// Topological order and strong components through the Boost.Graph view; cycles found by Kahn's algorithm first.
 #include "graph/graph_algorithms.hpp"
 
 #include <algorithm>
@@ -126,39 +126,6 @@ std::vector<VertexId> find_cycle(const EventGraph& g) {
   }
   for (VertexId v : removed) left[v] = 0;
   return cycle_within(g, left);
-}
-
-LongestPath longest_path(const EventGraph& g, const std::function<std::int64_t(VertexId)>& vertex_weight,
-                         const std::function<std::int64_t(VertexId, VertexId, EdgeKind)>& edge_weight) {
-  std::vector<VertexId> order = topological_order(g);
-  if (order.size() != g.vertex_count()) return {-1, {}};
-  // finish[v]: heaviest path ending with v, including v's own weight.
-  std::vector<std::int64_t> finish(g.vertex_count(), 0);
-  std::vector<VertexId> via(g.vertex_count(), kNoVertex);
-  LongestPath best;
-  VertexId last = kNoVertex;
-  for (VertexId v : order) {
-    std::int64_t start = 0;
-    auto preds = g.predecessors(v);
-    auto kinds = g.predecessor_kinds(v);
-    for (std::size_t i = 0; i < preds.size(); ++i) {
-      // Saturating: weights are durations, and long chains of long ones would wrap int64.
-      std::int64_t t = core::saturating_add(finish[preds[i]], edge_weight ? edge_weight(preds[i], v, kinds[i]) : 0);
-      // Ties go to the lower vertex id so the path is deterministic.
-      if (t > start || (t == start && via[v] != kNoVertex && preds[i] < via[v])) {
-        start = t;
-        via[v] = preds[i];
-      }
-    }
-    finish[v] = core::saturating_add(start, vertex_weight(v));
-    if (last == kNoVertex || finish[v] > best.length) {
-      best.length = finish[v];
-      last = v;
-    }
-  }
-  for (VertexId v = last; v != kNoVertex; v = via[v]) best.vertices.push_back(v);
-  std::reverse(best.vertices.begin(), best.vertices.end());
-  return best;
 }
 
 }  // namespace rr::graph

@@ -1,6 +1,7 @@
 // The Boost.Graph concepts hold for EventGraph and BGL algorithms run on it; longest path under weights.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "graph/bgl_adapter.hpp"
 #include "graph/graph_algorithms.hpp"
 #include "graph/graph_builder.hpp"
+#include "parser/trace_reader.hpp"
 #include "support/trace_builder.hpp"
 
 namespace rr::graph {
@@ -78,6 +80,66 @@ TEST(GraphAlgorithms, LongestPathTakesTheHeavierBranch) {
     return k == EdgeKind::merge_input ? std::int64_t{100} : std::int64_t{0};
   });
   EXPECT_EQ(with_latency.length, 1 + 30 + 100 + 5);
+}
+
+// The longest path by the plain rule, as an oracle: pulled over Boost's topological order, each vertex from all
+// its predecessors; the heaviest way in, of equal ones (weighing something) the lowest predecessor; the path
+// ends at the heaviest finish, of equal ones the lowest vertex.
+LongestPath longest_path_by_pulling(const EventGraph& g, const std::vector<std::int64_t>& vertex_weight,
+                                    std::int64_t (*edge_weight)(VertexId, VertexId, EdgeKind)) {
+  const std::vector<VertexId> order = topological_order(g);
+  std::vector<std::int64_t> finish(g.vertex_count(), 0);
+  std::vector<VertexId> via(g.vertex_count(), kNoVertex);
+  for (VertexId v : order) {
+    std::int64_t start = 0;
+    for (std::size_t i = 0; i < g.predecessors(v).size(); ++i) {
+      const VertexId u = g.predecessors(v)[i];
+      const std::int64_t t = core::saturating_add(finish[u], edge_weight(u, v, g.predecessor_kinds(v)[i]));
+      if (t > start || (t == start && t > 0 && u < via[v])) {
+        start = t;
+        via[v] = u;
+      }
+    }
+    finish[v] = core::saturating_add(start, vertex_weight[v]);
+  }
+  LongestPath best;
+  VertexId last = kNoVertex;
+  for (VertexId v = 0; v < g.vertex_count(); ++v)
+    if (last == kNoVertex || finish[v] > best.length) {
+      best.length = finish[v];
+      last = v;
+    }
+  for (VertexId v = last; v != kNoVertex; v = via[v]) best.vertices.push_back(v);
+  std::reverse(best.vertices.begin(), best.vertices.end());
+  return best;
+}
+
+// On the bundled traces' graphs, with weights drawn from a few values (so that ties are common) and negative
+// edge weights (an issue edge weighs the issue point minus the issuer's end): the same length and path.
+TEST(GraphAlgorithms, LongestPathEqualsThePlainRuleOnTheBundledTraces) {
+  for (const char* name : {"/data/traces/real/full_circuit_2node_p4_cpu2", "/data/traces/real/full_ghost_b2_cpu2",
+                           "/data/traces/s3d/dme_mixed_2n"}) {
+    auto trace = parser::read_trace({std::string(RR_SOURCE_DIR) + name}, {});
+    ASSERT_TRUE(trace) << name;
+    const BuildResult built = build_event_graph(*trace);
+    const EventGraph& g = built.graph;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      std::vector<std::int64_t> weight(g.vertex_count());
+      std::uint64_t x = seed;
+      for (auto& w : weight) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        w = static_cast<std::int64_t>((x >> 33) % 4) * 10;
+      }
+      auto edge = +[](VertexId from, VertexId to, EdgeKind kind) -> std::int64_t {
+        return kind == EdgeKind::issue ? -5 : static_cast<std::int64_t>((from * 7 + to * 13) % 3) * 10;
+      };
+      const LongestPath expected = longest_path_by_pulling(g, weight, edge);
+      const LongestPath got = longest_path(g, [&](VertexId v) { return weight[v]; }, edge);
+      EXPECT_EQ(got.length, expected.length) << name << " seed " << seed;
+      EXPECT_EQ(got.vertices, expected.vertices) << name << " seed " << seed;
+      EXPECT_GT(got.length, 0);
+    }
+  }
 }
 
 // Edge offsets are 32 bits: a graph of more edges than they index is refused by name, not wrapped around.

@@ -1,5 +1,5 @@
 // Replay-side benchmark: replay throughput (operations/s, one thread: the engine alone, and replay_trace with
-// the machine's loading and mapping), a sweep of 8 machine configurations on
+// the machine's loading and mapping), the critical path of the replay (walk and lower bound), a sweep of 8 machine configurations on
 // 1 and 2 threads (speed-up, and a check that both give identical results), and the context trie against
 // naive per-operation string aggregation. Medians of --repeat runs; peak RSS at the end.
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "bench_timing.hpp"
 #include "proc_status.hpp"
 #include "replay/context_profile.hpp"
+#include "replay/critical_path.hpp"
 #include "session/run_grid.hpp"
 #include "session/session.hpp"
 
@@ -121,6 +122,19 @@ int main(int argc, char** argv) {
     };
     if (interleave) time_renumbered("nodes interleaved", rr::bench::interleaved(graph));
     if (start_order) time_renumbered("vertices in start order", rr::bench::in_start_order(graph, result.start));
+  }
+  {
+    // The critical path of that replay: the walk back along the releasers, and the lower bound's longest path
+    // over the whole graph (most of the time).
+    std::vector<double> seconds;
+    std::int64_t bound = 0;
+    for (int r = 0; r < repeat; ++r) {
+      auto t = Clock::now();
+      const rr::replay::CriticalPath cp = rr::replay::critical_path(graph, last->map, last->model, result);
+      seconds.push_back(seconds_since(t));
+      bound = cp.lower_bound_ns;
+    }
+    std::printf("critical path: median %.3f s, lower bound %lld ns\n", median(seconds), static_cast<long long>(bound));
   }
   if (replay_only) {
     print_peak();
