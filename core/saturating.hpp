@@ -25,6 +25,13 @@ constexpr std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
   return held(sum);
 }
 
+// a + b for totals that only grow (microseconds, bytes, counts over a whole trace): held at the largest value
+// instead of wrapping, so that no hostile trace's total comes out small.
+constexpr std::uint64_t saturating_sum(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
 // A duration computed in floating point, rounded to the nearest ns and held (nan counts as 0): llround of a
 // value beyond int64 is undefined.
 inline std::int64_t held_round(double ns) {

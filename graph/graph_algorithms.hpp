@@ -27,20 +27,21 @@ struct LongestPath {
 // A path's length saturates (core/saturating.hpp). Of equally heavy ways into a vertex, the path takes the one
 // from the lowest predecessor, so the path does not depend on the order the vertices are settled in.
 //
-// Settled in Kahn's order, each vertex pushing its finish along its out-edges in the forward CSR: one pass,
-// no search, and the weights inlined (a template, not std::function: they are called once per vertex and edge).
+// Settled in Kahn's order, each vertex pushing its finish along its out-edges in the forward CSR only: no
+// search, and the weights inlined (a template, not std::function: they are called once per vertex and edge).
 template <typename VertexWeight, typename EdgeWeight>
 LongestPath longest_path(const EventGraph& g, VertexWeight&& vertex_weight, EdgeWeight&& edge_weight) {
   const VertexId n = g.vertex_count();
   // start[v]: heaviest path into v, before its own weight; via[v]: the predecessor it comes through.
   std::vector<std::int64_t> start(n, 0);
   std::vector<VertexId> via(n, kNoVertex);
-  std::vector<std::uint32_t> pending(n);
+  // In-degrees counted from the forward CSR too: the pass reads no predecessor list.
+  std::vector<std::uint32_t> pending(n, 0);
+  for (VertexId v = 0; v < n; ++v)
+    for (VertexId w : g.successors(v)) ++pending[w];
   std::vector<VertexId> ready;
-  for (VertexId v = 0; v < n; ++v) {
-    pending[v] = static_cast<std::uint32_t>(g.predecessors(v).size());
+  for (VertexId v = 0; v < n; ++v)
     if (pending[v] == 0) ready.push_back(v);
-  }
   LongestPath best;
   VertexId last = kNoVertex;
   VertexId settled = 0;

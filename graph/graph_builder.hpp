@@ -18,7 +18,8 @@ struct BuildOptions {
 struct BuildResult {
   EventGraph graph;
   GraphFindings findings;
-  std::vector<core::FileTimingTally> timing_by_file;  // indexed like TraceRecords::files
+  // Indexed like TraceRecords::files; what parser::summarise needs of the timing records the build frees.
+  std::vector<core::FileTimingTally> timing_by_file;
 };
 
 // Resolves every event to its producer across all files (spec §6–7, DESIGN §3), places each

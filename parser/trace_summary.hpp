@@ -61,9 +61,8 @@ struct TraceSummary {
 
 // `timing` is the graph builder's tally of each file's timing records (graph::BuildResult::timing_by_file), one
 // per file: the records themselves are freed by the build that joins them. A Task Time counts for the kind of
-// the processor (or the group's first member) named by the first Task Request of its event, "unattributed"
-// when no Task Request produced that event (or another kind of record produced it first: a duplicate_producer
-// finding of the build).
+// the processor (or the group's first member) named by the first Task Request of its event, whatever other
+// record produced that event too; "unattributed" when no Task Request did, or when the event is NO_EVENT.
 TraceSummary summarise(const core::TraceRecords& trace, std::span<const core::FileTimingTally> timing);
 
 }  // namespace rr::parser

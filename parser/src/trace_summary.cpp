@@ -5,6 +5,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/saturating.hpp"
+
 namespace rr::parser {
 
 std::string_view time_kind_key(std::size_t index) {
@@ -26,9 +28,9 @@ void CountsBlock::add(const CountsBlock& o) {
   null_args += o.null_args;
   unexpected_level += o.unexpected_level;
   lines_from_other_nodes += o.lines_from_other_nodes;
-  copy_bytes += o.copy_bytes;
+  copy_bytes = core::saturating_sum(copy_bytes, o.copy_bytes);
   zero_byte_copy_sizes += o.zero_byte_copy_sizes;
-  for (std::size_t i = 0; i < kTimeKindCount; ++i) task_time_us[i] += o.task_time_us[i];
+  for (std::size_t i = 0; i < kTimeKindCount; ++i) task_time_us[i] = core::saturating_sum(task_time_us[i], o.task_time_us[i]);
 }
 
 namespace {
@@ -104,9 +106,11 @@ TraceSummary summarise(const core::TraceRecords& trace, std::span<const core::Fi
     for (const auto& [n, count] : st.prefix_nodes)
       if (static_cast<std::int32_t>(n) != f.node) c.lines_from_other_nodes += count;
     // Task time per kind of the processor (or the group's first member) its task's request named.
-    for (const auto& [target, micros] : timing[fi].task_time_us_by_target)
-      c.task_time_us[time_index(kind_of_target(target))] += micros;
-    c.task_time_us[kUnattributed] += timing[fi].task_time_us_without_task;
+    for (const auto& [target, micros] : timing[fi].task_time_us_by_target) {
+      std::uint64_t& sum = c.task_time_us[time_index(kind_of_target(target))];
+      sum = core::saturating_sum(sum, micros);
+    }
+    c.task_time_us[kUnattributed] = timing[fi].task_time_us_without_task;
     c.copy_bytes = timing[fi].copy_bytes;
     c.zero_byte_copy_sizes = timing[fi].zero_byte_copy_sizes;
     node.counts.add(c);

@@ -183,6 +183,7 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
   t.built = graph::build_event_graph_releasing(records, build);
   // The summary's task time and copy bytes come from the build's tally: those records are gone now.
   if (options.summarise) t.summary = parser::summarise(records, t.built.timing_by_file);
+  t.built.timing_by_file = {};  // the summary was its one reader; a packed trace does not keep it either
   t.records = std::move(records);
   return t;
 }

@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Everything the graph and the findings hold, as text, so that a difference shows where it is.
+// Everything the graph, the findings and the timing tally hold, as text, so that a difference shows where it is.
 std::string describe(const graph::BuildResult& r) {
   const graph::EventGraph& g = r.graph;
   std::ostringstream out;
@@ -42,6 +42,12 @@ std::string describe(const graph::BuildResult& r) {
   for (const auto& f : r.findings.examples)
     out << "example " << graph::finding_key(f.kind) << ' ' << core::to_string(f.event) << ' ' << f.detail << '\n';
   out << "external references " << r.findings.external_references << '\n';
+  for (std::size_t f = 0; f < r.timing_by_file.size(); ++f) {
+    const core::FileTimingTally& t = r.timing_by_file[f];
+    out << "timing " << f << ' ' << t.task_time_us_without_task << ' ' << t.copy_bytes << ' ' << t.zero_byte_copy_sizes;
+    for (const auto& [target, micros] : t.task_time_us_by_target) out << ' ' << target << ':' << micros;
+    out << '\n';
+  }
   return out.str();
 }
 

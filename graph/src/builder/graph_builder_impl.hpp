@@ -141,6 +141,9 @@ class GraphBuilder {
   FindingLog log_{options_.examples_per_finding};  // findings of the serial steps
   std::vector<BatchWork> work_;
   PartitionedEventTable producers_;
+  // Events another kind of record produced before a Task Request did (duplicate producers): the first such
+  // task, which the timing tally counts a Task Time of the event for (core::FileTimingTally).
+  EventTable first_task_of_shared_event_;
   EventTable phases_;
   std::vector<VertexId> unproduced_merge_inputs_;  // every batch's, joined
   platform::FreedMemory freed_;  // what releasing the records freed, given back as it goes

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/saturating.hpp"
 #include "graph/src/builder/graph_builder_impl.hpp"
 #include "graph/src/builder/target_sums.hpp"
 
@@ -55,6 +56,9 @@ void GraphBuilder::register_producers() {
   std::sort(all.begin(), all.end());
   for (const auto& repeat : all) {
     const VertexId second = repeat.first, first = repeat.second;  // captured below: no structured binding
+    // In vertex order, so the first task of the event; among tasks, vertex order is the requests' input order.
+    if (vertices.kind[second] == OpKind::task && vertices.kind[first] != OpKind::task)
+      first_task_of_shared_event_.insert(vertices.event[second], second);
     log_.note(FindingKind::duplicate_producer, vertices.event[second], [&] {
       return std::string(op_kind_name(vertices.kind[first])) + " and " + op_kind_name(vertices.kind[second]);
     });
@@ -156,14 +160,18 @@ void GraphBuilder::resolve(BatchWork& w) {
     ahead(b.task_times, i, &TaskTimeRecord::finish);
     const auto& r = b.task_times[i];
     VertexId t = producer_of_kind(r.finish, OpKind::task);
+    // Every Task Time counts in the tally, a task's second one too, for the target of the first Task Request of
+    // its event: the producer, or the first task after another kind of record produced the event.
+    const VertexId tallied = t != kNoVertex ? t : first_task_of_shared_event_.find(r.finish);
+    if (tallied == EventTable::kMissing)
+      w.timing.task_time_us_without_task = core::saturating_sum(w.timing.task_time_us_without_task, r.micros);
+    else
+      time_by_target.add(vertices.tasks[vertices.payload[tallied]].processor.value(), r.micros);
     if (t == kNoVertex) {
-      w.timing.task_time_us_without_task += r.micros;
       w.findings.note(FindingKind::task_time_without_request, r.finish,
                       [&] { return std::to_string(r.micros) + " us"; });
       continue;
     }
-    // Every Task Time counts in the tally, a task's second one too; the task's first request names the target.
-    time_by_target.add(vertices.tasks[vertices.payload[t]].processor.value(), r.micros);
     // A second Task Time for one task is settled after the parallel part, in input order.
     std::int64_t none = kNoTime;
     if (!std::atomic_ref<std::int64_t>(vertices.tasks[vertices.payload[t]].time_ns)
@@ -174,7 +182,7 @@ void GraphBuilder::resolve(BatchWork& w) {
   for (std::size_t i = 0; i < b.copy_sizes.size(); ++i) {
     ahead(b.copy_sizes, i, &CopySizeRecord::copy);
     const auto& r = b.copy_sizes[i];
-    w.timing.copy_bytes += r.bytes;
+    w.timing.copy_bytes = core::saturating_sum(w.timing.copy_bytes, r.bytes);
     if (r.bytes == 0) ++w.timing.zero_byte_copy_sizes;
     VertexId c = producer_of_kind(r.copy, OpKind::copy);
     if (c == kNoVertex) {
@@ -214,25 +222,27 @@ void GraphBuilder::resolve(BatchWork& w) {
 
 namespace {
 
+// A batch's tally into its file's: the per-target sums are only appended here, and each file's are added up
+// once all its batches are in (sum_by_target), so that a file of many batches and targets costs one sort.
 void add_tally(const core::FileTimingTally& batch, core::FileTimingTally& file) {
-  // Both ascending by target: merged in one pass.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> merged;
-  merged.reserve(batch.task_time_us_by_target.size() + file.task_time_us_by_target.size());
-  auto a = file.task_time_us_by_target.begin(), a_end = file.task_time_us_by_target.end();
-  auto b = batch.task_time_us_by_target.begin(), b_end = batch.task_time_us_by_target.end();
-  while (a != a_end || b != b_end) {
-    if (b == b_end || (a != a_end && a->first < b->first)) merged.push_back(*a++);
-    else if (a == a_end || b->first < a->first) merged.push_back(*b++);
-    else {
-      merged.emplace_back(a->first, a->second + b->second);
-      ++a;
-      ++b;
-    }
-  }
-  file.task_time_us_by_target = std::move(merged);
-  file.task_time_us_without_task += batch.task_time_us_without_task;
-  file.copy_bytes += batch.copy_bytes;
+  file.task_time_us_by_target.insert(file.task_time_us_by_target.end(), batch.task_time_us_by_target.begin(),
+                                     batch.task_time_us_by_target.end());
+  file.task_time_us_without_task = core::saturating_sum(file.task_time_us_without_task, batch.task_time_us_without_task);
+  file.copy_bytes = core::saturating_sum(file.copy_bytes, batch.copy_bytes);
   file.zero_byte_copy_sizes += batch.zero_byte_copy_sizes;
+}
+
+// One entry per target, ascending.
+void sum_by_target(std::vector<std::pair<std::uint64_t, std::uint64_t>>& sums) {
+  std::sort(sums.begin(), sums.end());
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < sums.size(); ++i) {
+    if (out > 0 && sums[out - 1].first == sums[i].first)
+      sums[out - 1].second = core::saturating_sum(sums[out - 1].second, sums[i].second);
+    else
+      sums[out++] = sums[i];
+  }
+  sums.resize(out);
 }
 
 }  // namespace
@@ -273,6 +283,7 @@ void GraphBuilder::join_batches() {
     w.waits = {};
     w.actions = {};
   }
+  for (core::FileTimingTally& file : out_.timing_by_file) sum_by_target(file.task_time_us_by_target);
   if (repeated_times || repeated_sizes) settle_repeated_timings(repeated_times, repeated_sizes);
   for (BatchWork& w : work_)
     if (core::RecordBatch* r = w.releasable) freed_.released(release(*r, r->task_times) + release(*r, r->copy_sizes));

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/saturating.hpp"
+
 namespace rr::graph::build_detail {
 
 class TargetSums {
@@ -18,7 +20,7 @@ class TargetSums {
     Slot& s = slots_[(target * 0x9e3779b97f4a7c15ull) >> 56];
     if (s.used && s.target != target) flush(s);
     if (!s.used) s = {target, 0, true};
-    s.sum += amount;
+    s.sum = core::saturating_sum(s.sum, amount);
   }
 
   // Everything added, one entry per target, ascending by target; the sums start again from nothing.
@@ -38,7 +40,8 @@ class TargetSums {
     bool used = false;
   };
   void flush(Slot& s) {
-    spilled_[s.target] += s.sum;
+    std::uint64_t& spilled = spilled_[s.target];
+    spilled = core::saturating_sum(spilled, s.sum);
     s = {};
   }
   std::array<Slot, 256> slots_{};
