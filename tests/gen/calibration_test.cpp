@@ -5,45 +5,38 @@
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
 #include "session/calibration.hpp"
+#include "support/test_dir.hpp"
 
 namespace rr::session {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("rr_cal_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
-  Scratch() { fs::create_directories(dir); }
-  ~Scratch() { fs::remove_all(dir); }
-  static inline int n = 0;
-};
-
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 TEST(CalibrationRuns, TomlAndCsvWithPathsRelativeToTheFile) {
-  Scratch s;
-  write(s.dir / "runs.toml", "[[run]]\ntrace = \"a\"\nmeasured_s = 1.5\nhow = \"stopwatch\"\n[[run]]\ntrace = \"/abs/b\"\nmeasured_s = 2\n");
-  auto t = read_runs((s.dir / "runs.toml").string());
+  const rr::testing::TestDir s("rr_cal");
+  write(s.path() / "runs.toml", "[[run]]\ntrace = \"a\"\nmeasured_s = 1.5\nhow = \"stopwatch\"\n[[run]]\ntrace = \"/abs/b\"\nmeasured_s = 2\n");
+  auto t = read_runs((s.path() / "runs.toml").string());
   ASSERT_TRUE(t.ok()) << t.error().to_string();
   ASSERT_EQ(t->size(), 2u);
-  EXPECT_EQ((*t)[0].trace, (s.dir / "a").string());
+  EXPECT_EQ((*t)[0].trace, (s.path() / "a").string());
   EXPECT_EQ((*t)[0].measured_s, 1.5);
   EXPECT_EQ((*t)[0].how, "stopwatch");
   EXPECT_EQ((*t)[1].trace, "/abs/b");
-  write(s.dir / "runs.csv", "trace,measured_s,how\na,1.5,the app, its own timer\n");
-  auto c = read_runs((s.dir / "runs.csv").string());
+  write(s.path() / "runs.csv", "trace,measured_s,how\na,1.5,the app, its own timer\n");
+  auto c = read_runs((s.path() / "runs.csv").string());
   ASSERT_TRUE(c.ok()) << c.error().to_string();
   ASSERT_EQ(c->size(), 1u);
   EXPECT_EQ((*c)[0].how, "the app, its own timer");
 }
 
 TEST(CalibrationRuns, EveryBadFileIsAnErrorNamingFileAndLine) {
-  Scratch s;
+  const rr::testing::TestDir s("rr_cal");
   struct Case {
     const char* name;
     const char* text;
@@ -60,25 +53,25 @@ TEST(CalibrationRuns, EveryBadFileIsAnErrorNamingFileAndLine) {
       {"g.csv", "a\n", "expected trace,measured_s", 1},
   };
   for (const auto& c : cases) {
-    write(s.dir / c.name, c.text);
-    auto r = read_runs((s.dir / c.name).string());
+    write(s.path() / c.name, c.text);
+    auto r = read_runs((s.path() / c.name).string());
     ASSERT_FALSE(r.ok()) << c.name;
     EXPECT_NE(r.error().message.find(c.message), std::string::npos) << c.name << ": " << r.error().message;
     EXPECT_EQ(r.error().where.line, c.line) << c.name;
-    EXPECT_EQ(r.error().where.file, (s.dir / c.name).string());
+    EXPECT_EQ(r.error().where.file, (s.path() / c.name).string());
   }
-  EXPECT_FALSE(read_runs((s.dir / "missing.toml").string()).ok());
+  EXPECT_FALSE(read_runs((s.path() / "missing.toml").string()).ok());
 }
 
 // Chains that cross nodes at every step: their run time grows with the network latency. Measured = the
 // generator's truth (latency 2000 ns); the base machine says 50000 ns. The fit must find 2000.
 TEST(Calibration, RecoversTheTrueNetworkLatencyOfGeneratedRuns) {
-  Scratch s;
+  const rr::testing::TestDir s("rr_cal");
   std::vector<std::unique_ptr<LoadedTrace>> loaded;
   std::vector<const LoadedTrace*> traces;
   std::vector<MeasuredRun> runs;
   for (std::uint32_t length : {12u, 30u}) {
-    const fs::path dir = s.dir / ("chain" + std::to_string(length));
+    const fs::path dir = s.path() / ("chain" + std::to_string(length));
     gen::Program p = gen::make_chain(length, {2, 1, length});
     gen::TruthMachine m;
     gen::Truth truth = gen::schedule(p, m);
@@ -90,7 +83,7 @@ TEST(Calibration, RecoversTheTrueNetworkLatencyOfGeneratedRuns) {
     runs.push_back({dir.string(), static_cast<double>(truth.makespan_ns) / 1e9, "the generator's truth"});
   }
   CalibrationOptions options;
-  options.base = {(s.dir / "chain12" / "machine.toml").string(), {"network.latency_ns=50000"}};
+  options.base = {(s.path() / "chain12" / "machine.toml").string(), {"network.latency_ns=50000"}};
   options.fit = {"network.latency_ns"};
   options.threads = 1;
   auto one = calibrate(traces, runs, options);

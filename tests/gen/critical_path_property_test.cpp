@@ -4,24 +4,18 @@
 
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
 #include "gen/s3d.hpp"
 #include "session/session.hpp"
 #include "support/critical_path_checks.hpp"
+#include "support/test_dir.hpp"
 
 namespace rr::gen {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("rr_cp_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
-  ~Scratch() { fs::remove_all(dir); }
-  static inline int n = 0;
-};
 
 void check_every_machine(const fs::path& dir, const std::string& what) {
   auto trace = session::load_trace({dir.string()}, {});
@@ -58,30 +52,30 @@ void check_every_machine(const fs::path& dir, const std::string& what) {
 TEST(CriticalPathProperty, TilesTheEstimateOnGeneratedTraces) {
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     {
-      Scratch s;
+      const rr::testing::TestDir s("rr_cp");
       for (std::uint32_t dims : {1u, 3u}) {
         Program p = make_stencil(dims, 6, {dims == 1 ? 3u : 8u, 2, seed});
         TruthMachine m;
-        write_trace(p, schedule(p, m), m, s.dir.string(), Compression::none);
-        check_every_machine(s.dir, "stencil " + std::to_string(dims) + "-D seed " + std::to_string(seed));
-        fs::remove_all(s.dir);
+        write_trace(p, schedule(p, m), m, s.path().string(), Compression::none);
+        check_every_machine(s.path(), "stencil " + std::to_string(dims) + "-D seed " + std::to_string(seed));
+        fs::remove_all(s.path());
       }
     }
     {
-      Scratch s;
+      const rr::testing::TestDir s("rr_cp");
       Program p = make_s3d({"dme", seed % 2 ? "mixed" : "all", 2 + static_cast<std::uint32_t>(seed % 2), 3, 48, seed});
       TruthMachine m;
-      write_trace(p, schedule(p, m), m, s.dir.string(), Compression::none);
-      check_every_machine(s.dir, "s3d seed " + std::to_string(seed));
+      write_trace(p, schedule(p, m), m, s.path().string(), Compression::none);
+      check_every_machine(s.path(), "s3d seed " + std::to_string(seed));
     }
     {
-      Scratch s;
+      const rr::testing::TestDir s("rr_cp");
       Program p = make_random_dag(400, {3, 2, seed});
       TruthMachine m;
       Quirks q;
       q.external_preconditions = 0.05;
-      write_trace(p, schedule(p, m), m, s.dir.string(), Compression::none, q);
-      check_every_machine(s.dir, "random-dag seed " + std::to_string(seed));
+      write_trace(p, schedule(p, m), m, s.path().string(), Compression::none, q);
+      check_every_machine(s.path(), "random-dag seed " + std::to_string(seed));
     }
   }
 }

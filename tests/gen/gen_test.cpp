@@ -15,17 +15,12 @@
 #include "graph/graph_builder.hpp"
 #include "parser/trace_reader.hpp"
 #include "session/session.hpp"
+#include "support/test_dir.hpp"
 
 namespace rr::gen {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("rr_gen_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
-  ~Scratch() { fs::remove_all(dir); }
-  static inline int n = 0;
-};
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -51,22 +46,24 @@ Generated generate(const std::string& kind, const SmallOptions& o, const fs::pat
 }
 
 TEST(Generator, SameSeedSameBytesOtherSeedOtherBytes) {
-  Scratch a, b, c;
-  generate("random-dag", {3, 2, 11}, a.dir);
-  generate("random-dag", {3, 2, 11}, b.dir);
-  generate("random-dag", {3, 2, 12}, c.dir);
+  const rr::testing::TestDir a("rr_gen_a");
+  const rr::testing::TestDir b("rr_gen_b");
+  const rr::testing::TestDir c("rr_gen_c");
+  generate("random-dag", {3, 2, 11}, a.path());
+  generate("random-dag", {3, 2, 11}, b.path());
+  generate("random-dag", {3, 2, 12}, c.path());
   for (const char* f : {"node_0.log", "node_1.log", "node_2.log", "truth.json", "machine.toml"})
-    EXPECT_EQ(slurp(a.dir / f), slurp(b.dir / f)) << f;
-  EXPECT_NE(slurp(a.dir / "node_0.log"), slurp(c.dir / "node_0.log"));
-  EXPECT_NE(slurp(a.dir / "truth.json"), slurp(c.dir / "truth.json"));
+    EXPECT_EQ(slurp(a.path() / f), slurp(b.path() / f)) << f;
+  EXPECT_NE(slurp(a.path() / "node_0.log"), slurp(c.path() / "node_0.log"));
+  EXPECT_NE(slurp(a.path() / "truth.json"), slurp(c.path() / "truth.json"));
 }
 
 TEST(Generator, LogsParseCleanlyWithTheReportedCounts) {
   for (const char* kind : {"chain", "fork-join", "random-dag"}) {
     for (auto c : {Compression::none, Compression::gzip, Compression::xz, Compression::zstd}) {
-      Scratch s;
-      auto g = generate(kind, {2, 2, 5}, s.dir, c);
-      auto trace = parser::read_trace({s.dir.string()}, {});
+      const rr::testing::TestDir s("rr_gen");
+      auto g = generate(kind, {2, 2, 5}, s.path(), c);
+      auto trace = parser::read_trace({s.path().string()}, {});
       ASSERT_TRUE(trace.ok()) << kind << ": " << trace.error().to_string();
       std::map<std::string, std::uint64_t> parsed;
       std::uint64_t malformed = 0;
@@ -116,9 +113,9 @@ Replayed replay_written(const fs::path& dir) {
 // Property: the graph built from the logs is the generator's own program, operation for operation.
 TEST(GeneratorProperty, GraphFromTheLogsEqualsTheGeneratedProgram) {
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    Scratch s;
-    auto g = generate("random-dag", {1 + static_cast<std::uint32_t>(seed % 4), 2, seed}, s.dir);
-    auto trace = parser::read_trace({s.dir.string()}, {});
+    const rr::testing::TestDir s("rr_gen");
+    auto g = generate("random-dag", {1 + static_cast<std::uint32_t>(seed % 4), 2, seed}, s.path());
+    auto trace = parser::read_trace({s.path().string()}, {});
     ASSERT_TRUE(trace.ok());
     auto built = graph::build_event_graph(*trace);
     EXPECT_EQ(built.findings.total(), 0u) << "seed " << seed;
@@ -150,9 +147,9 @@ TEST(GeneratorFidelity, ReplayOnTheTruthMachineReproducesTheTruth) {
       {"chain", {2, 1, 1}}, {"fork-join", {3, 2, 2}}, {"random-dag", {1, 2, 3}},
       {"random-dag", {4, 3, 4}}, {"random-dag", {40, 1, 5}}};  // 40 nodes: 64-bit ids
   for (const auto& [kind, o] : cases) {
-    Scratch s;
-    auto g = generate(kind, o, s.dir);
-    auto r = replay_written(s.dir);
+    const rr::testing::TestDir s("rr_gen");
+    auto g = generate(kind, o, s.path());
+    auto r = replay_written(s.path());
     EXPECT_EQ(r.makespan_ns, g.truth.makespan_ns) << kind << " on " << o.nodes << " node(s)";
     EXPECT_EQ(r.stuck, 0u);
     EXPECT_GT(g.truth.makespan_ns, 0);
@@ -237,8 +234,8 @@ void expect_replay_reproduces_every_op(const Program& p, const Truth& truth, con
                       << truth.end[i] << " ns";
     }
   }
-  EXPECT_TRUE(wrong.empty()) << what << ": ops off the truth by kind: " << testing::PrintToString(wrong)
-                             << " of " << testing::PrintToString(checked);
+  EXPECT_TRUE(wrong.empty()) << what << ": ops off the truth by kind: " << ::testing::PrintToString(wrong)
+                             << " of " << ::testing::PrintToString(checked);
   EXPECT_EQ(std::accumulate(checked.begin(), checked.end(), std::uint64_t{0}, [](auto a, const auto& e) { return a + e.second; }),
             p.ops.size()) << what;
 }
@@ -259,19 +256,19 @@ TEST(GeneratorFidelity, EveryOperationStartsAndEndsAsInTheTruth) {
   cases.push_back({"s3d dme all, 2 nodes, 3 steps (drivers wait)", make_s3d({"dme", "all", 2, 3, 48, 5})});
   cases.push_back({"s3d dme mixed, 5 nodes", make_s3d({"dme", "mixed", 5, 1, 48, 3})});
   for (const auto& c : cases) {
-    Scratch s;
+    const rr::testing::TestDir s("rr_gen");
     TruthMachine m;
     Truth truth = schedule(c.program, m);
     ASSERT_EQ(truth.never_ran, 0u) << c.what;
-    write_trace(c.program, truth, m, s.dir.string(), Compression::none);
-    expect_replay_reproduces_every_op(c.program, truth, s.dir, c.what);
+    write_trace(c.program, truth, m, s.path().string(), Compression::none);
+    expect_replay_reproduces_every_op(c.program, truth, s.path(), c.what);
   }
 }
 
 // Every injected quirk shows up in stats and validate as exactly what was injected, and nothing else; the
 // timing is untouched, so the replay still reproduces the truth.
 TEST(GeneratorQuirks, StatsAndValidateReportExactlyWhatWasInjected) {
-  Scratch s;
+  const rr::testing::TestDir s("rr_gen");
   Program p = make_random_dag(3000, {3, 2, 9});
   TruthMachine m;
   Truth truth = schedule(p, m);
@@ -283,10 +280,10 @@ TEST(GeneratorQuirks, StatsAndValidateReportExactlyWhatWasInjected) {
   q.other_categories = 0.02;
   q.pending_dump = true;
   q.truncate_last_line = true;
-  auto w = write_trace(p, truth, m, s.dir.string(), Compression::none, q);
+  auto w = write_trace(p, truth, m, s.path().string(), Compression::none, q);
   for (const char* quirk : {"nil_args", "spaced_preconditions", "orphan_copy_sizes", "external_preconditions", "other_categories"})
     EXPECT_GT(w.injected[quirk], 0u) << quirk;
-  auto trace = parser::read_trace({s.dir.string()}, {});
+  auto trace = parser::read_trace({s.path().string()}, {});
   ASSERT_TRUE(trace.ok());
   core::FileStats total;
   for (const auto& f : trace->files) {
@@ -308,16 +305,16 @@ TEST(GeneratorQuirks, StatsAndValidateReportExactlyWhatWasInjected) {
   EXPECT_EQ(built.findings.count(graph::FindingKind::external_event), w.injected["external_preconditions"]);
   EXPECT_EQ(built.findings.count(graph::FindingKind::zero_byte_copy_orphan), w.injected["orphan_copy_sizes"]);
   EXPECT_EQ(built.findings.total(), w.injected["external_preconditions"] + w.injected["orphan_copy_sizes"]);
-  EXPECT_EQ(replay_written(s.dir).makespan_ns, truth.makespan_ns);
+  EXPECT_EQ(replay_written(s.path()).makespan_ns, truth.makespan_ns);
 }
 
 TEST(GeneratorQuirks, ATruncatedRecordLineIsOneMalformedLine) {
-  Scratch s;
+  const rr::testing::TestDir s("rr_gen");
   Program p = make_chain(20, {1, 1, 1});
   Quirks q;
   q.truncate_last_line = true;
-  auto w = write_trace(p, schedule(p, {}), {}, s.dir.string(), Compression::gzip, q);
-  auto trace = parser::read_trace({s.dir.string()}, {});
+  auto w = write_trace(p, schedule(p, {}), {}, s.path().string(), Compression::gzip, q);
+  auto trace = parser::read_trace({s.path().string()}, {});
   ASSERT_TRUE(trace.ok());
   EXPECT_EQ(trace->files[0].stats.malformed_total(), 1u);
   EXPECT_EQ(trace->files[0].stats.records[core::RecordKind::task_time], w.records["Task Time"]);
@@ -360,14 +357,15 @@ TEST(S3dGenerator, TaskCountsPerNodeAndStepFollowTheSpecTables) {
 TEST(S3dGenerator, DeterministicParsesCleanlyAndReplaysToItsTruth) {
   for (const char* mapping : {"all", "mixed"}) {
     for (std::uint32_t nodes : {2u, 5u}) {
-      Scratch a, b;
+      const rr::testing::TestDir a("rr_gen_a");
+      const rr::testing::TestDir b("rr_gen_b");
       Program p = make_s3d({"dme", mapping, nodes, 1, 48, 3});
       TruthMachine m;
       Truth truth = schedule(p, m);
-      write_trace(p, truth, m, a.dir.string(), Compression::zstd);
-      write_trace(make_s3d({"dme", mapping, nodes, 1, 48, 3}), truth, m, b.dir.string(), Compression::zstd);
-      EXPECT_EQ(slurp(a.dir / "node_1.log.zst"), slurp(b.dir / "node_1.log.zst"));
-      auto r = replay_written(a.dir);
+      write_trace(p, truth, m, a.path().string(), Compression::zstd);
+      write_trace(make_s3d({"dme", mapping, nodes, 1, 48, 3}), truth, m, b.path().string(), Compression::zstd);
+      EXPECT_EQ(slurp(a.path() / "node_1.log.zst"), slurp(b.path() / "node_1.log.zst"));
+      auto r = replay_written(a.path());
       EXPECT_EQ(r.malformed_lines, 0u);
       EXPECT_EQ(r.built.findings.total(), 0u);
       EXPECT_EQ(r.makespan_ns, truth.makespan_ns) << mapping << " on " << nodes << " nodes";
@@ -378,19 +376,19 @@ TEST(S3dGenerator, DeterministicParsesCleanlyAndReplaysToItsTruth) {
 
 TEST(StencilGenerator, HaloExchangeWithBarriersReplaysToItsTruth) {
   for (std::uint32_t dims : {1u, 3u}) {
-    Scratch s;
+    const rr::testing::TestDir s("rr_gen");
     Program p = make_stencil(dims, 12, {8, 2, 4});
     TruthMachine m;
     Truth truth = schedule(p, m);
     EXPECT_EQ(truth.never_ran, 0u);
-    auto w = write_trace(p, truth, m, s.dir.string(), Compression::none);
+    auto w = write_trace(p, truth, m, s.path().string(), Compression::none);
     // Every directed neighbour pair has a barrier of two arrivals per step: the sender's, and the receiver's
     // from the second step on (an Alter of -1 in the first).
     const std::uint64_t links = dims == 1 ? 2 * 7 : 2 * (4 + 4 + 4);  // 8 nodes: a line, or a 2x2x2 grid
     EXPECT_EQ(w.records["Barrier Creation"], links);
     EXPECT_EQ(w.records["Barrier Alter"], links);
     EXPECT_EQ(w.records["Barrier Arrive"], links * (2 * 12 - 1));
-    auto r = replay_written(s.dir);
+    auto r = replay_written(s.path());
     EXPECT_EQ(r.built.findings.total(), 0u) << dims;
     EXPECT_EQ(r.makespan_ns, truth.makespan_ns) << dims;
     EXPECT_EQ(r.stuck, 0u);
@@ -398,12 +396,12 @@ TEST(StencilGenerator, HaloExchangeWithBarriersReplaysToItsTruth) {
 }
 
 TEST(S3dGenerator, DriversWaitAcrossStepsAndTheReplayStillMatchesTheTruth) {
-  Scratch s;
+  const rr::testing::TestDir s("rr_gen");
   Program p = make_s3d({"dme", "all", 2, 3, 48, 5});
   ASSERT_EQ(p.waits.size(), 2u * 3u);  // each driver waits for every step
   TruthMachine m;
   Truth truth = schedule(p, m);
-  auto w = write_trace(p, truth, m, s.dir.string(), Compression::gzip);
+  auto w = write_trace(p, truth, m, s.path().string(), Compression::gzip);
   EXPECT_EQ(w.records["Task Wait"], 6u);
   EXPECT_GT(w.records["Event Trigger"], 0u);
   EXPECT_GT(w.records["Barrier Arrive"], 0u);
@@ -412,30 +410,30 @@ TEST(S3dGenerator, DriversWaitAcrossStepsAndTheReplayStillMatchesTheTruth) {
   for (std::size_t i = 0; i < p.waits.size(); ++i)
     if (p.waits[i].task == 0) waited += truth.wait_us[i];
   EXPECT_GT(waited, 0);
-  auto r = replay_written(s.dir);
+  auto r = replay_written(s.path());
   EXPECT_EQ(r.built.findings.total(), 0u);
   EXPECT_EQ(r.makespan_ns, truth.makespan_ns);
 }
 
 TEST(GeneratorCycle, ValidationNamesTheInjectedCycle) {
-  Scratch s;
+  const rr::testing::TestDir s("rr_gen");
   Program p = make_chain(6, {2, 1, 1});
   ASSERT_TRUE(inject_cycle(p));
   TruthMachine m;
   Truth truth = schedule(p, m);
   EXPECT_EQ(truth.never_ran, 6u);
-  write_trace(p, truth, m, s.dir.string(), Compression::none);
-  auto r = replay_written(s.dir);
+  write_trace(p, truth, m, s.path().string(), Compression::none);
+  auto r = replay_written(s.path());
   EXPECT_EQ(r.built.findings.count(graph::FindingKind::cycle), 1u);
   ASSERT_EQ(r.built.findings.cycle.size(), 6u);  // the whole chain, from its first task
   EXPECT_EQ(r.built.graph.event(r.built.findings.cycle.front()), core::EventKey::make(0x20000001, 1));
   EXPECT_EQ(r.stuck, 6u);
 
-  Scratch d;
+  const rr::testing::TestDir d("rr_gen_dag");
   Program dag = make_random_dag(400, {3, 2, 8});
   ASSERT_TRUE(inject_cycle(dag));
-  write_trace(dag, schedule(dag, m), m, d.dir.string(), Compression::none);
-  auto rd = replay_written(d.dir);
+  write_trace(dag, schedule(dag, m), m, d.path().string(), Compression::none);
+  auto rd = replay_written(d.path());
   EXPECT_EQ(rd.built.findings.count(graph::FindingKind::cycle), 1u);
   EXPECT_GE(rd.built.findings.cycle.size(), 2u);
 }
