@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <fstream>
+#include <optional>
 
 #include "parser/trace_reader.hpp"
 #include "support/prof_log_builder.hpp"

@@ -1,7 +1,7 @@
 // Replay-side benchmark: replay throughput (operations/s, one thread: the engine alone, and replay_trace with
-// the machine's loading and mapping), the critical path of the replay (walk and lower bound), a sweep of 8 machine configurations on
-// 1 and 2 threads (speed-up, and a check that both give identical results), and the context trie against
-// naive per-operation string aggregation. Medians of --repeat runs; peak RSS at the end.
+// the machine's loading and mapping), the critical path of the replay (walk and lower bound), a sweep of 8
+// machine configurations on 1 and 2 threads (speed-up, and a check that both give identical results), and the
+// context trie against naive per-operation string aggregation. Medians of --repeat runs; peak RSS at the end.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

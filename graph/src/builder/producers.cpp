@@ -162,8 +162,11 @@ void GraphBuilder::resolve(BatchWork& w) {
     VertexId t = producer_of_kind(r.finish, OpKind::task);
     // Every Task Time counts in the tally, a task's second one too, for the target of the first Task Request of
     // its event: the producer, or the first task after another kind of record produced the event.
-    const VertexId tallied = t != kNoVertex ? t : first_task_of_shared_event_.find(r.finish);
-    if (tallied == EventTable::kMissing)
+    VertexId tallied = t;
+    if (tallied == kNoVertex)
+      if (const VertexId first = first_task_of_shared_event_.find(r.finish); first != EventTable::kMissing)
+        tallied = first;
+    if (tallied == kNoVertex)
       w.timing.task_time_us_without_task = core::saturating_sum(w.timing.task_time_us_without_task, r.micros);
     else
       time_by_target.add(vertices.tasks[vertices.payload[tallied]].processor.value(), r.micros);
