@@ -1,7 +1,10 @@
-// The immutable global event DAG: operations as dense vertices, CSR forward and reverse adjacency, flat attributes.
+// The immutable global event DAG: operations as dense vertices, CSR forward adjacency (the reverse one derived on
+// first use), flat attributes.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <utility>
@@ -144,8 +147,8 @@ struct VertexTable {
 class EventGraph {
  public:
   EventGraph() = default;
-  // Freezes `vertices` and the edges of `edge_runs` (each run a contiguous array, read in order) into forward
-  // and reverse CSR. Within a vertex, edges keep the order of the runs: the same input gives the same graph.
+  // Freezes `vertices` and the edges of `edge_runs` (each run a contiguous array, read in order) into a forward
+  // CSR. Within a vertex, edges keep the order of the runs: the same input gives the same graph.
   static EventGraph freeze(VertexTable vertices, std::span<const std::span<const Edge>> edge_runs);
   // Throws std::length_error when `edges` is more than a graph holds (kMaxEdges): freeze checks it first.
   static void check_edge_count(std::uint64_t edges);
@@ -173,11 +176,16 @@ class EventGraph {
   std::span<const EdgeKind> successor_kinds(VertexId v) const {
     return {succ_kind_.data() + succ_offset_[v], succ_kind_.data() + succ_offset_[v + 1]};
   }
+  // In-edges, in order of their sources and then as the sources list them. The reverse CSR they come from is
+  // built from the forward one on the first call (about 5.6 bytes per record of a Realm trace, which neither
+  // the replay, nor validation, nor statistics need); calls from several threads build it once.
   std::span<const VertexId> predecessors(VertexId v) const {
-    return {pred_.data() + pred_offset_[v], pred_.data() + pred_offset_[v + 1]};
+    const ReverseCsr& r = reverse();
+    return {r.from.data() + r.offset[v], r.from.data() + r.offset[v + 1]};
   }
   std::span<const EdgeKind> predecessor_kinds(VertexId v) const {
-    return {pred_kind_.data() + pred_offset_[v], pred_kind_.data() + pred_offset_[v + 1]};
+    const ReverseCsr& r = reverse();
+    return {r.kind.data() + r.offset[v], r.kind.data() + r.offset[v + 1]};
   }
   // Index of the first out-edge of v in the global edge numbering (edges are numbered by source).
   std::uint64_t first_edge(VertexId v) const { return succ_offset_[v]; }
@@ -221,7 +229,6 @@ class EventGraph {
     parts.column(barrier_values_); parts.column(waits_); parts.column(issue_fraction_);
     parts.column(observed_start_); parts.column(observed_end_); parts.column(external_delay_);
     parts.column(outside_work_); parts.column(succ_offset_); parts.column(succ_); parts.column(succ_kind_);
-    parts.column(pred_offset_); parts.column(pred_); parts.column(pred_kind_);
     parts.value(observed_origin_);
     parts.value(function_names_);
   }
@@ -256,9 +263,20 @@ class EventGraph {
   Column<EdgeOffset> succ_offset_;
   Column<VertexId> succ_;
   Column<EdgeKind> succ_kind_;
-  Column<EdgeOffset> pred_offset_;
-  Column<VertexId> pred_;
-  Column<EdgeKind> pred_kind_;
+
+  struct ReverseCsr {
+    std::once_flag built;
+    std::vector<EdgeOffset> offset;
+    std::vector<VertexId> from;
+    std::vector<EdgeKind> kind;
+  };
+  const ReverseCsr& reverse() const {
+    std::call_once(reverse_->built, [this] { build_reverse(*reverse_); });
+    return *reverse_;
+  }
+  void build_reverse(ReverseCsr& r) const;
+  // Shared by copies of the graph, whose edges are the same; a fresh one per graph built or loaded.
+  std::shared_ptr<ReverseCsr> reverse_ = std::make_shared<ReverseCsr>();
 };
 
 }  // namespace rr::graph

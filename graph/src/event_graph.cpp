@@ -1,8 +1,6 @@
 // The frozen graph: the CSR freeze, accessors derived from its arrays, and the names of operation and edge kinds.
 #include "graph/event_graph.hpp"
 
-#include <tbb/parallel_invoke.h>
-
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -29,7 +27,7 @@ void EventGraph::check_edge_count(std::uint64_t edges) {
                             std::to_string(kMaxEdges) + " (32-bit edge offsets)");
 }
 
-// Counting sort of the edges into forward (by source) and reverse (by target) CSR, one direction per thread.
+// Counting sort of the edges into a forward CSR (by source).
 EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edge>> edge_runs) {
   const std::size_t n = v.size();
   v.position.resize(n, 0);  // vertices added after program order was placed are no action of a task
@@ -42,34 +40,27 @@ EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edg
   std::uint64_t m = 0;
   for (const auto& run : edge_runs) m += run.size();
   check_edge_count(m);
-  struct Csr {
-    std::vector<EdgeOffset> offset;
-    std::vector<VertexId> ends;
-    std::vector<EdgeKind> kinds;
-  };
-  auto build = [&](bool forward, Csr& csr) {
-    auto& [offset, ends, kinds] = csr;
-    platform::reserve_on_huge_pages(offset, n + 1);
-    platform::reserve_on_huge_pages(ends, m);
-    platform::reserve_on_huge_pages(kinds, m);
-    offset.assign(n + 1, 0);
-    for (const auto& run : edge_runs)
-      for (const Edge& e : run) ++offset[(forward ? e.from : e.to) + 1];
-    std::partial_sum(offset.begin(), offset.end(), offset.begin());
-    ends.resize(m);
-    kinds.resize(m);
-    // offset[v] serves as v's cursor while placing, and ends up as offset[v + 1]: shifted back after.
-    for (const auto& run : edge_runs)
-      for (const Edge& e : run) {
-        auto at = offset[forward ? e.from : e.to]++;
-        ends[at] = forward ? e.to : e.from;
-        kinds[at] = e.kind;
-      }
-    std::copy_backward(offset.begin(), offset.end() - 1, offset.end());
-    offset[0] = 0;
-  };
-  Csr forward, reverse;
-  tbb::parallel_invoke([&] { build(true, forward); }, [&] { build(false, reverse); });
+  std::vector<EdgeOffset> offset;
+  std::vector<VertexId> ends;
+  std::vector<EdgeKind> kinds;
+  platform::reserve_on_huge_pages(offset, n + 1);
+  platform::reserve_on_huge_pages(ends, m);
+  platform::reserve_on_huge_pages(kinds, m);
+  offset.assign(n + 1, 0);
+  for (const auto& run : edge_runs)
+    for (const Edge& e : run) ++offset[e.from + 1];
+  std::partial_sum(offset.begin(), offset.end(), offset.begin());
+  ends.resize(m);
+  kinds.resize(m);
+  // offset[v] serves as v's cursor while placing, and ends up as offset[v + 1]: shifted back after.
+  for (const auto& run : edge_runs)
+    for (const Edge& e : run) {
+      auto at = offset[e.from]++;
+      ends[at] = e.to;
+      kinds[at] = e.kind;
+    }
+  std::copy_backward(offset.begin(), offset.end() - 1, offset.end());
+  offset[0] = 0;
 
   EventGraph g;
   g.kind_ = Column(std::move(v.kind));
@@ -90,13 +81,33 @@ EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edg
   g.outside_work_ = Column(std::move(v.outside_work));
   g.observed_origin_ = v.observed_origin;
   g.function_names_ = std::move(v.function_names);
-  g.succ_offset_ = Column(std::move(forward.offset));
-  g.succ_ = Column(std::move(forward.ends));
-  g.succ_kind_ = Column(std::move(forward.kinds));
-  g.pred_offset_ = Column(std::move(reverse.offset));
-  g.pred_ = Column(std::move(reverse.ends));
-  g.pred_kind_ = Column(std::move(reverse.kinds));
+  g.succ_offset_ = Column(std::move(offset));
+  g.succ_ = Column(std::move(ends));
+  g.succ_kind_ = Column(std::move(kinds));
   return g;
+}
+
+// A counting sort of the forward edges by target. Sources are visited in increasing order, so each vertex's
+// in-edges come in order of their sources, and of one source as it lists them.
+void EventGraph::build_reverse(ReverseCsr& r) const {
+  const std::size_t n = vertex_count();
+  const std::size_t m = succ_.size();
+  platform::reserve_on_huge_pages(r.offset, n + 1);
+  platform::reserve_on_huge_pages(r.from, m);
+  platform::reserve_on_huge_pages(r.kind, m);
+  r.offset.assign(n + 1, 0);
+  for (VertexId w : succ_) ++r.offset[w + 1];
+  std::partial_sum(r.offset.begin(), r.offset.end(), r.offset.begin());
+  r.from.resize(m);
+  r.kind.resize(m);
+  for (VertexId v = 0; v < n; ++v)
+    for (EdgeOffset e = succ_offset_[v]; e < succ_offset_[v + 1]; ++e) {
+      const auto at = r.offset[succ_[e]]++;
+      r.from[at] = v;
+      r.kind[at] = succ_kind_[e];
+    }
+  std::copy_backward(r.offset.begin(), r.offset.end() - 1, r.offset.end());
+  r.offset[0] = 0;
 }
 
 std::string EventGraph::function_name(std::uint32_t func) const {

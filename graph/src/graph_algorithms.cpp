@@ -94,10 +94,11 @@ std::vector<VertexId> find_cycle(const EventGraph& g) {
   pending.resize(n);
   std::vector<VertexId> ready;
   platform::reserve_on_huge_pages(ready, n);
-  for (VertexId v = 0; v < n; ++v) {
-    pending[v] = static_cast<std::uint32_t>(g.predecessors(v).size());
+  // In-degrees from the forward CSR: an acyclic graph (the usual case) never needs the reverse one.
+  for (VertexId v = 0; v < n; ++v)
+    for (VertexId w : g.successors(v)) ++pending[w];
+  for (VertexId v = 0; v < n; ++v)
     if (pending[v] == 0) ready.push_back(v);
-  }
   std::uint64_t ordered = 0;
   while (!ready.empty()) {
     VertexId v = ready.back();

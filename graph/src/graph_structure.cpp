@@ -5,9 +5,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include <atomic>
 #include <mutex>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -66,19 +64,14 @@ std::string EventGraph::structure_problem() const {
   for (auto size : {issue_fraction_.size(), observed_start_.size(), observed_end_.size(), external_delay_.size()})
     if (size != 0 && size != n) return "an optional per-vertex array whose length is not the vertex count";
   if (observed_start_.empty() != observed_end_.empty()) return "observed starts without observed ends";
-  for (const char* name : {"successor", "predecessor"}) {
-    const bool forward = name[0] == 's';
-    const auto& offset = forward ? succ_offset_ : pred_offset_;
-    const std::uint64_t ends = forward ? succ_.size() : pred_.size(), kinds = forward ? succ_kind_.size() : pred_kind_.size();
-    if (offset.size() != n + 1 || offset[0] != 0) return std::string(name) + " offsets that do not cover every vertex";
-    if (ends != kinds || offset[n] != ends) return std::string(name) + " offsets that do not add up to the edge count";
-  }
+  if (succ_offset_.size() != n + 1 || succ_offset_[0] != 0) return "successor offsets that do not cover every vertex";
+  if (succ_.size() != succ_kind_.size() || succ_offset_[n] != succ_.size())
+    return "successor offsets that do not add up to the edge count";
 
   // 1. Each vertex alone: offsets that never decrease (so every edge index is in range), a kind, its
   //    attributes in range, a task's time and first wait.
   std::string problem = first_problem(n, [&](std::uint64_t v) -> std::string {
     if (succ_offset_[v + 1] < succ_offset_[v]) return at("successor offsets decrease at vertex", v);
-    if (pred_offset_[v + 1] < pred_offset_[v]) return at("predecessor offsets decrease at vertex", v);
     const OpKind k = kind_[v];
     if (static_cast<std::size_t>(k) >= kOpKindCount) return at("an operation of no kind at vertex", v);
     const std::uint32_t p = payload_[v];
@@ -124,18 +117,7 @@ std::string EventGraph::structure_problem() const {
 
   // 2. Edges and issuers, every kind and payload now known good. What the replay and the critical path read
   //    through an edge's kind: an arrival reaches a phase from an arrive or alter, a continuation a task's later
-  //    segment, phases follow phases, actions leave task segments (or background work). The reverse CSR must
-  //    hold the forward edges with their kinds: per vertex, a keyed hash of its incoming (source, kind) pairs
-  //    sums to the same both ways. The key is drawn at random for each check, so that no file can be built to
-  //    collide; two different multisets agree with probability 2^-64.
-  const std::uint64_t key = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  const auto mix = [key](std::uint64_t from, EdgeKind k) {
-    std::uint64_t z = key ^ ((from << 8) | static_cast<std::uint64_t>(k));
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  };
-  std::vector<std::uint64_t> balance(n, 0);
+  //    segment, phases follow phases, actions leave task segments (or background work).
   problem = first_problem(n, [&](std::uint64_t v) -> std::string {
     for (std::uint64_t e = succ_offset_[v]; e < succ_offset_[v + 1]; ++e) {
       const VertexId w = succ_[e];
@@ -154,12 +136,6 @@ std::string EventGraph::structure_problem() const {
         default: break;
       }
       if (!fits) return at("an edge whose kind does not fit its operations at edge", e);
-      std::atomic_ref<std::uint64_t>(balance[w]).fetch_add(mix(v, kind), std::memory_order_relaxed);
-    }
-    for (std::uint64_t e = pred_offset_[v]; e < pred_offset_[v + 1]; ++e) {
-      if (pred_[e] >= n) return at("predecessor edge to no vertex at edge", e);
-      if (static_cast<std::size_t>(pred_kind_[e]) >= kEdgeKindCount) return at("predecessor edge of no kind at edge", e);
-      std::atomic_ref<std::uint64_t>(balance[v]).fetch_sub(mix(pred_[e], pred_kind_[e]), std::memory_order_relaxed);
     }
     const VertexId issuer = issuer_[v];
     if (issuer != kNoVertex) {
@@ -167,10 +143,6 @@ std::string EventGraph::structure_problem() const {
       if (position_[v] >= tasks_[payload_[issuer]].action_count) return at("an action beyond its issuer's count at vertex", v);
     }
     return {};
-  });
-  if (!problem.empty()) return problem;
-  problem = first_problem(n, [&](std::uint64_t v) -> std::string {
-    return balance[v] == 0 ? std::string() : at("predecessors that are not the successors reversed at vertex", v);
   });
   if (!problem.empty()) return problem;
 
@@ -190,8 +162,9 @@ std::string EventGraph::structure_problem() const {
     if (w.wait_ns < 0 || w.wait_ns > kMaxDuration) return at("a wait time out of range at wait", i);
     if (!is_fraction(w.fraction)) return at("a wait's fraction of its task out of range at wait", i);
     const VertexId before = starts_run ? w.task : waits_[i - 1].resume;
-    for (std::uint64_t e = pred_offset_[w.resume]; e < pred_offset_[w.resume + 1]; ++e)
-      if (pred_[e] == before && pred_kind_[e] == EdgeKind::continuation) return {};
+    if (before >= n) return at("a resume that does not follow its task's previous segment at wait", i);
+    for (std::uint64_t e = succ_offset_[before]; e < succ_offset_[before + 1]; ++e)
+      if (succ_[e] == w.resume && succ_kind_[e] == EdgeKind::continuation) return {};
     return at("a resume that does not follow its task's previous segment at wait", i);
   });
   if (!problem.empty()) return problem;

@@ -191,12 +191,16 @@ class Engine {
     segment_queue_.assign(n_, ~0u);
     external_pending_.assign(n_, 0);
 
+    // Inputs counted along the forward edges (the replay does not need the graph's reverse CSR). A phase
+    // waits only for the phase before it; its arrivals count through arrival_effect events.
     for (VertexId v = 0; v < n_; ++v) {
-      auto preds = g_.predecessors(v);
-      auto kinds = g_.predecessor_kinds(v);
-      std::uint32_t count = 0;
-      for (std::size_t i = 0; i < preds.size(); ++i)
-        if (g_.kind(v) != OpKind::barrier_phase || kinds[i] == EdgeKind::phase_order) ++count;
+      auto succ = g_.successors(v);
+      auto kinds = g_.successor_kinds(v);
+      for (std::size_t i = 0; i < succ.size(); ++i)
+        if (kinds[i] == EdgeKind::phase_order || g_.kind(succ[i]) != OpKind::barrier_phase) ++join_[succ[i]].pending;
+    }
+    for (VertexId v = 0; v < n_; ++v) {
+      std::uint32_t count = join_[v].pending;
       // A completion queue fires on its first input: one input is all it waits for (later ones are ignored).
       if (g_.kind(v) == OpKind::first_of) count = std::min<std::uint32_t>(count, 1);
       // An input no record produces: it fires EventGraph::external_delay after the others (Legion Prof logs).
@@ -755,12 +759,15 @@ class Engine {
       if (!s.previous_done) return what + ": the previous phase never completed";
       return what + ": needs " + std::to_string(g_.phase(v).required) + " arrivals, got " + std::to_string(s.arrived);
     }
+    // The input that never came: of the inputs (the lowest first), one that is not its issue, else its issuer
+    // that never started. (Only a stuck run's few examples read the graph's in-edges.)
     auto preds = g_.predecessors(v);
     auto kinds = g_.predecessor_kinds(v);
-    for (std::size_t i = 0; i < preds.size(); ++i)
-      if (r_.end[preds[i]] == kNever && (kinds[i] != EdgeKind::issue || r_.start[preds[i]] == kNever))
-        return what + ": waits on " + graph::op_kind_name(g_.kind(preds[i])) + " " + core::to_string(g_.event(preds[i])) +
-               " (" + graph::edge_kind_name(kinds[i]) + "), which never completed";
+    for (const bool issue : {false, true})
+      for (std::size_t i = 0; i < preds.size(); ++i)
+        if ((kinds[i] == EdgeKind::issue) == issue && r_.end[preds[i]] == kNever && (!issue || r_.start[preds[i]] == kNever))
+          return what + ": waits on " + graph::op_kind_name(g_.kind(preds[i])) + " " + core::to_string(g_.event(preds[i])) +
+                 " (" + graph::edge_kind_name(kinds[i]) + "), which never completed";
     if (r_.ready[v] >= 0 && join_[v].pending == 0) return what + ": ready but its processor was held by a waiting task";
     return what + ": never became ready";
   }

@@ -29,12 +29,11 @@ constexpr std::uint64_t kAlign = 64;
 constexpr std::uint32_t kPartsSection = 1;
 constexpr std::uint32_t kFirstColumnSection = 16;
 // The graph's arrays, named in EventGraph::visit_parts order (for messages about a damaged one).
-constexpr std::array<const char*, 22> kColumnNames = {
+constexpr std::array<const char*, 19> kColumnNames = {
     "kinds",          "nodes",           "events",          "issuers",        "positions",
     "payloads",       "tasks",           "copies",          "barrier phases", "barrier values",
     "waits",          "issue fractions", "observed starts", "observed ends",  "external delays",
-    "outside work",   "successor offsets", "successors",    "successor kinds", "predecessor offsets",
-    "predecessors",   "predecessor kinds"};
+    "outside work",   "successor offsets", "successors",    "successor kinds"};
 
 struct Header {
   std::array<unsigned char, 8> signature;

@@ -146,14 +146,14 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     if (!run) return {};
     const auto& r = run->result;
     double sum = 0;
-    for (const graph::WaitInfo& w : g.waits()) {
+    const auto waits = g.waits();
+    for (std::size_t i = 0; i < waits.size(); ++i) {
+      const graph::WaitInfo& w = waits[i];
       if (w.awaited == graph::kNoVertex || r.ready[w.resume] < 0) continue;
-      // The segment before the resume: the task itself, or the resume of the wait before this one.
-      for (std::size_t i = 0; i < g.predecessors(w.resume).size(); ++i)
-        if (g.predecessor_kinds(w.resume)[i] == graph::EdgeKind::continuation) {
-          const graph::VertexId before = g.predecessors(w.resume)[i];
-          if (r.end[before] >= 0) sum += static_cast<double>(std::max<replay::TimeNs>(0, r.ready[w.resume] - r.end[before]));
-        }
+      // The segment before the resume (its continuation edge comes from it): the task itself, or the resume
+      // of the task's wait before this one (EventGraph::waits_of: a task's waits are one run).
+      const graph::VertexId before = i > 0 && waits[i - 1].task == w.task ? waits[i - 1].resume : w.task;
+      if (r.end[before] >= 0) sum += static_cast<double>(std::max<replay::TimeNs>(0, r.ready[w.resume] - r.end[before]));
     }
     return {sum, static_cast<double>(r.makespan_ns)};
   };

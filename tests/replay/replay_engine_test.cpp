@@ -1,6 +1,7 @@
 // Golden replays of tiny hand-computed DAGs (one per rule of DESIGN §3) and properties on larger graphs.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 #include "graph/graph_algorithms.hpp"
@@ -159,6 +160,24 @@ TEST(Replay, StuckBarrierIsReportedAndTheReplayEnds) {
   bool named = false;
   for (const auto& s : r.run.result.stuck_examples) named |= s.reason.find("needs 2 arrivals, got 1") != std::string::npos;
   EXPECT_TRUE(named);
+}
+
+// A stuck operation names the input that never came: an input other than its issue first (the phase it
+// waits on), its issuer only when nothing else holds it, whatever order the graph lists its in-edges in.
+TEST(Replay, AStuckOperationNamesTheInputThatNeverCameBeforeItsIssuer) {
+  auto r = replay_lines({"Barrier Creation: 20000009 2", "Barrier Arrive: (20000009,1) (0,0) (0,0) 1",
+                         task(1, "80000000", "(20000001,1)", "(20000009,1)"), "Task Time: (20000001,1) 5",
+                         task(2, "80000000", "(20000002,1)", "(20000009,1)", "(20000001,1)"), "Task Time: (20000002,1) 7",
+                         task(3, "80000000", "(20000003,1)", "(0,0)", "(20000001,1)"), "Task Time: (20000003,1) 9"});
+  EXPECT_EQ(r.run.result.stuck, 4u);  // the phase, the task behind it and the two it would have issued
+  std::map<std::string, std::string> reason;
+  for (const auto& s : r.run.result.stuck_examples) reason[s.reason.substr(0, s.reason.find(':'))] = s.reason;
+  ASSERT_EQ(reason.count("task (20000002,1)"), 1u);
+  EXPECT_NE(reason["task (20000002,1)"].find("waits on barrier_phase (20000009,1) (precondition), which never completed"),
+            std::string::npos) << reason["task (20000002,1)"];
+  ASSERT_EQ(reason.count("task (20000003,1)"), 1u);
+  EXPECT_NE(reason["task (20000003,1)"].find("waits on task (20000001,1) (issue), which never completed"), std::string::npos)
+      << reason["task (20000003,1)"];
 }
 
 // A model without a kind the trace has is fine until a task needs it; then the replay fails naming the kind.

@@ -179,9 +179,9 @@ TEST_F(DamagedPackedTrace, DecreasingOffsetsAreCaught) {
 TEST_F(DamagedPackedTrace, OffsetsThatDoNotEndAtTheEdgeCountAreCaught) {
   std::string f = *good_;
   const std::uint32_t n = trace_->graph().vertex_count();
-  put<graph::EdgeOffset>(f, column(f, 19).offset + sizeof(graph::EdgeOffset) * std::uint64_t{n}, 0xffffffffu);  // the predecessors' end
+  put<graph::EdgeOffset>(f, column(f, 16).offset + sizeof(graph::EdgeOffset) * std::uint64_t{n}, 0xffffffffu);  // the successors' end
   testing::repair_packed_checksums(f);
-  EXPECT_NE(read_error(f).find("predecessor offsets that do not add up to the edge count"), std::string::npos)
+  EXPECT_NE(read_error(f).find("successor offsets that do not add up to the edge count"), std::string::npos)
       << read_error(f);
 }
 
@@ -202,12 +202,21 @@ TEST_F(DamagedPackedTrace, AnOperationOfNoKindIsCaught) {
   EXPECT_NE(read_error(f).find("an operation of no kind at vertex 2"), std::string::npos);
 }
 
-TEST_F(DamagedPackedTrace, AForwardEdgeTheReverseDoesNotHoldIsCaught) {
+TEST_F(DamagedPackedTrace, AResumeWithoutTheContinuationFromItsPreviousSegmentIsCaught) {
+  const graph::EventGraph& g = trace_->graph();
+  ASSERT_FALSE(g.waits().empty());
+  const graph::WaitInfo& w = g.waits()[0];
+  auto succ = g.successors(w.task);
+  auto kinds = g.successor_kinds(w.task);
+  std::uint64_t edge = g.edge_count();
+  for (std::size_t i = 0; i < succ.size(); ++i)
+    if (succ[i] == w.resume && kinds[i] == graph::EdgeKind::continuation) edge = g.first_edge(w.task) + i;
+  ASSERT_LT(edge, g.edge_count());
   std::string f = *good_;
-  const std::uint8_t kind = static_cast<std::uint8_t>(f[column(f, 18).offset]);
-  f[column(f, 18).offset] = static_cast<char>(kind == 0 ? 1 : 0);  // the first successor kind, changed one way only
+  f[column(f, 18).offset + edge] = static_cast<char>(graph::EdgeKind::precondition);  // still fits its operations
   testing::repair_packed_checksums(f);
-  EXPECT_NE(read_error(f).find("predecessors that are not the successors reversed"), std::string::npos) << read_error(f);
+  EXPECT_NE(read_error(f).find("a resume that does not follow its task's previous segment at wait 0"), std::string::npos)
+      << read_error(f);
 }
 
 TEST_F(DamagedPackedTrace, AnOperationThatNoLongerFitsItsEdgesIsCaught) {

@@ -12,11 +12,17 @@ namespace rr::graph::build_detail {
 void GraphBuilder::check_merge_counts() {
   const EventGraph& graph = out_.graph;
   std::sort(unproduced_merge_inputs_.begin(), unproduced_merge_inputs_.end());
+  // Counted along the forward edges: the graph's reverse CSR is only built for the commands that need it.
+  std::vector<std::uint32_t> inputs(graph.vertex_count(), 0);
+  for (VertexId v = 0; v < graph.vertex_count(); ++v) {
+    auto succ = graph.successors(v);
+    auto kinds = graph.successor_kinds(v);
+    for (std::size_t i = 0; i < succ.size(); ++i) inputs[succ[i]] += kinds[i] == EdgeKind::merge_input;
+  }
   auto unproduced = unproduced_merge_inputs_.cbegin();
   for (VertexId m = 0; m < graph.vertex_count(); ++m) {
     if (graph.kind(m) != OpKind::merge) continue;
-    std::uint64_t found = 0;
-    for (EdgeKind k : graph.predecessor_kinds(m)) found += k == EdgeKind::merge_input;
+    std::uint64_t found = inputs[m];
     for (; unproduced != unproduced_merge_inputs_.cend() && *unproduced == m; ++unproduced) ++found;
     if (found != graph.payload(m))
       log_.note(FindingKind::merge_count_mismatch, graph.event(m), [&] {
