@@ -2,10 +2,12 @@
 // first use), flat attributes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -177,8 +179,9 @@ class EventGraph {
     return {succ_kind_.data() + succ_offset_[v], succ_kind_.data() + succ_offset_[v + 1]};
   }
   // In-edges, in order of their sources and then as the sources list them. The reverse CSR they come from is
-  // built from the forward one on the first call (about 5.6 bytes per record of a Realm trace, which neither
-  // the replay, nor validation, nor statistics need); calls from several threads build it once.
+  // built from the forward one on the first call (about 5.6 bytes per record of a Realm trace, which building,
+  // validation, statistics and a replay without moved functions never ask for); calls from several threads
+  // build it once.
   std::span<const VertexId> predecessors(VertexId v) const {
     const ReverseCsr& r = reverse();
     return {r.from.data() + r.offset[v], r.from.data() + r.offset[v + 1]};
@@ -265,17 +268,25 @@ class EventGraph {
   Column<EdgeKind> succ_kind_;
 
   struct ReverseCsr {
-    std::once_flag built;
+    std::once_flag once;
+    std::atomic<bool> built{false};  // read first, so that a built one costs a load, not a call_once
     std::vector<EdgeOffset> offset;
     std::vector<VertexId> from;
     std::vector<EdgeKind> kind;
   };
   const ReverseCsr& reverse() const {
-    std::call_once(reverse_->built, [this] { build_reverse(*reverse_); });
+    // A graph moved from has no edges, and no in-edges to ask for.
+    if (!reverse_) throw std::logic_error("the in-edges of a graph that was moved from");
+    if (!reverse_->built.load(std::memory_order_acquire))
+      std::call_once(reverse_->once, [this] {
+        build_reverse(*reverse_);
+        reverse_->built.store(true, std::memory_order_release);
+      });
     return *reverse_;
   }
   void build_reverse(ReverseCsr& r) const;
-  // Shared by copies of the graph, whose edges are the same; a fresh one per graph built or loaded.
+  // Shared by copies of the graph, whose edges are the same; a fresh one per graph built or loaded (visit_parts
+  // fills a graph just made: it never replaces the edges of one whose reverse may be built).
   std::shared_ptr<ReverseCsr> reverse_ = std::make_shared<ReverseCsr>();
 };
 

@@ -742,17 +742,40 @@ class Engine {
     for (std::uint32_t i = 0; i < instances_.size(); ++i)
       r_.channels.push_back({instances_[i].channel, instances_[i].node, instances_[i].busy_ns, instances_[i].transfers,
                              instances_[i].bytes});
+    std::vector<VertexId> examples;
     for (VertexId v = 0; v < n_; ++v) {
       if (r_.end[v] != kNever) continue;
       ++r_.stuck;
-      if (r_.stuck_examples.size() < options_.stuck_examples) r_.stuck_examples.push_back({v, why_stuck(v)});
+      if (examples.size() < options_.stuck_examples) examples.push_back(v);
     }
+    const std::vector<std::vector<InEdge>> inputs = inputs_of(examples);
+    for (std::size_t i = 0; i < examples.size(); ++i)
+      r_.stuck_examples.push_back({examples[i], why_stuck(examples[i], inputs[i])});
     r_.released_by.resize(n_);
     for (VertexId v = 0; v < n_; ++v) r_.released_by[v] = join_[v].released_by;
     join_ = {};
   }
 
-  std::string why_stuck(VertexId v) const {
+  struct InEdge {
+    VertexId from;
+    EdgeKind kind;
+  };
+  // The in-edges of a few vertices (ascending), in order of their sources: one pass along the forward edges,
+  // rather than the graph's reverse CSR, which a replay does not otherwise need.
+  std::vector<std::vector<InEdge>> inputs_of(const std::vector<VertexId>& vertices) const {
+    std::vector<std::vector<InEdge>> inputs(vertices.size());
+    if (vertices.empty()) return inputs;
+    for (VertexId u = 0; u < n_; ++u) {
+      auto succ = g_.successors(u);
+      auto kinds = g_.successor_kinds(u);
+      for (std::size_t i = 0; i < succ.size(); ++i)
+        if (auto at = std::lower_bound(vertices.begin(), vertices.end(), succ[i]); at != vertices.end() && *at == succ[i])
+          inputs[static_cast<std::size_t>(at - vertices.begin())].push_back({u, kinds[i]});
+    }
+    return inputs;
+  }
+
+  std::string why_stuck(VertexId v, const std::vector<InEdge>& inputs) const {
     std::string what = std::string(graph::op_kind_name(g_.kind(v))) + " " + core::to_string(g_.event(v));
     if (g_.kind(v) == OpKind::barrier_phase) {
       const PhaseState& s = phase_of(v);
@@ -760,14 +783,12 @@ class Engine {
       return what + ": needs " + std::to_string(g_.phase(v).required) + " arrivals, got " + std::to_string(s.arrived);
     }
     // The input that never came: of the inputs (the lowest first), one that is not its issue, else its issuer
-    // that never started. (Only a stuck run's few examples read the graph's in-edges.)
-    auto preds = g_.predecessors(v);
-    auto kinds = g_.predecessor_kinds(v);
+    // that never started.
     for (const bool issue : {false, true})
-      for (std::size_t i = 0; i < preds.size(); ++i)
-        if ((kinds[i] == EdgeKind::issue) == issue && r_.end[preds[i]] == kNever && (!issue || r_.start[preds[i]] == kNever))
-          return what + ": waits on " + graph::op_kind_name(g_.kind(preds[i])) + " " + core::to_string(g_.event(preds[i])) +
-                 " (" + graph::edge_kind_name(kinds[i]) + "), which never completed";
+      for (const InEdge& in : inputs)
+        if ((in.kind == EdgeKind::issue) == issue && r_.end[in.from] == kNever && (!issue || r_.start[in.from] == kNever))
+          return what + ": waits on " + graph::op_kind_name(g_.kind(in.from)) + " " + core::to_string(g_.event(in.from)) +
+                 " (" + graph::edge_kind_name(in.kind) + "), which never completed";
     if (r_.ready[v] >= 0 && join_[v].pending == 0) return what + ": ready but its processor was held by a waiting task";
     return what + ": never became ready";
   }
