@@ -190,6 +190,9 @@ class EventGraph {
     const ReverseCsr& r = reverse();
     return {r.kind.data() + r.offset[v], r.kind.data() + r.offset[v + 1]};
   }
+  // Whether the reverse CSR has been built (predecessors() was called on this graph or a copy of it): what the
+  // commands that never need it are tested for.
+  bool reverse_built() const { return reverse_ && reverse_->built.load(std::memory_order_acquire); }
   // Index of the first out-edge of v in the global edge numbering (edges are numbered by source).
   std::uint64_t first_edge(VertexId v) const { return succ_offset_[v]; }
 

@@ -55,6 +55,7 @@ TEST_P(ReverseCsr, HoldsEveryForwardEdgeInOrderOfItsSource) {
 TEST_P(ReverseCsr, ThreadsAskingAtOnceAndCopiesSeeTheSameEdges) {
   const BuildResult r = built(GetParam());
   const EventGraph copy_before = r.graph;  // shares the graph's edges, its reverse not yet built
+  EXPECT_FALSE(copy_before.reverse_built());  // neither the build nor its checks needed it
   std::vector<std::vector<std::vector<InEdge>>> seen(4);
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < seen.size(); ++t)
@@ -65,6 +66,7 @@ TEST_P(ReverseCsr, ThreadsAskingAtOnceAndCopiesSeeTheSameEdges) {
   for (auto& t : threads) t.join();
   const auto expected = reversed_by_hand(r.graph);
   for (const auto& s : seen) EXPECT_TRUE(s == expected);
+  EXPECT_TRUE(r.graph.reverse_built());
   const EventGraph copy_after = r.graph;
   for (VertexId v = 0; v < copy_after.vertex_count(); ++v) ASSERT_EQ(in_edges_of(copy_after, v), expected[v]);
 }

@@ -178,6 +178,19 @@ TEST(Replay, AStuckOperationNamesTheInputThatNeverCameBeforeItsIssuer) {
   ASSERT_EQ(reason.count("task (20000003,1)"), 1u);
   EXPECT_NE(reason["task (20000003,1)"].find("waits on task (20000001,1) (issue), which never completed"), std::string::npos)
       << reason["task (20000003,1)"];
+  EXPECT_FALSE(r.graph().reverse_built());  // the examples' in-edges come from one pass along the forward edges
+}
+
+// Loading, building and replaying a trace (critical path included) never derive the graph's reverse CSR: it
+// would add 5.6 bytes per record to a replay's peak.
+TEST(Replay, AReplayAndItsCriticalPathLeaveTheReverseCsrUnbuilt) {
+  for (const char* name : {"full_circuit_2node_p4_cpu2", "full_ghost_b2_cpu2"}) {
+    auto r = testing::replay_real(name);
+    ASSERT_TRUE(r.run.critical.has_value()) << name;
+    EXPECT_FALSE(r.graph().reverse_built()) << name;
+    r.graph().predecessors(0);  // the first caller derives it
+    EXPECT_TRUE(r.graph().reverse_built()) << name;
+  }
 }
 
 // A model without a kind the trace has is fine until a task needs it; then the replay fails naming the kind.
