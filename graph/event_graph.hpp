@@ -209,6 +209,11 @@ class EventGraph {
   std::span<const WaitInfo> waits() const { return waits_; }
   // A task's waits in program order: a contiguous run of waits() from TaskInfo::first_wait.
   std::span<const WaitInfo> waits_of(VertexId task_vertex) const;
+  // The segment wait i resumes after (its continuation edge leaves it): the task itself for the task's first
+  // wait, else the resume of the wait before (a task's waits are one run of waits()).
+  VertexId segment_before_wait(std::size_t i) const {
+    return i == 0 || waits_[i - 1].task != waits_[i].task ? waits_[i].task : waits_[i - 1].resume;
+  }
   // The sum of a task's Task Waits, in ns.
   std::int64_t wait_ns(VertexId task_vertex) const;
 

@@ -17,6 +17,9 @@ std::vector<VertexId> topological_order(const EventGraph& g);
 // is acyclic: one topological pass, and strongly connected components only on what it cannot order.
 std::vector<VertexId> find_cycle(const EventGraph& g);
 
+// How many edges enter each vertex, counted along the forward CSR (the graph's reverse one is not needed).
+std::vector<std::uint32_t> in_degrees(const EventGraph& g);
+
 struct LongestPath {
   std::int64_t length = 0;
   std::vector<VertexId> vertices;  // from the first operation to the last
@@ -35,10 +38,7 @@ LongestPath longest_path(const EventGraph& g, VertexWeight&& vertex_weight, Edge
   // start[v]: heaviest path into v, before its own weight; via[v]: the predecessor it comes through.
   std::vector<std::int64_t> start(n, 0);
   std::vector<VertexId> via(n, kNoVertex);
-  // In-degrees counted from the forward CSR too: the pass reads no predecessor list.
-  std::vector<std::uint32_t> pending(n, 0);
-  for (VertexId v = 0; v < n; ++v)
-    for (VertexId w : g.successors(v)) ++pending[w];
+  std::vector<std::uint32_t> pending = in_degrees(g);  // the pass reads no predecessor list
   std::vector<VertexId> ready;
   for (VertexId v = 0; v < n; ++v)
     if (pending[v] == 0) ready.push_back(v);

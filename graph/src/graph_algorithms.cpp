@@ -13,6 +13,14 @@
 
 namespace rr::graph {
 
+std::vector<std::uint32_t> in_degrees(const EventGraph& g) {
+  std::vector<std::uint32_t> degree;
+  platform::assign_on_huge_pages(degree, g.vertex_count(), std::uint32_t{0});
+  for (VertexId v = 0; v < g.vertex_count(); ++v)
+    for (VertexId w : g.successors(v)) ++degree[w];
+  return degree;
+}
+
 std::vector<VertexId> topological_order(const EventGraph& g) {
   std::vector<VertexId> reversed;
   reversed.reserve(g.vertex_count());
@@ -89,14 +97,9 @@ std::vector<VertexId> cycle_within(const EventGraph& g, const std::vector<char>&
 // somewhere: every cycle lies in that part.
 std::vector<VertexId> find_cycle(const EventGraph& g) {
   const VertexId n = g.vertex_count();
-  std::vector<std::uint32_t> pending;
-  platform::reserve_on_huge_pages(pending, n);
-  pending.resize(n);
+  std::vector<std::uint32_t> pending = in_degrees(g);  // an acyclic graph never needs the reverse CSR
   std::vector<VertexId> ready;
   platform::reserve_on_huge_pages(ready, n);
-  // In-degrees from the forward CSR: an acyclic graph (the usual case) never needs the reverse one.
-  for (VertexId v = 0; v < n; ++v)
-    for (VertexId w : g.successors(v)) ++pending[w];
   for (VertexId v = 0; v < n; ++v)
     if (pending[v] == 0) ready.push_back(v);
   std::uint64_t ordered = 0;

@@ -161,7 +161,7 @@ std::string EventGraph::structure_problem() const {
     if (w.awaited != kNoVertex && w.awaited >= n) return at("a wait on no vertex at wait", i);
     if (w.wait_ns < 0 || w.wait_ns > kMaxDuration) return at("a wait time out of range at wait", i);
     if (!is_fraction(w.fraction)) return at("a wait's fraction of its task out of range at wait", i);
-    const VertexId before = starts_run ? w.task : waits_[i - 1].resume;
+    const VertexId before = segment_before_wait(i);
     if (before >= n) return at("a resume that does not follow its task's previous segment at wait", i);
     for (std::uint64_t e = succ_offset_[before]; e < succ_offset_[before + 1]; ++e)
       if (succ_[e] == w.resume && succ_kind_[e] == EdgeKind::continuation) return {};

@@ -150,9 +150,7 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     for (std::size_t i = 0; i < waits.size(); ++i) {
       const graph::WaitInfo& w = waits[i];
       if (w.awaited == graph::kNoVertex || r.ready[w.resume] < 0) continue;
-      // The segment before the resume (its continuation edge comes from it): the task itself, or the resume
-      // of the task's wait before this one (EventGraph::waits_of: a task's waits are one run).
-      const graph::VertexId before = i > 0 && waits[i - 1].task == w.task ? waits[i - 1].resume : w.task;
+      const graph::VertexId before = g.segment_before_wait(i);
       if (r.end[before] >= 0) sum += static_cast<double>(std::max<replay::TimeNs>(0, r.ready[w.resume] - r.end[before]));
     }
     return {sum, static_cast<double>(r.makespan_ns)};
