@@ -32,12 +32,14 @@ struct LongestPath {
 //
 // Settled in Kahn's order, each vertex pushing its finish along its out-edges in the forward CSR only: no
 // search, and the weights inlined (a template, not std::function: they are called once per vertex and edge).
-template <typename VertexWeight, typename EdgeWeight>
-LongestPath longest_path(const EventGraph& g, VertexWeight&& vertex_weight, EdgeWeight&& edge_weight) {
+namespace detail {
+// longest_path, and with kWithPath false longest_path_length: then no predecessor per vertex is kept.
+template <bool kWithPath, typename VertexWeight, typename EdgeWeight>
+LongestPath heaviest_path(const EventGraph& g, VertexWeight&& vertex_weight, EdgeWeight&& edge_weight) {
   const VertexId n = g.vertex_count();
   // start[v]: heaviest path into v, before its own weight; via[v]: the predecessor it comes through.
   std::vector<std::int64_t> start(n, 0);
-  std::vector<VertexId> via(n, kNoVertex);
+  std::vector<VertexId> via(kWithPath ? n : 0, kNoVertex);
   std::vector<std::uint32_t> pending = in_degrees(g);  // the pass reads no predecessor list
   std::vector<VertexId> ready;
   for (VertexId v = 0; v < n; ++v)
@@ -60,18 +62,36 @@ LongestPath longest_path(const EventGraph& g, VertexWeight&& vertex_weight, Edge
     for (std::size_t i = 0; i < succ.size(); ++i) {
       const VertexId w = succ[i];
       const std::int64_t t = core::saturating_add(finish, edge_weight(v, w, kinds[i]));
-      // A path only counts once it weighs something: a way in of weight 0 leaves w a start of its own.
-      if (t > start[w] || (t == start[w] && t > 0 && v < via[w])) {
-        start[w] = t;
-        via[w] = v;
+      if constexpr (kWithPath) {
+        // A path only counts once it weighs something: a way in of weight 0 leaves w a start of its own.
+        if (t > start[w] || (t == start[w] && t > 0 && v < via[w])) {
+          start[w] = t;
+          via[w] = v;
+        }
+      } else {
+        start[w] = std::max(start[w], t);
       }
       if (--pending[w] == 0) ready.push_back(w);
     }
   }
   if (settled != n) return {-1, {}};
-  for (VertexId v = last; v != kNoVertex; v = via[v]) best.vertices.push_back(v);
-  std::reverse(best.vertices.begin(), best.vertices.end());
+  if constexpr (kWithPath) {
+    for (VertexId v = last; v != kNoVertex; v = via[v]) best.vertices.push_back(v);
+    std::reverse(best.vertices.begin(), best.vertices.end());
+  }
   return best;
+}
+}  // namespace detail
+
+template <typename VertexWeight, typename EdgeWeight>
+LongestPath longest_path(const EventGraph& g, VertexWeight&& vertex_weight, EdgeWeight&& edge_weight) {
+  return detail::heaviest_path<true>(g, vertex_weight, edge_weight);
+}
+
+// The length of longest_path alone, without a predecessor per vertex (what a lower bound needs).
+template <typename VertexWeight, typename EdgeWeight>
+std::int64_t longest_path_length(const EventGraph& g, VertexWeight&& vertex_weight, EdgeWeight&& edge_weight) {
+  return detail::heaviest_path<false>(g, vertex_weight, edge_weight).length;
 }
 
 template <typename VertexWeight>

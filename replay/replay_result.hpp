@@ -60,6 +60,13 @@ struct Interval {
   TimeNs end = 0;
 };
 
+// The run's noise (ReplayOptions::perturb_sigma, perturb_seed), kept so that analyses of the result reproduce its
+// durations (TaskTiming).
+struct Noise {
+  double sigma = 0;
+  std::uint64_t seed = 0;
+};
+
 struct StuckExample {
   graph::VertexId vertex = graph::kNoVertex;
   std::string reason;
@@ -70,10 +77,11 @@ struct ReplayResult {
   std::vector<TimeNs> start;  // per vertex: when it began (task segment start, copy's first hop); kNever if never
   std::vector<TimeNs> end;    // per vertex: when its event fired; kNever if never
   std::vector<TimeNs> ready;  // per vertex: when it became ready
-  std::vector<TimeNs> issued; // per vertex: when its issuing task's action reached it; kNever if not issued
+  // (When its issuer reached an operation is not kept: replay::issue_time recomputes it.)
   std::vector<graph::VertexId> released_by;
   std::vector<Release> release;
   std::vector<std::uint32_t> processor_of;  // per vertex: model processor of a task segment, else ~0u
+  Noise noise;                              // the noise its durations had
 
   std::vector<ProcessorUsage> processors;  // indexed like MachineMap::processors()
   std::vector<ChannelUsage> channels;      // channel instances used, in order of first use (timeline tracks)

@@ -6,6 +6,7 @@
 
 #include "graph/graph_algorithms.hpp"
 #include "replay/copy_route.hpp"
+#include "replay/task_timing.hpp"
 #include "replay/timing_rules.hpp"
 
 namespace rr::replay {
@@ -162,16 +163,27 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   cp.steps = std::move(reversed);
 
   // Lower bound: every operation takes its replayed duration and every edge its delay, but nothing queues.
-  // An issued operation starts from its issuer's issue point, which is (end - issued) before the issuer's end.
+  // An issued operation starts from its issuer's issue point, which is (end - issue time) before the issuer's end.
   // A phase's own span is spent waiting for its arrivals, which the edges already carry: it weighs nothing.
   // Operations outside the estimate weigh nothing, nor do the edges into them: they cannot lengthen the bound.
   auto weight = [&](VertexId u) -> std::int64_t {
     if (r.end[u] == kNever || g.kind(u) == OpKind::barrier_phase || !r.counts(u)) return 0;
     return r.end[u] - r.start[u];
   };
+  // Issue times are recomputed by the engine's rules (the replay keeps none); longest_path visits each
+  // issuer's out-edges together, so its running state is worked out once.
+  const TaskTiming timing(g, map, model, r.noise);
+  VertexId issuer = graph::kNoVertex;
+  Issuing running{};
   auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {
     if (r.end[from] == kNever || r.end[to] == kNever || !r.counts(to)) return 0;
-    if (kind == graph::EdgeKind::issue) return r.issued[to] - r.end[from];
+    if (kind == graph::EdgeKind::issue) {
+      if (issuer != from) {
+        running = timing.as_replayed(from, r);
+        issuer = from;
+      }
+      return timing.issue_point(running, to) + edge_delay_ns(g, map, model, from, to, kind) - r.end[from];
+    }
     if (kind == graph::EdgeKind::precondition)
       return edge_delay_ns(g, map, model, from, to, kind) + implied_copy_ns(g, map, model, r, from, to);
     // A measured wait delays the resume after its previous segment: the delay the replay applied.
@@ -179,7 +191,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
       return r.ready[to] - r.end[from];
     return edge_delay_ns(g, map, model, from, to, kind);
   };
-  cp.lower_bound_ns = graph::longest_path(g, weight, edge).length;
+  cp.lower_bound_ns = graph::longest_path_length(g, weight, edge);
   return cp;
 }
 

@@ -6,6 +6,7 @@
 #include "replay/copy_route.hpp"
 #include "replay/event_queue.hpp"
 #include "replay/segment_queue.hpp"
+#include "replay/task_timing.hpp"
 #include "replay/timing_rules.hpp"
 #include "core/saturating.hpp"
 
@@ -178,7 +179,7 @@ class Engine {
     r_.end.assign(n_, kNever);
     join_.assign(n_, {});
     r_.ready.assign(n_, 0);
-    r_.issued.assign(n_, kNever);
+    r_.noise = {options_.perturb_sigma, options_.perturb_seed};
     r_.release.assign(n_, Release::none);
     r_.processor_of.assign(n_, ~0u);
     r_.processors.assign(map_.processors().size(), {});
@@ -250,35 +251,11 @@ class Engine {
     }
   }
 
-  // ---- noise (ReplayOptions::perturb_sigma) ------------------------------------------------
-
-  // exp(sigma·z − sigma²/2) with z standard normal from (seed, v): a mean-1 lognormal factor that depends
-  // on nothing but the seed and the operation, so samples are the same whatever runs them.
-  double noise_factor(VertexId v) const {
-    auto mix = [](std::uint64_t x) {
-      x += 0x9e3779b97f4a7c15ull;
-      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-      x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-      return x ^ (x >> 31);
-    };
-    const std::uint64_t a = mix(options_.perturb_seed ^ mix(v));
-    const std::uint64_t b = mix(a);
-    const double u1 = (static_cast<double>(a >> 11) + 0.5) * 0x1p-53;  // (0, 1)
-    const double u2 = static_cast<double>(b >> 11) * 0x1p-53;
-    const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-    const double s = options_.perturb_sigma;
-    return std::exp(s * z - 0.5 * s * s);
-  }
-  TimeNs perturbed(TimeNs duration, VertexId v) const {
-    if (options_.perturb_sigma <= 0 || duration <= 0) return duration;
-    return core::held_round(static_cast<double>(duration) * noise_factor(v));
-  }
-
   // The measured duration of the wait before resume segment v when no record produces its event.
   TimeNs unlogged_wait(VertexId v) const {
     const graph::WaitInfo& w = g_.resume_wait(v);
     if (w.awaited != kNoVertex || options_.unlogged == UnloggedTime::instant) return 0;
-    return perturbed(w.wait_ns, v);
+    return timing_.perturbed(w.wait_ns, v);
   }
 
   // A task's first segment waits in a queue served by the model processors it may run on (placement and
@@ -336,8 +313,7 @@ class Engine {
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       const std::uint32_t p = candidates[i];
       const core::ProcessorKind kind = map_.processors()[p].kind;
-      const TimeNs finish = std::max(now_, proc_available_[p]) + model_.runtime.task_launch_ns +
-                            model_.processor(kind).segment_overhead_ns + task_busy(task, kind);
+      const TimeNs finish = std::max(now_, proc_available_[p]) + timing_.launch_ns(true, kind) + timing_.task_busy(task, kind);
       if (i == 0 || finish < best_finish) {
         best = p;
         best_finish = finish;
@@ -408,61 +384,6 @@ class Engine {
 
   // ---- tasks ----------------------------------------------------------------------------
 
-  struct SegmentShape {
-    TimeNs begin;  // busy offset where the segment starts, within the task's busy time
-    TimeNs end;
-  };
-
-  // Busy time of a task on the model, and the busy offsets of its actions (DESIGN §3 issue rule).
-  // On a processor of `kind`: the traced busy time (× the move's factor when the task runs on another kind
-  // than it was traced on), divided by the model's speed of that kind.
-  TimeNs task_busy(VertexId task, core::ProcessorKind kind) const {
-    const graph::TaskInfo& t = g_.task(task);
-    if (t.time_ns == graph::kNoTime) return 0;
-    TimeNs busy = std::max<TimeNs>(0, t.time_ns - total_wait_ns(task));
-    if (!map_.mapping().moves.empty() && kind != map_.traced_kind(t.processor.value()))
-      if (const machine::FunctionMove* m = map_.move(t.func_id); m && m->factor)
-        busy = core::held_round(static_cast<double>(busy) * *m->factor);
-    return perturbed(model_.scale_busy(kind, t.func_id, busy), task);
-  }
-
-  // Where action k of K happens in a busy time: where the traced run observed it when the trace says
-  // (`fraction` >= 0, Legion Prof logs), else by the issue point rule.
-  TimeNs action_offset(TimeNs busy, std::uint32_t k, std::uint32_t count, float fraction = -1) const {
-    switch (model_.issue_point) {
-      case machine::IssuePoint::start: return 0;
-      case machine::IssuePoint::end: return busy;
-      case machine::IssuePoint::interpolate: break;
-    }
-    if (fraction >= 0) return static_cast<TimeNs>(std::llround(static_cast<double>(busy) * fraction));
-    // busy * (k+1) can exceed 64 bits for long tasks with many actions: then multiply in 128 bits (whose
-    // division is a library call, so not when 64 bits hold the product).
-    if (TimeNs product; busy >= 0 && !__builtin_mul_overflow(busy, TimeNs{k} + 1, &product))
-      return product / (TimeNs{count} + 1);
-    __extension__ using Wide = __int128;
-    return static_cast<TimeNs>(static_cast<Wide>(busy) * (Wide{k} + 1) / (Wide{count} + 1));
-  }
-
-  // The sum of a task's measured waits, summed once per task: every segment of the task asks for it, and a
-  // task with many waits made that quadratic.
-  TimeNs total_wait_ns(VertexId task) const {
-    const std::uint32_t first = g_.task(task).first_wait;
-    if (first == graph::kNoWait) return 0;
-    if (wait_total_.empty()) wait_total_.assign(g_.waits().size(), -1);
-    if (wait_total_[first] < 0) wait_total_[first] = g_.wait_ns(task);
-    return wait_total_[first];
-  }
-
-  SegmentShape segment_shape(VertexId segment, VertexId task, TimeNs busy) const {
-    const graph::TaskInfo& t = g_.task(task);
-    auto waits = g_.waits_of(task);
-    std::uint32_t index = 0;  // 0 = the task vertex itself, i = after wait i-1
-    if (g_.kind(segment) == OpKind::task_resume) index = g_.payload(segment) - t.first_wait + 1;
-    TimeNs begin = index == 0 ? 0 : action_offset(busy, waits[index - 1].position, t.action_count, waits[index - 1].fraction);
-    TimeNs end = index == waits.size() ? busy : action_offset(busy, waits[index].position, t.action_count, waits[index].fraction);
-    return {begin, std::max(begin, end)};
-  }
-
   void enqueue_segment(VertexId v) {
     VertexId task = g_.kind(v) == OpKind::task ? v : g_.resume_wait(v).task;
     // A task that keeps its processor through a wait resumes there at once.
@@ -530,39 +451,31 @@ class Engine {
       join_[v].released_by = proc_last_[p];
       r_.release[v] = Release::resource;
     }
-    const TimeNs busy = task_busy(task, map_.processors()[p].kind);
     if (first) {
       const graph::TaskInfo& info = g_.task(task);
-      if (info.time_ns != graph::kNoTime && info.time_ns < total_wait_ns(task)) ++r_.clamped_waits;
+      if (info.time_ns != graph::kNoTime && info.time_ns < timing_.total_wait_ns(task)) ++r_.clamped_waits;
     }
-    const SegmentShape shape = segment_shape(v, task, busy);
-    // The runtime's own work on the processor before the segment's: the launch cost of a task, and the
-    // overhead of every segment on processors of this kind (ProcessorClass::segment_overhead_ns).
-    const TimeNs launch = (first ? model_.runtime.task_launch_ns : 0) + model_.processor(map_.processors()[p].kind).segment_overhead_ns;
-    const TimeNs run_start = now_ + launch;
+    const Issuing running = timing_.segment(v, task, now_, p);
     r_.start[v] = now_;
     r_.processor_of[v] = p;
     proc_busy_[p] = true;
     proc_last_[p] = v;
-    issue_actions(v, g_.task(task), busy, run_start, shape);
-    const TimeNs end = run_start + (shape.end - shape.begin);
+    issue_actions(v, running);
+    const TimeNs end = running.run_start + (running.shape.end - running.shape.begin);
     r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, end - now_);
     ++r_.processors[p].segments;
     if (options_.record_intervals) r_.intervals.push_back({p, v, now_, end});
     push(end, v, EventType::segment_end, p);
   }
 
-  // The actions segment v (of a task with info t and busy time `busy`) issues, each at its offset within the
-  // segment's part [shape.begin, shape.end] of the busy time, the segment's own work starting at run_start.
-  void issue_actions(VertexId v, const graph::TaskInfo& t, TimeNs busy, TimeNs run_start, SegmentShape shape) {
+  // The actions segment (or background operation) v issues, each when its running work reaches it
+  // (TaskTiming::issue_point); the issue then crosses to the action's node.
+  void issue_actions(VertexId v, const Issuing& running) {
     auto succ = g_.successors(v);
     auto kinds = g_.successor_kinds(v);
     for (std::size_t i = 0; i < succ.size(); ++i) {
       if (kinds[i] != EdgeKind::issue) continue;
-      const TimeNs offset = action_offset(busy, g_.position(succ[i]), t.action_count, g_.issue_fraction(succ[i]));
-      const TimeNs at = run_start + std::clamp(offset, shape.begin, shape.end) - shape.begin;
-      r_.issued[succ[i]] = at + edge_delay(v, succ[i], EdgeKind::issue);
-      contribute(succ[i], r_.issued[succ[i]], v, Release::issue);
+      contribute(succ[i], timing_.issue_point(running, succ[i]) + edge_delay(v, succ[i], EdgeKind::issue), v, Release::issue);
     }
   }
 
@@ -611,7 +524,7 @@ class Engine {
       }
     }
     ci.last_user = c;
-    const TimeNs duration = perturbed(model_.transfer_ns(model_.channels[ci.channel], plan.bytes), c);
+    const TimeNs duration = timing_.perturbed(model_.transfer_ns(model_.channels[ci.channel], plan.bytes), c);
     if (options_.record_intervals)
       r_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, now_, now_ + duration});
     ci.busy_ns = core::saturating_add(ci.busy_ns, duration);
@@ -669,14 +582,12 @@ class Engine {
         }
         break;
       case OpKind::background: {
-        // Realm's own background work (dependent partitioning) holds no modelled processor; it runs as fast as
-        // the model's CPUs relative to the traced ones.
+        // Realm's own background work (dependent partitioning) holds no modelled processor.
         // What it launched (a profiling response triggers events) happens where in its time the run saw it.
-        const graph::TaskInfo& t = g_.task(v);
-        const TimeNs busy = perturbed(model_.scale_busy(core::ProcessorKind::cpu, t.func_id, std::max<TimeNs>(0, t.time_ns)), v);
+        const Issuing running = timing_.background(v, now_);
         r_.start[v] = now_;
-        issue_actions(v, t, busy, now_, {0, busy});
-        push(now_ + busy, v, EventType::fire);
+        issue_actions(v, running);
+        push(now_ + running.busy, v, EventType::fire);
         break;
       }
       case OpKind::merge:
@@ -798,6 +709,7 @@ class Engine {
   const machine::MachineModel& model_;
   const ReplayOptions& options_;
   const std::uint32_t n_;
+  const TaskTiming timing_{g_, map_, model_, {options_.perturb_sigma, options_.perturb_seed}};
   ReplayResult r_;
   TimeNs now_ = 0;
   EventQueue queue_;
@@ -830,8 +742,6 @@ class Engine {
   std::vector<std::uint32_t> single_queue_;  // queue_of_processor, ~0u until first asked
   std::vector<std::uint32_t> segment_queue_;
   std::vector<char> external_pending_;  // v waits on an unrecorded event not yet scheduled (schedule_external)
-  // total_wait_ns, at each waiting task's first wait (TaskInfo::first_wait); -1 until first asked.
-  mutable std::vector<TimeNs> wait_total_;
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise

@@ -138,6 +138,7 @@ TEST(GraphAlgorithms, LongestPathEqualsThePlainRuleOnTheBundledTraces) {
       EXPECT_EQ(got.length, expected.length) << name << " seed " << seed;
       EXPECT_EQ(got.vertices, expected.vertices) << name << " seed " << seed;
       EXPECT_GT(got.length, 0);
+      EXPECT_EQ(longest_path_length(g, [&](VertexId v) { return weight[v]; }, edge), expected.length) << name;
     }
   }
 }
