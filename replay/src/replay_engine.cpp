@@ -123,7 +123,7 @@ class Engine {
           case EventType::hop_end: on_hop_end(v, e.aux()); break;
           case EventType::arrival_effect: on_arrival(v, e.aux()); break;  // aux: the arrive vertex
           // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
-          case EventType::floor: contribute(v, now_, join_[v].released_by, Release::observed); break;
+          case EventType::floor: contribute(v, now_, r_.released_by[v], Release::observed); break;
         }
       }
       allocate_resources();
@@ -177,7 +177,8 @@ class Engine {
   std::optional<core::InputError> init() {
     r_.start.assign(n_, kNever);
     r_.end.assign(n_, kNever);
-    join_.assign(n_, {});
+    r_.released_by.assign(n_, kNoVertex);
+    pending_.assign(n_, 0);
     r_.ready.assign(n_, 0);
     r_.noise = {options_.perturb_sigma, options_.perturb_seed};
     r_.release.assign(n_, Release::none);
@@ -198,10 +199,10 @@ class Engine {
       auto succ = g_.successors(v);
       auto kinds = g_.successor_kinds(v);
       for (std::size_t i = 0; i < succ.size(); ++i)
-        if (kinds[i] == EdgeKind::phase_order || g_.kind(succ[i]) != OpKind::barrier_phase) ++join_[succ[i]].pending;
+        if (kinds[i] == EdgeKind::phase_order || g_.kind(succ[i]) != OpKind::barrier_phase) ++pending_[succ[i]];
     }
     for (VertexId v = 0; v < n_; ++v) {
-      std::uint32_t count = join_[v].pending;
+      std::uint32_t count = pending_[v];
       // A completion queue fires on its first input: one input is all it waits for (later ones are ignored).
       if (g_.kind(v) == OpKind::first_of) count = std::min<std::uint32_t>(count, 1);
       // An input no record produces: it fires EventGraph::external_delay after the others (Legion Prof logs).
@@ -209,14 +210,14 @@ class Engine {
         ++count;
         external_pending_[v] = 1;
       }
-      join_[v].pending = count;
+      pending_[v] = count;
       if (count == 1 && external_pending_[v]) schedule_external(v);
       if (g_.kind(v) == OpKind::task)
         if (auto error = assign_queue(v)) return error;
     }
     mark_outside_estimate();
     for (VertexId v = 0; v < n_; ++v)
-      if (join_[v].pending == 0) become_ready(v, 0);
+      if (pending_[v] == 0) become_ready(v, 0);
     return std::nullopt;
   }
 
@@ -338,17 +339,18 @@ class Engine {
   // Applies one input to v arriving at time t from u; schedules v when its last input is in.
   void contribute(VertexId v, TimeNs t, VertexId from, Release why) {
     t = core::held(t);
-    Joining& j = join_[v];
-    if (j.pending == 0) return;  // a completion queue already fired on an earlier input
+    std::uint32_t& pending = pending_[v];
+    if (pending == 0) return;  // a completion queue already fired on an earlier input
     // The latest input releases v; among equal times the lowest vertex id, for determinism.
     TimeNs& ready = r_.ready[v];
-    if (j.released_by == kNoVertex || t > ready || (t == ready && from < j.released_by)) {
+    VertexId& released_by = r_.released_by[v];
+    if (released_by == kNoVertex || t > ready || (t == ready && from < released_by)) {
       ready = std::max(ready, t);
-      j.released_by = from;
+      released_by = from;
       r_.release[v] = why;
     }
-    if (--j.pending == 0) become_ready(v, ready);
-    else if (j.pending == 1 && external_pending_[v]) schedule_external(v);
+    if (--pending == 0) become_ready(v, ready);
+    else if (pending == 1 && external_pending_[v]) schedule_external(v);
   }
 
   // The runtime's own operations (merges, triggers, arrivals...) need no resource: they start when ready and
@@ -448,7 +450,7 @@ class Engine {
     VertexId task = first ? v : g_.resume_wait(v).task;
     if (now_ > r_.ready[v] && proc_last_[p] != kNoVertex) {
       // It waited for the processor: the previous occupant released it (critical path: queueing).
-      join_[v].released_by = proc_last_[p];
+      r_.released_by[v] = proc_last_[p];
       r_.release[v] = Release::resource;
     }
     if (first) {
@@ -519,7 +521,7 @@ class Engine {
     if (plan.hop == 0) {
       r_.start[c] = now_;
       if (now_ > r_.ready[c] && ci.last_user != kNoVertex) {
-        join_[c].released_by = ci.last_user;
+        r_.released_by[c] = ci.last_user;
         r_.release[c] = Release::resource;
       }
     }
@@ -557,7 +559,7 @@ class Engine {
     s.fired = true;
     r_.ready[p] = now_;
     r_.start[p] = now_;  // a phase takes no time: waiting for its arrivals is the arrivals' and the edges' time
-    join_[p].released_by = because;
+    r_.released_by[p] = because;
     r_.release[p] = because == kNoVertex ? Release::none : why;
     push(now_, p, EventType::fire);
   }
@@ -570,7 +572,7 @@ class Engine {
   // ---- readiness and firing -------------------------------------------------------------
 
   void on_ready(VertexId v) {
-    if (r_.release[v] == Release::none && join_[v].released_by == kNoVertex) r_.ready[v] = now_;
+    if (r_.release[v] == Release::none && r_.released_by[v] == kNoVertex) r_.ready[v] = now_;
     switch (g_.kind(v)) {
       case OpKind::task:
       case OpKind::task_resume: enqueue_segment(v); break;
@@ -598,7 +600,7 @@ class Engine {
       case OpKind::barrier_phase: {
         PhaseState& s = phase_of(v);
         s.previous_done = true;
-        try_fire_phase(v, join_[v].released_by, Release::input);
+        try_fire_phase(v, r_.released_by[v], Release::input);
         break;
       }
     }
@@ -662,9 +664,7 @@ class Engine {
     const std::vector<std::vector<InEdge>> inputs = inputs_of(examples);
     for (std::size_t i = 0; i < examples.size(); ++i)
       r_.stuck_examples.push_back({examples[i], why_stuck(examples[i], inputs[i])});
-    r_.released_by.resize(n_);
-    for (VertexId v = 0; v < n_; ++v) r_.released_by[v] = join_[v].released_by;
-    join_ = {};
+    pending_ = {};
   }
 
   struct InEdge {
@@ -700,7 +700,7 @@ class Engine {
         if ((in.kind == EdgeKind::issue) == issue && r_.end[in.from] == kNever && (!issue || r_.start[in.from] == kNever))
           return what + ": waits on " + graph::op_kind_name(g_.kind(in.from)) + " " + core::to_string(g_.event(in.from)) +
                  " (" + graph::edge_kind_name(in.kind) + "), which never completed";
-    if (r_.ready[v] >= 0 && join_[v].pending == 0) return what + ": ready but its processor was held by a waiting task";
+    if (r_.ready[v] >= 0 && pending_[v] == 0) return what + ": ready but its processor was held by a waiting task";
     return what + ": never became ready";
   }
 
@@ -713,13 +713,9 @@ class Engine {
   ReplayResult r_;
   TimeNs now_ = 0;
   EventQueue queue_;
-  // What contribute() reads and writes with the ready time (ReplayResult::ready, written in place so that the
-  // result does not need a second copy of it at the end). Moved into ReplayResult::released_by at the end.
-  struct Joining {
-    VertexId released_by = kNoVertex;
-    std::uint32_t pending = 0;  // inputs still to come
-  };
-  std::vector<Joining> join_;
+  // Inputs each vertex still waits for. Its ready time and releaser are written in place in the result
+  // (ReplayResult::ready, released_by), so that the end of the run makes no second copy of them.
+  std::vector<std::uint32_t> pending_;
   // Per copy and per phase, indexed by the vertex's payload (EventGraph::copy_count): a copy is one vertex in
   // nine, a phase one in two hundred, so a slot per vertex would be mostly empty and spread the hot state.
   std::vector<PhaseState> phase_;
