@@ -190,7 +190,7 @@ class Engine {
     proc_last_.assign(map_.processors().size(), kNoVertex);
     proc_queues_.resize(map_.processors().size());
     proc_available_.assign(map_.processors().size(), 0);
-    segment_queue_.assign(n_, ~0u);
+    segment_queue_.assign(g_.task_count(), ~0u);
     external_pending_.assign(n_, 0);
 
     // Inputs counted along the forward edges (the replay does not need the graph's reverse CSR). A phase
@@ -275,7 +275,7 @@ class Engine {
                                   std::string(core::processor_kind_name(kind)) + " processor on model node " +
                                   std::to_string(v < n_ ? map_.fold(g_.node(v)) : 0)};
     }
-    if (!eft) segment_queue_[v] = queue_for(targets);
+    if (!eft) segment_queue_[g_.payload(v)] = queue_for(targets);
     return std::nullopt;
   }
 
@@ -398,11 +398,13 @@ class Engine {
         return;
       }
     }
-    std::uint32_t q = segment_queue_[v];
+    std::uint32_t q;
     if (g_.kind(v) == OpKind::task_resume) {
       q = queue_of_processor(r_.processor_of[task]);
     } else if (map_.placement() == machine::Placement::eft) {
       q = queue_of_processor(earliest_finish(task));
+    } else {
+      q = segment_queue_[g_.payload(v)];
     }
     TimeNs order = r_.ready[v];
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
@@ -736,7 +738,7 @@ class Engine {
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
   std::unordered_map<const std::vector<std::uint32_t>*, std::uint32_t> queue_at_address_;
   std::vector<std::uint32_t> single_queue_;  // queue_of_processor, ~0u until first asked
-  std::vector<std::uint32_t> segment_queue_;
+  std::vector<std::uint32_t> segment_queue_;  // per task (its payload): the queue its first segment waits in
   std::vector<char> external_pending_;  // v waits on an unrecorded event not yet scheduled (schedule_external)
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
