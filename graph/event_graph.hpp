@@ -201,8 +201,8 @@ class EventGraph {
   const CopyInfo& copy(VertexId v) const { return copies_[payload_[v]]; }
   const BarrierPhaseInfo& phase(VertexId v) const { return phases_[payload_[v]]; }
   // How many copies, tasks and barrier phases there are: payload() of a copy (a task, a phase) is below this,
-  // and no two copies (tasks, phases) share one, so per-copy state can live in arrays of this size instead of
-  // one per vertex.
+  // and no two copies (phases) share one, so per-copy state can live in arrays of this size instead of one per
+  // vertex. A packed file could make two tasks share one: state kept per task must follow from TaskInfo alone.
   std::uint32_t copy_count() const { return static_cast<std::uint32_t>(copies_.size()); }
   std::uint32_t task_count() const { return static_cast<std::uint32_t>(tasks_.size()); }  // tasks and background work
   std::uint32_t phase_count() const { return static_cast<std::uint32_t>(phases_.size()); }

@@ -132,7 +132,8 @@ class TaskTiming {
     const TimeNs busy = background_busy(v);
     return {&g_.task(v), busy, start, {0, busy}};
   }
-  // How issuer v ran in replay r, which started it: a task segment, or a background operation.
+  // How issuer v ran in replay r, which started it (on a model processor, for a segment): a task segment, or a
+  // background operation.
   Issuing as_replayed(graph::VertexId v, const ReplayResult& r) const {
     if (g_.kind(v) == graph::OpKind::background) return background(v, r.start[v]);
     const graph::VertexId task = g_.kind(v) == graph::OpKind::task_resume ? g_.resume_wait(v).task : v;
@@ -153,9 +154,14 @@ class TaskTiming {
 };
 
 // When `issuer` (a task segment or background operation that started in replay r) issued `action`, the issue
-// crossed to the action's node included: what the engine contributed to the action's ready time.
+// crossed to the action's node included: what the engine contributed to the action's ready time. kNever when
+// the issuer never started or issues nothing (it is not a task segment or background work).
 inline TimeNs issue_time(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
                          const ReplayResult& r, graph::VertexId issuer, graph::VertexId action) {
+  const graph::OpKind kind = g.kind(issuer);
+  const bool segment = kind == graph::OpKind::task || kind == graph::OpKind::task_resume;
+  if (!segment && kind != graph::OpKind::background) return kNever;
+  if (r.start[issuer] == kNever || (segment && r.processor_of[issuer] >= map.processors().size())) return kNever;
   const TaskTiming timing(g, map, model, r.noise);
   return timing.issue_point(timing.as_replayed(issuer, r), action) +
          edge_delay_ns(g, map, model, issuer, action, graph::EdgeKind::issue);

@@ -738,7 +738,8 @@ class Engine {
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
   std::unordered_map<const std::vector<std::uint32_t>*, std::uint32_t> queue_at_address_;
   std::vector<std::uint32_t> single_queue_;  // queue_of_processor, ~0u until first asked
-  std::vector<std::uint32_t> segment_queue_;  // per task (its payload): the queue its first segment waits in
+  // Per task (its payload): the queue its first segment waits in, which follows from its TaskInfo alone.
+  std::vector<std::uint32_t> segment_queue_;
   std::vector<char> external_pending_;  // v waits on an unrecorded event not yet scheduled (schedule_external)
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant

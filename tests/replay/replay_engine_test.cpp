@@ -8,6 +8,7 @@
 #include "graph/graph_builder.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "replay/replay_engine.hpp"
+#include "replay/task_timing.hpp"
 #include "support/replay_fixture.hpp"
 
 namespace rr::replay {
@@ -179,6 +180,9 @@ TEST(Replay, AStuckOperationNamesTheInputThatNeverCameBeforeItsIssuer) {
   EXPECT_NE(reason["task (20000003,1)"].find("waits on task (20000001,1) (issue), which never completed"), std::string::npos)
       << reason["task (20000003,1)"];
   EXPECT_FALSE(r.graph().reverse_built());  // the examples' in-edges come from one pass along the forward edges
+  // Task 1 never started, so it issued nothing: no issue time for what it would have issued.
+  const VertexId issuer = r.vertex_of(OpKind::task, 0x20000001, 1), issued = r.vertex_of(OpKind::task, 0x20000003, 1);
+  EXPECT_EQ(issue_time(r.graph(), r.run.map, r.run.model, r.result(), issuer, issued), kNever);
 }
 
 // Loading, building and replaying a trace (critical path included) never derive the graph's reverse CSR: it

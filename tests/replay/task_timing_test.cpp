@@ -44,6 +44,13 @@ std::pair<std::uint64_t, std::uint64_t> compare_issue_times(const Case& c) {
                     << ", issue time recomputed as " << recomputed;
     }
   }
+  // What issues nothing has no issue time: the first operation that is neither a task segment nor background.
+  for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
+    const graph::OpKind k = g.kind(v);
+    if (k == graph::OpKind::task || k == graph::OpKind::task_resume || k == graph::OpKind::background) continue;
+    EXPECT_EQ(issue_time(g, run->map, run->model, r, v, v), kNever) << c.trace;
+    break;
+  }
   return {same, different};
 }
 
