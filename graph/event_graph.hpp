@@ -226,6 +226,7 @@ class EventGraph {
   std::int64_t observed_origin() const { return observed_origin_; }
   float issue_fraction(VertexId v) const { return issue_fraction_.empty() ? -1.0f : issue_fraction_[v]; }
   std::int64_t external_delay(VertexId v) const { return external_delay_.empty() ? 0 : external_delay_[v]; }
+  bool has_external_delays() const { return !external_delay_.empty(); }  // else external_delay() is 0 everywhere
   std::span<const VertexId> outside_work() const { return outside_work_; }
   // "f5", or the function's name where the trace gives one ("calc_new_currents").
   std::string function_name(std::uint32_t func) const;

@@ -191,7 +191,7 @@ class Engine {
     proc_queues_.resize(map_.processors().size());
     proc_available_.assign(map_.processors().size(), 0);
     segment_queue_.assign(g_.task_count(), ~0u);
-    external_pending_.assign(n_, 0);
+    if (g_.has_external_delays()) external_pending_.assign(n_, 0);
 
     // Inputs counted along the forward edges (the replay does not need the graph's reverse CSR). A phase
     // waits only for the phase before it; its arrivals count through arrival_effect events.
@@ -211,7 +211,7 @@ class Engine {
         external_pending_[v] = 1;
       }
       pending_[v] = count;
-      if (count == 1 && external_pending_[v]) schedule_external(v);
+      if (count == 1 && waits_unrecorded(v)) schedule_external(v);
       if (g_.kind(v) == OpKind::task)
         if (auto error = assign_queue(v)) return error;
     }
@@ -350,7 +350,7 @@ class Engine {
       r_.release[v] = why;
     }
     if (--pending == 0) become_ready(v, ready);
-    else if (pending == 1 && external_pending_[v]) schedule_external(v);
+    else if (pending == 1 && waits_unrecorded(v)) schedule_external(v);
   }
 
   // The runtime's own operations (merges, triggers, arrivals...) need no resource: they start when ready and
@@ -740,7 +740,9 @@ class Engine {
   std::vector<std::uint32_t> single_queue_;  // queue_of_processor, ~0u until first asked
   // Per task (its payload): the queue its first segment waits in, which follows from its TaskInfo alone.
   std::vector<std::uint32_t> segment_queue_;
-  std::vector<char> external_pending_;  // v waits on an unrecorded event not yet scheduled (schedule_external)
+  // v waits on an unrecorded event not yet scheduled (schedule_external); empty when the graph has none.
+  std::vector<char> external_pending_;
+  bool waits_unrecorded(VertexId v) const { return !external_pending_.empty() && external_pending_[v]; }
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise
