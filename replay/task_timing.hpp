@@ -155,7 +155,8 @@ class TaskTiming {
 
 // When `issuer` (a task segment or background operation that started in replay r) issued `action`, the issue
 // crossed to the action's node included: what the engine contributed to the action's ready time. kNever when
-// the issuer never started or issues nothing (it is not a task segment or background work).
+// the issuer never started or issues nothing (it is not a task segment or background work). Each call sets up
+// its own TaskTiming: for many operations, keep one and use as_replayed once per issuer, then issue_point.
 inline TimeNs issue_time(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
                          const ReplayResult& r, graph::VertexId issuer, graph::VertexId action) {
   const graph::OpKind kind = g.kind(issuer);

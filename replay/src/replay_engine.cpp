@@ -190,7 +190,7 @@ class Engine {
     proc_last_.assign(map_.processors().size(), kNoVertex);
     proc_queues_.resize(map_.processors().size());
     proc_available_.assign(map_.processors().size(), 0);
-    segment_queue_.assign(g_.task_count(), ~0u);
+    if (map_.placement() != machine::Placement::eft) segment_queue_.assign(g_.task_count(), ~0u);  // eft picks at ready
     if (g_.has_external_delays()) external_pending_.assign(n_, 0);
 
     // Inputs counted along the forward edges (the replay does not need the graph's reverse CSR). A phase

@@ -16,6 +16,7 @@ struct Case {
   ReplayOptions options;
   std::vector<std::string> moves;
   machine::Placement placement = machine::Placement::traced;
+  std::vector<std::string> overrides;
 };
 
 // Operations released by their issue whose recomputed issue time is their ready time, and those that are not.
@@ -28,7 +29,7 @@ std::pair<std::uint64_t, std::uint64_t> compare_issue_times(const Case& c) {
   settings.critical_path = false;
   settings.mapping.placement = c.placement;
   for (const auto& m : c.moves) settings.mapping.moves.push_back(*machine::parse_move(m));
-  auto run = session::replay_trace(*trace, {RR_SOURCE_DIR "/data/machines/titan.toml", {}}, settings);
+  auto run = session::replay_trace(*trace, {RR_SOURCE_DIR "/data/machines/titan.toml", c.overrides}, settings);
   EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().to_string());
   if (!run.ok()) return {0, 1};
   const graph::EventGraph& g = trace->graph();
@@ -64,6 +65,9 @@ TEST(TaskTiming, RecomputedIssueTimesAreWhenTheReplayReleasedEachIssuedOperation
       {"s3d/dme_mixed_4n", "noise", noisy, {}},
       {"s3d/dme_mixed_4n", "a function moved to the GPU", {}, {"1=gpu:0.5"}},
       {"s3d/dme_all_2n", "eft", {}, {}, machine::Placement::eft},
+      {"s3d/dme_mixed_2n", "issue point at the start", noisy, {}, machine::Placement::traced, {"runtime.issue_point=start"}},
+      {"real/full_circuit_2node_p4_cpu2", "issue point at the end", {}, {}, machine::Placement::traced,
+       {"runtime.issue_point=end"}},
       {"legion-prof/circuit_small_cpu2_util1", "observed fractions", {}, {}},
       {"legion-prof/cgsolver_g8_b4_cpu2_util1", "observed fractions, noise", noisy, {}},
   };
@@ -71,6 +75,31 @@ TEST(TaskTiming, RecomputedIssueTimesAreWhenTheReplayReleasedEachIssuedOperation
     const auto [same, different] = compare_issue_times(c);
     EXPECT_GT(same, 100u) << c.trace << " (" << c.what << ")";
     EXPECT_EQ(different, 0u) << c.trace << " (" << c.what << ")";
+  }
+}
+
+// Task 1 (CPU 0, 100 us) issues task 2 (CPU 1, 80 us) halfway through its busy time (its one action), so the
+// run ends with task 2 at 50 + 80 = 130 us. Nothing queues, so the lower bound is the run itself; under noise
+// it is so only if the bound recomputes the issue point with the noise the run had.
+TEST(TaskTiming, UnderNoiseTheLowerBoundIsTheRunWhenNothingQueues) {
+  std::vector<std::string> lines = testing::kProcs;
+  for (const char* line : {"Task Time: (20000001,1) 100", "Task Time: (20000002,1) 80"}) lines.push_back(line);
+  lines.push_back(testing::task(1, "80000000", "(20000001,1)"));
+  lines.push_back(testing::task(2, "80000001", "(20000002,1)", "(0,0)", "(20000001,1)"));
+  auto trace = session::load_records(testing::make_trace({{0, lines}}), "test", {});
+  ASSERT_TRUE(trace.ok()) << trace.error().to_string();
+  auto model = machine::parse_machine(testing::kBareMachine, "bare.toml", {});
+  ASSERT_TRUE(model.ok()) << model.error().to_string();
+  for (const double sigma : {0.0, 0.5}) {
+    session::ReplaySettings settings;
+    settings.engine.perturb_sigma = sigma;
+    settings.engine.perturb_seed = 3;
+    auto run = session::replay_on(*trace, *model, settings);
+    ASSERT_TRUE(run.ok()) << run.error().to_string();
+    ASSERT_TRUE(run->critical.has_value());
+    EXPECT_EQ(run->critical->lower_bound_ns, run->result.makespan_ns) << "sigma " << sigma;
+    if (sigma == 0) EXPECT_EQ(run->result.makespan_ns, 130000);
+    else EXPECT_NE(run->result.makespan_ns, 130000);  // the noise changed the run
   }
 }
 
