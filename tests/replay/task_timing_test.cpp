@@ -59,17 +59,17 @@ TEST(TaskTiming, RecomputedIssueTimesAreWhenTheReplayReleasedEachIssuedOperation
   ReplayOptions noisy;
   noisy.perturb_sigma = 0.3;
   noisy.perturb_seed = 11;
+  const auto traced = machine::Placement::traced;
   const std::vector<Case> cases = {
-      {"real/full_ghost_b2_cpu2", "as traced", {}, {}},
-      {"real/full_circuit_2node_p4_cpu2", "noise", noisy, {}},
-      {"s3d/dme_mixed_4n", "noise", noisy, {}},
-      {"s3d/dme_mixed_4n", "a function moved to the GPU", {}, {"1=gpu:0.5"}},
-      {"s3d/dme_all_2n", "eft", {}, {}, machine::Placement::eft},
-      {"s3d/dme_mixed_2n", "issue point at the start", noisy, {}, machine::Placement::traced, {"runtime.issue_point=start"}},
-      {"real/full_circuit_2node_p4_cpu2", "issue point at the end", {}, {}, machine::Placement::traced,
-       {"runtime.issue_point=end"}},
-      {"legion-prof/circuit_small_cpu2_util1", "observed fractions", {}, {}},
-      {"legion-prof/cgsolver_g8_b4_cpu2_util1", "observed fractions, noise", noisy, {}},
+      {"real/full_ghost_b2_cpu2", "as traced", {}, {}, traced, {}},
+      {"real/full_circuit_2node_p4_cpu2", "noise", noisy, {}, traced, {}},
+      {"s3d/dme_mixed_4n", "noise", noisy, {}, traced, {}},
+      {"s3d/dme_mixed_4n", "a function moved to the GPU", {}, {"1=gpu:0.5"}, traced, {}},
+      {"s3d/dme_all_2n", "eft", {}, {}, machine::Placement::eft, {}},
+      {"s3d/dme_mixed_2n", "issue point at the start", noisy, {}, traced, {"runtime.issue_point=start"}},
+      {"real/full_circuit_2node_p4_cpu2", "issue point at the end", {}, {}, traced, {"runtime.issue_point=end"}},
+      {"legion-prof/circuit_small_cpu2_util1", "observed fractions", {}, {}, traced, {}},
+      {"legion-prof/cgsolver_g8_b4_cpu2_util1", "observed fractions, noise", noisy, {}, traced, {}},
   };
   for (const Case& c : cases) {
     const auto [same, different] = compare_issue_times(c);
