@@ -198,6 +198,8 @@ class EventGraph {
 
   const TaskInfo& task(VertexId v) const { return tasks_[payload_[v]]; }
   const WaitInfo& resume_wait(VertexId v) const { return waits_[payload_[v]]; }
+  // The task whose work segment v runs: a resume's task, else v itself (a task, or background work).
+  VertexId task_of(VertexId v) const { return kind_[v] == OpKind::task_resume ? resume_wait(v).task : v; }
   const CopyInfo& copy(VertexId v) const { return copies_[payload_[v]]; }
   const BarrierPhaseInfo& phase(VertexId v) const { return phases_[payload_[v]]; }
   // How many copies, tasks and barrier phases there are: payload() of a copy (a task, a phase) is below this,

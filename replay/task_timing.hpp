@@ -136,13 +136,17 @@ class TaskTiming {
   // background operation.
   Issuing as_replayed(graph::VertexId v, const ReplayResult& r) const {
     if (g_.kind(v) == graph::OpKind::background) return background(v, r.start[v]);
-    const graph::VertexId task = g_.kind(v) == graph::OpKind::task_resume ? g_.resume_wait(v).task : v;
-    return segment(v, task, r.start[v], r.processor_of[v]);
+    return segment(v, g_.task_of(v), r.start[v], r.processor_of[v]);
   }
   // When the running segment reaches `action`, before the issue crosses to the action's node.
   TimeNs issue_point(const Issuing& s, graph::VertexId action) const {
     const TimeNs offset = action_offset(s.busy, g_.position(action), s.task->action_count, g_.issue_fraction(action));
     return s.run_start + std::clamp(offset, s.shape.begin, s.shape.end) - s.shape.begin;
+  }
+  // When the issue of `action` by `issuer`, running as `s`, reaches the action's node: its ready time, as far as
+  // the issue goes.
+  TimeNs issue_arrival(const Issuing& s, graph::VertexId issuer, graph::VertexId action) const {
+    return issue_point(s, action) + edge_delay_ns(g_, map_, model_, issuer, action, graph::EdgeKind::issue);
   }
 
  private:
@@ -156,7 +160,7 @@ class TaskTiming {
 // When `issuer` (a task segment or background operation that started in replay r) issued `action`, the issue
 // crossed to the action's node included: what the engine contributed to the action's ready time. kNever when
 // the issuer never started or issues nothing (it is not a task segment or background work). Each call sets up
-// its own TaskTiming: for many operations, keep one and use as_replayed once per issuer, then issue_point.
+// its own TaskTiming: for many operations, keep one and use as_replayed once per issuer, then issue_arrival.
 inline TimeNs issue_time(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
                          const ReplayResult& r, graph::VertexId issuer, graph::VertexId action) {
   const graph::OpKind kind = g.kind(issuer);
@@ -164,8 +168,7 @@ inline TimeNs issue_time(const graph::EventGraph& g, const MachineMap& map, cons
   if (!segment && kind != graph::OpKind::background) return kNever;
   if (r.start[issuer] == kNever || (segment && r.processor_of[issuer] >= map.processors().size())) return kNever;
   const TaskTiming timing(g, map, model, r.noise);
-  return timing.issue_point(timing.as_replayed(issuer, r), action) +
-         edge_delay_ns(g, map, model, issuer, action, graph::EdgeKind::issue);
+  return timing.issue_arrival(timing.as_replayed(issuer, r), issuer, action);
 }
 
 }  // namespace rr::replay

@@ -33,7 +33,7 @@ inline machine::TimeNs implied_copy_ns(const graph::EventGraph& g, const Machine
                                        graph::VertexId v) {
   if (map.mapping().moves.empty() || g.kind(v) != graph::OpKind::task) return 0;
   if (g.kind(u) != graph::OpKind::task && g.kind(u) != graph::OpKind::task_resume) return 0;
-  const graph::VertexId ut = g.kind(u) == graph::OpKind::task ? u : g.resume_wait(u).task;
+  const graph::VertexId ut = g.task_of(u);
   const graph::TaskInfo& a = g.task(ut);
   const graph::TaskInfo& b = g.task(v);
   const auto traced_a = map.traced_kind(a.processor.value()), traced_b = map.traced_kind(b.processor.value());

@@ -29,17 +29,13 @@ namespace {
 using graph::OpKind;
 using graph::VertexId;
 
-graph::VertexId task_of(const graph::EventGraph& g, VertexId v) {
-  return g.kind(v) == OpKind::task_resume ? g.resume_wait(v).task : v;
-}
-
 std::string own_label(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r, VertexId v,
                       PathClass* cls) {
   switch (g.kind(v)) {
     case OpKind::task:
     case OpKind::task_resume: {
       *cls = PathClass::compute;
-      const auto& t = g.task(task_of(g, v));
+      const auto& t = g.task(g.task_of(v));
       // The kind it ran on: its traced kind, or another one when its function was moved.
       const core::ProcessorKind kind = r.processor_of[v] < map.processors().size()
                                            ? map.processors()[r.processor_of[v]].kind
@@ -83,7 +79,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
     // v's own work, or for an issuer only its part before the action it issued.
     const TimeNs start = std::min(r.start[v], hi);
     if (via_issue) {
-      const auto& t = g.task(task_of(g, v));
+      const auto& t = g.task(g.task_of(v));
       account(v, PathClass::issue, "issue " + g.function_name(t.func_id), start, hi);
     } else {
       PathClass cls;
@@ -112,7 +108,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
           v = graph::kNoVertex;
           continue;
         }
-        via_issue = task_of(g, next) == g.issuer(v);
+        via_issue = g.task_of(next) == g.issuer(v);
         if (via_issue) {
           const TimeNs from_issue = std::max(hi - edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue), r.start[next]);
           account(v, PathClass::latency, "latency", from_issue, hi);
@@ -182,7 +178,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
         running = timing.as_replayed(from, r);
         issuer = from;
       }
-      return timing.issue_point(running, to) + edge_delay_ns(g, map, model, from, to, kind) - r.end[from];
+      return timing.issue_arrival(running, from, to) - r.end[from];
     }
     if (kind == graph::EdgeKind::precondition)
       return edge_delay_ns(g, map, model, from, to, kind) + implied_copy_ns(g, map, model, r, from, to);

@@ -22,7 +22,7 @@ OperationColumns operation_columns(const graph::EventGraph& g, const MachineMap&
   for (graph::VertexId v = 0; v < n; ++v) {
     const graph::OpKind kind = g.kind(v);
     if (kind == graph::OpKind::task || kind == graph::OpKind::task_resume) {
-      const graph::VertexId task = kind == graph::OpKind::task ? v : g.resume_wait(v).task;
+      const graph::VertexId task = g.task_of(v);
       c.function[v] = g.task(task).func_id;
       if (r.processor_of[v] != ~0u) c.processor[v] = static_cast<std::int32_t>(r.processor_of[v]);
       c.node[v] = processor_node(v);

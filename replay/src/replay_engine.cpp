@@ -387,7 +387,7 @@ class Engine {
   // ---- tasks ----------------------------------------------------------------------------
 
   void enqueue_segment(VertexId v) {
-    VertexId task = g_.kind(v) == OpKind::task ? v : g_.resume_wait(v).task;
+    VertexId task = g_.task_of(v);
     // A task that keeps its processor through a wait resumes there at once.
     // Every segment of a task runs on the processor its first segment ran on, so that is the one it can hold.
     if (g_.kind(v) == OpKind::task_resume && !model_.wait_frees_processor) {
@@ -449,7 +449,7 @@ class Engine {
 
   void start_segment(std::uint32_t p, VertexId v) {
     const bool first = g_.kind(v) == OpKind::task;
-    VertexId task = first ? v : g_.resume_wait(v).task;
+    VertexId task = g_.task_of(v);
     if (now_ > r_.ready[v] && proc_last_[p] != kNoVertex) {
       // It waited for the processor: the previous occupant released it (critical path: queueing).
       r_.released_by[v] = proc_last_[p];
@@ -473,13 +473,13 @@ class Engine {
   }
 
   // The actions segment (or background operation) v issues, each when its running work reaches it
-  // (TaskTiming::issue_point); the issue then crosses to the action's node.
+  // and the issue crosses to the action's node (TaskTiming::issue_arrival).
   void issue_actions(VertexId v, const Issuing& running) {
     auto succ = g_.successors(v);
     auto kinds = g_.successor_kinds(v);
     for (std::size_t i = 0; i < succ.size(); ++i) {
       if (kinds[i] != EdgeKind::issue) continue;
-      contribute(succ[i], timing_.issue_point(running, succ[i]) + edge_delay(v, succ[i], EdgeKind::issue), v, Release::issue);
+      contribute(succ[i], timing_.issue_arrival(running, v, succ[i]), v, Release::issue);
     }
   }
 
@@ -490,7 +490,7 @@ class Engine {
         if (k == EdgeKind::continuation) return false;
       return true;
     }();
-    if (!last && !model_.wait_frees_processor) proc_held_by_[p] = g_.kind(v) == OpKind::task ? v : g_.resume_wait(v).task;
+    if (!last && !model_.wait_frees_processor) proc_held_by_[p] = g_.task_of(v);
     on_fire(v);
     dirty_procs_.insert(p);
   }
