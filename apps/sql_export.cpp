@@ -207,12 +207,12 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
                << core::memory_kind_name(route.src.kind) << core::memory_kind_name(route.dst.kind)
                << static_cast<int64_t>(route.src_node) << static_cast<int64_t>(route.dst_node)
                << static_cast<int64_t>(route.remote) << sv(replay::route_name(route)) << columns.bytes[v]
-               << static_cast<int64_t>(columns.bytes_known[v]) << time_or_null(r.ready[v]) << time_or_null(r.start[v])
-               << time_or_null(r.end[v]);
+               << static_cast<int64_t>(columns.bytes_known[v]) << time_or_null(r.ready(v)) << time_or_null(r.start(v))
+               << time_or_null(r.end(v));
         copies.row();
       }
       std::optional<int64_t> queued;
-      if (r.start[v] != replay::kNever && r.ready[v] != replay::kNever) queued = r.start[v] - r.ready[v];
+      if (r.start(v) != replay::kNever && r.ready(v) != replay::kNever) queued = r.start(v) - r.ready(v);
       std::optional<int64_t> issuer;
       if (g.issuer(v) != graph::kNoVertex) issuer = g.issuer(v);
       std::optional<int64_t> released_by;
@@ -220,7 +220,7 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
       ops << run_id << static_cast<int64_t>(v) << graph::op_kind_name(kind) << sv(core::to_string(g.event(v)))
           << or_null(columns.node[v]) << or_null(columns.processor[v]) << or_null(columns.function[v])
           << (function_name ? std::optional<std::string_view>(*function_name) : std::nullopt) << issuer
-          << time_or_null(r.ready[v]) << time_or_null(r.start[v]) << time_or_null(r.end[v]) << queued << released_by
+          << time_or_null(r.ready(v)) << time_or_null(r.start(v)) << time_or_null(r.end(v)) << queued << released_by
           << replay::release_name(r.release[v]) << or_null(columns.bytes[v]) << static_cast<int64_t>(r.counts(v));
       ops.row();
     }

@@ -7,6 +7,7 @@
 
 #include "core/saturating.hpp"
 #include "graph/event_graph.hpp"
+#include "graph/vertex_counts.hpp"
 
 namespace rr::graph {
 
@@ -40,10 +41,13 @@ LongestPath heaviest_path(const EventGraph& g, VertexWeight&& vertex_weight, Edg
   // start[v]: heaviest path into v, before its own weight; via[v]: the predecessor it comes through.
   std::vector<std::int64_t> start(n, 0);
   std::vector<VertexId> via(kWithPath ? n : 0, kNoVertex);
-  std::vector<std::uint32_t> pending = in_degrees(g);  // the pass reads no predecessor list
+  VertexCounts pending;  // the pass reads no predecessor list
+  pending.reset(n);
+  for (VertexId v = 0; v < n; ++v)
+    for (VertexId w : g.successors(v)) pending.add_one(w);
   std::vector<VertexId> ready;
   for (VertexId v = 0; v < n; ++v)
-    if (pending[v] == 0) ready.push_back(v);
+    if (pending.get(v) == 0) ready.push_back(v);
   LongestPath best;
   VertexId last = kNoVertex;
   VertexId settled = 0;
@@ -71,7 +75,7 @@ LongestPath heaviest_path(const EventGraph& g, VertexWeight&& vertex_weight, Edg
       } else {
         start[w] = std::max(start[w], t);
       }
-      if (--pending[w] == 0) ready.push_back(w);
+      if (pending.take_one(w) == 0) ready.push_back(w);
     }
   }
   if (settled != n) return {-1, {}};

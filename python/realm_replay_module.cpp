@@ -150,9 +150,16 @@ py::dict operations(const Result& res) {
   d["node"] = owned(std::move(c.node));
   d["processor"] = owned(std::move(c.processor));
   d["function"] = owned(std::move(c.function));
-  d["ready"] = view(r.ready, res.state);
-  d["start"] = view(r.start, res.state);
-  d["end"] = view(r.end, res.state);
+  // The result keeps these in 16 bytes per operation (replay/operation_times.hpp): they are written out whole here.
+  std::vector<std::int64_t> ready(n), start(n), end(n);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    ready[v] = r.ready(v);
+    start[v] = r.start(v);
+    end[v] = r.end(v);
+  }
+  d["ready"] = owned(std::move(ready));
+  d["start"] = owned(std::move(start));
+  d["end"] = owned(std::move(end));
   d["bytes"] = owned(std::move(c.bytes));
   return d;
 }

@@ -8,11 +8,9 @@
 
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
+#include "replay/operation_times.hpp"
 
 namespace rr::replay {
-
-using machine::TimeNs;
-inline constexpr TimeNs kNever = -1;
 
 // Why an operation started when it did: the predecessor that released it (critical path, DESIGN §3).
 enum class Release : std::uint8_t {
@@ -74,9 +72,11 @@ struct StuckExample {
 
 struct ReplayResult {
   TimeNs makespan_ns = 0;
-  std::vector<TimeNs> start;  // per vertex: when it began (task segment start, copy's first hop); kNever if never
-  std::vector<TimeNs> end;    // per vertex: when its event fired; kNever if never
-  std::vector<TimeNs> ready;  // per vertex: when it became ready
+  OperationTimes times;  // per vertex: when it became ready, began and ended
+  // When v began (task segment start, copy's first hop); kNever if never.
+  TimeNs start(graph::VertexId v) const { return times.start(v); }
+  TimeNs end(graph::VertexId v) const { return times.end(v); }  // when its event fired; kNever if never
+  TimeNs ready(graph::VertexId v) const { return times.ready(v); }  // when it became ready
   // (When its issuer reached an operation is not kept: replay::issue_time recomputes it.)
   std::vector<graph::VertexId> released_by;
   std::vector<Release> release;

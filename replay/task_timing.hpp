@@ -135,8 +135,8 @@ class TaskTiming {
   // How issuer v ran in replay r, which started it (on a model processor, for a segment): a task segment, or a
   // background operation.
   Issuing as_replayed(graph::VertexId v, const ReplayResult& r) const {
-    if (g_.kind(v) == graph::OpKind::background) return background(v, r.start[v]);
-    return segment(v, g_.task_of(v), r.start[v], r.processor_of[v]);
+    if (g_.kind(v) == graph::OpKind::background) return background(v, r.start(v));
+    return segment(v, g_.task_of(v), r.start(v), r.processor_of[v]);
   }
   // When the running segment reaches `action`, before the issue crosses to the action's node.
   TimeNs issue_point(const Issuing& s, graph::VertexId action) const {
@@ -166,7 +166,7 @@ inline TimeNs issue_time(const graph::EventGraph& g, const MachineMap& map, cons
   const graph::OpKind kind = g.kind(issuer);
   const bool segment = kind == graph::OpKind::task || kind == graph::OpKind::task_resume;
   if (!segment && kind != graph::OpKind::background) return kNever;
-  if (r.start[issuer] == kNever || (segment && r.processor_of[issuer] >= map.processors().size())) return kNever;
+  if (r.start(issuer) == kNever || (segment && r.processor_of[issuer] >= map.processors().size())) return kNever;
   const TaskTiming timing(g, map, model, r.noise);
   return timing.issue_arrival(timing.as_replayed(issuer, r), issuer, action);
 }

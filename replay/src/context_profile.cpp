@@ -65,7 +65,7 @@ ContextTrie ContextTrie::build(const graph::EventGraph& g, const ReplayResult& r
     VertexId task = task_of(g, v);
     if (task == graph::kNoVertex) continue;
     if (v != task) t.context_of_task_[v] = t.context_of_task_[task];
-    if (r.end[v] != kNever && r.start[v] != kNever) t.busy_[t.context_of_task_[task]] += r.end[v] - r.start[v];
+    if (r.end(v) != kNever && r.start(v) != kNever) t.busy_[t.context_of_task_[task]] += r.end(v) - r.start(v);
   }
   if (path) {
     for (const auto& step : path->steps) {

@@ -63,7 +63,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   // The last operation to finish among those the estimate counts; ties to the lowest id.
   VertexId v = graph::kNoVertex;
   for (VertexId u = 0; u < g.vertex_count(); ++u)
-    if (r.end[u] != kNever && r.counts(u) && (v == graph::kNoVertex || r.end[u] > r.end[v])) v = u;
+    if (r.end(u) != kNever && r.counts(u) && (v == graph::kNoVertex || r.end(u) > r.end(v))) v = u;
 
   std::vector<PathStep> reversed;
   auto account = [&](VertexId at, PathClass cls, std::string label, TimeNs begin, TimeNs end) {
@@ -73,11 +73,11 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
     reversed.push_back({at, cls, std::move(label), begin, end});
   };
 
-  TimeNs hi = v == graph::kNoVertex ? 0 : r.end[v];
+  TimeNs hi = v == graph::kNoVertex ? 0 : r.end(v);
   bool via_issue = false;
   for (std::uint64_t guard = 0; v != graph::kNoVertex && guard <= g.vertex_count(); ++guard) {
     // v's own work, or for an issuer only its part before the action it issued.
-    const TimeNs start = std::min(r.start[v], hi);
+    const TimeNs start = std::min(r.start(v), hi);
     if (via_issue) {
       const auto& t = g.task(g.task_of(v));
       account(v, PathClass::issue, "issue " + g.function_name(t.func_id), start, hi);
@@ -97,8 +97,8 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
       case Release::observed: {
         // It waited on an event no record produces, its measured delay after the recorded input (or the
         // issue) that came last, which released it before that.
-        account(v, PathClass::queueing, "queueing", std::min(r.ready[v], hi), hi);
-        hi = std::min(r.ready[v], hi);
+        account(v, PathClass::queueing, "queueing", std::min(r.ready(v), hi), hi);
+        hi = std::min(r.ready(v), hi);
         const TimeNs from = std::max<TimeNs>(0, hi - g.external_delay(v));
         account(v, PathClass::wait, "wait (unrecorded event, measured delay)", from, hi);
         hi = from;
@@ -110,45 +110,45 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
         }
         via_issue = g.task_of(next) == g.issuer(v);
         if (via_issue) {
-          const TimeNs from_issue = std::max(hi - edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue), r.start[next]);
+          const TimeNs from_issue = std::max(hi - edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue), r.start(next));
           account(v, PathClass::latency, "latency", from_issue, hi);
           hi = from_issue;
         } else {
-          account(v, PathClass::latency, "latency", std::min(r.end[next], hi), hi);
-          hi = std::min(r.end[next], hi);
+          account(v, PathClass::latency, "latency", std::min(r.end(next), hi), hi);
+          hi = std::min(r.end(next), hi);
         }
         break;
       }
       case Release::resource:
-        account(v, PathClass::queueing, "queueing", std::min(r.end[next], hi), hi);
-        hi = std::min(r.end[next], hi);
+        account(v, PathClass::queueing, "queueing", std::min(r.end(next), hi), hi);
+        hi = std::min(r.end(next), hi);
         via_issue = false;
         break;
       case Release::input: {
-        account(v, PathClass::queueing, "queueing", std::min(r.ready[v], hi), hi);
-        hi = std::min(r.ready[v], hi);
+        account(v, PathClass::queueing, "queueing", std::min(r.ready(v), hi), hi);
+        hi = std::min(r.ready(v), hi);
         // After the segment before it, a resume waits out a wait no record explains: measured, not latency.
         const bool measured_wait = g.kind(v) == OpKind::task_resume && g.resume_wait(v).awaited == graph::kNoVertex;
         if (measured_wait) {
-          account(v, PathClass::wait, "wait (measured, unlogged event)", std::min(r.end[next], hi), hi);
+          account(v, PathClass::wait, "wait (measured, unlogged event)", std::min(r.end(next), hi), hi);
         } else {
           // An implied copy of a moved task's data is the last part of the gap; the rest is latency.
           const TimeNs copy = implied_copy_ns(g, map, model, r, next, v);
-          const TimeNs copy_from = std::max(std::min(r.end[next], hi), hi - copy);
+          const TimeNs copy_from = std::max(std::min(r.end(next), hi), hi - copy);
           account(v, PathClass::copy, "copy implied by a moved function", copy_from, hi);
-          account(v, PathClass::latency, "latency", std::min(r.end[next], copy_from), copy_from);
+          account(v, PathClass::latency, "latency", std::min(r.end(next), copy_from), copy_from);
         }
-        hi = std::min(r.end[next], hi);
+        hi = std::min(r.end(next), hi);
         via_issue = false;
         break;
       }
       case Release::issue: {
-        account(v, PathClass::queueing, "queueing", std::min(r.ready[v], hi), hi);
-        hi = std::min(r.ready[v], hi);
+        account(v, PathClass::queueing, "queueing", std::min(r.ready(v), hi), hi);
+        hi = std::min(r.ready(v), hi);
         // The issue reached v one network latency later when they are on different nodes.
         const TimeNs delay = edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue);
-        account(v, PathClass::latency, "latency", std::max(hi - delay, r.start[next]), hi);
-        hi = std::max(hi - delay, r.start[next]);
+        account(v, PathClass::latency, "latency", std::max(hi - delay, r.start(next)), hi);
+        hi = std::max(hi - delay, r.start(next));
         via_issue = true;
         break;
       }
@@ -163,8 +163,8 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   // A phase's own span is spent waiting for its arrivals, which the edges already carry: it weighs nothing.
   // Operations outside the estimate weigh nothing, nor do the edges into them: they cannot lengthen the bound.
   auto weight = [&](VertexId u) -> std::int64_t {
-    if (r.end[u] == kNever || g.kind(u) == OpKind::barrier_phase || !r.counts(u)) return 0;
-    return r.end[u] - r.start[u];
+    if (r.end(u) == kNever || g.kind(u) == OpKind::barrier_phase || !r.counts(u)) return 0;
+    return r.end(u) - r.start(u);
   };
   // Issue times are recomputed by the engine's rules (the replay keeps none); longest_path visits each
   // issuer's out-edges together, so its running state is worked out once.
@@ -172,19 +172,19 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   VertexId issuer = graph::kNoVertex;
   Issuing running{};
   auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {
-    if (r.end[from] == kNever || r.end[to] == kNever || !r.counts(to)) return 0;
+    if (r.end(from) == kNever || r.end(to) == kNever || !r.counts(to)) return 0;
     if (kind == graph::EdgeKind::issue) {
       if (issuer != from) {
         running = timing.as_replayed(from, r);
         issuer = from;
       }
-      return timing.issue_arrival(running, from, to) - r.end[from];
+      return timing.issue_arrival(running, from, to) - r.end(from);
     }
     if (kind == graph::EdgeKind::precondition)
       return edge_delay_ns(g, map, model, from, to, kind) + implied_copy_ns(g, map, model, r, from, to);
     // A measured wait delays the resume after its previous segment: the delay the replay applied.
     if (kind == graph::EdgeKind::continuation && g.resume_wait(to).awaited == graph::kNoVertex)
-      return r.ready[to] - r.end[from];
+      return r.ready(to) - r.end(from);
     return edge_delay_ns(g, map, model, from, to, kind);
   };
   cp.lower_bound_ns = graph::longest_path_length(g, weight, edge);

@@ -76,17 +76,17 @@ std::optional<ObservedComparison> compare_with_observed(const graph::EventGraph&
     VertexId last = v;
     if (kind == OpKind::task)
       if (auto waits = g.waits_of(v); !waits.empty() && waits.back().resume != graph::kNoVertex) last = waits.back().resume;
-    if (r.start[v] == kNever || r.end[last] == kNever) {
+    if (r.start(v) == kNever || r.end(last) == kNever) {
       ++out.not_replayed;
       continue;
     }
     ++out.operations;
-    const TimeNs start_error = r.start[v] - observed_start, end_error = r.end[last] - observed_end;
+    const TimeNs start_error = r.start(v) - observed_start, end_error = r.end(last) - observed_end;
     auto add = [&](Samples& s) {
       s.start.push_back(start_error);
       s.end.push_back(end_error);
       s.observed_busy += observed_end - observed_start;
-      s.replayed_busy += r.end[last] - r.start[v];
+      s.replayed_busy += r.end(last) - r.start(v);
     };
     add(by_group[static_cast<std::size_t>(group_of(g, v))]);
     if (kind != OpKind::copy) add(by_function[g.task(v).func_id]);

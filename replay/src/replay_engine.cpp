@@ -3,6 +3,7 @@
 // eagerly (max is order-free); only count-based barrier arrivals go through the queue in time order.
 #include "replay/replay_engine.hpp"
 
+#include "graph/vertex_counts.hpp"
 #include "replay/copy_route.hpp"
 #include "replay/event_queue.hpp"
 #include "replay/segment_queue.hpp"
@@ -175,11 +176,9 @@ class Engine {
   }
 
   std::optional<core::InputError> init() {
-    r_.start.assign(n_, kNever);
-    r_.end.assign(n_, kNever);
+    r_.times.reset(n_);
     r_.released_by.assign(n_, kNoVertex);
-    pending_.assign(n_, 0);
-    r_.ready.assign(n_, 0);
+    pending_.reset(n_);
     r_.noise = {options_.perturb_sigma, options_.perturb_seed};
     r_.release.assign(n_, Release::none);
     r_.processor_of.assign(n_, ~0u);
@@ -199,10 +198,10 @@ class Engine {
       auto succ = g_.successors(v);
       auto kinds = g_.successor_kinds(v);
       for (std::size_t i = 0; i < succ.size(); ++i)
-        if (kinds[i] == EdgeKind::phase_order || g_.kind(succ[i]) != OpKind::barrier_phase) ++pending_[succ[i]];
+        if (kinds[i] == EdgeKind::phase_order || g_.kind(succ[i]) != OpKind::barrier_phase) pending_.add_one(succ[i]);
     }
     for (VertexId v = 0; v < n_; ++v) {
-      std::uint32_t count = pending_[v];
+      std::uint32_t count = pending_.get(v);
       // A completion queue fires on its first input: one input is all it waits for (later ones are ignored).
       if (g_.kind(v) == OpKind::first_of) count = std::min<std::uint32_t>(count, 1);
       // An input no record produces: it fires EventGraph::external_delay after the others (Legion Prof logs).
@@ -210,14 +209,14 @@ class Engine {
         ++count;
         external_pending_[v] = 1;
       }
-      pending_[v] = count;
+      pending_.set(v, count);
       if (count == 1 && waits_unrecorded(v)) schedule_external(v);
       if (g_.kind(v) == OpKind::task)
         if (auto error = assign_queue(v)) return error;
     }
     mark_outside_estimate();
     for (VertexId v = 0; v < n_; ++v)
-      if (pending_[v] == 0) become_ready(v, 0);
+      if (pending_.get(v) == 0) become_ready(v, 0);
     return std::nullopt;
   }
 
@@ -339,18 +338,18 @@ class Engine {
   // Applies one input to v arriving at time t from u; schedules v when its last input is in.
   void contribute(VertexId v, TimeNs t, VertexId from, Release why) {
     t = core::held(t);
-    std::uint32_t& pending = pending_[v];
-    if (pending == 0) return;  // a completion queue already fired on an earlier input
+    if (pending_.get(v) == 0) return;  // a completion queue already fired on an earlier input
     // The latest input releases v; among equal times the lowest vertex id, for determinism.
-    TimeNs& ready = r_.ready[v];
+    TimeNs& ready = r_.times.ready_until_start(v);
     VertexId& released_by = r_.released_by[v];
     if (released_by == kNoVertex || t > ready || (t == ready && from < released_by)) {
       ready = std::max(ready, t);
       released_by = from;
       r_.release[v] = why;
     }
-    if (--pending == 0) become_ready(v, ready);
-    else if (pending == 1 && waits_unrecorded(v)) schedule_external(v);
+    const std::uint32_t left = pending_.take_one(v);
+    if (left == 0) become_ready(v, ready);
+    else if (left == 1 && waits_unrecorded(v)) schedule_external(v);
   }
 
   // The runtime's own operations (merges, triggers, arrivals...) need no resource: they start when ready and
@@ -360,7 +359,7 @@ class Engine {
   // fire(t + cost, v) has the key that is pushed here.
   void become_ready(VertexId v, TimeNs at) {
     if (const TimeNs cost = runtime_cost(g_.kind(v)); cost >= 0) {
-      r_.start[v] = at;
+      r_.times.start_at(v, at);
       push(core::saturating_add(at, cost), v, EventType::fire);
     } else {
       push(at, v, EventType::ready);
@@ -381,7 +380,7 @@ class Engine {
   // Every recorded input of v is in: its unrecorded one fires its measured delay after the last of them.
   void schedule_external(VertexId v) {
     external_pending_[v] = 0;
-    push(core::saturating_add(r_.ready[v], g_.external_delay(v)), v, EventType::floor);
+    push(core::saturating_add(r_.times.ready(v), g_.external_delay(v)), v, EventType::floor);
   }
 
   // ---- tasks ----------------------------------------------------------------------------
@@ -406,7 +405,7 @@ class Engine {
     } else {
       q = segment_queue_[g_.payload(v)];
     }
-    TimeNs order = r_.ready[v];
+    TimeNs order = r_.times.ready(v);
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
     queues_[q].push({g_.task(task).priority, order, v});
     // Only an idle processor can take it at the end of this instant; a busy one looks at its queues when its
@@ -450,7 +449,7 @@ class Engine {
   void start_segment(std::uint32_t p, VertexId v) {
     const bool first = g_.kind(v) == OpKind::task;
     VertexId task = g_.task_of(v);
-    if (now_ > r_.ready[v] && proc_last_[p] != kNoVertex) {
+    if (now_ > r_.times.ready(v) && proc_last_[p] != kNoVertex) {
       // It waited for the processor: the previous occupant released it (critical path: queueing).
       r_.released_by[v] = proc_last_[p];
       r_.release[v] = Release::resource;
@@ -460,7 +459,7 @@ class Engine {
       if (info.time_ns != graph::kNoTime && info.time_ns < timing_.total_wait_ns(task)) ++r_.clamped_waits;
     }
     const Issuing running = timing_.segment(v, task, now_, p);
-    r_.start[v] = now_;
+    r_.times.start_at(v, now_);
     r_.processor_of[v] = p;
     proc_busy_[p] = true;
     proc_last_[p] = v;
@@ -521,8 +520,9 @@ class Engine {
     CopyPlan& plan = plan_of(c);
     --ci.free_lanes;
     if (plan.hop == 0) {
-      r_.start[c] = now_;
-      if (now_ > r_.ready[c] && ci.last_user != kNoVertex) {
+      const TimeNs ready = r_.times.ready(c);
+      r_.times.start_at(c, now_);
+      if (now_ > ready && ci.last_user != kNoVertex) {
         r_.released_by[c] = ci.last_user;
         r_.release[c] = Release::resource;
       }
@@ -548,7 +548,7 @@ class Engine {
     PathUsage& usage = path_usage_[plan.path_slot];
     ++usage.copies;
     usage.bytes += plan.bytes;
-    usage.time_ns = core::saturating_add(usage.time_ns, now_ - r_.ready[c]);
+    usage.time_ns = core::saturating_add(usage.time_ns, now_ - r_.times.ready(c));
     on_fire(c);
   }
 
@@ -559,8 +559,8 @@ class Engine {
     PhaseState& s = phase_of(p);
     if (s.fired || !s.previous_done || s.arrived < g_.phase(p).required) return;
     s.fired = true;
-    r_.ready[p] = now_;
-    r_.start[p] = now_;  // a phase takes no time: waiting for its arrivals is the arrivals' and the edges' time
+    r_.times.ready_until_start(p) = now_;
+    r_.times.start_at(p, now_);  // a phase takes no time: waiting for its arrivals is the arrivals' and the edges' time
     r_.released_by[p] = because;
     r_.release[p] = because == kNoVertex ? Release::none : why;
     push(now_, p, EventType::fire);
@@ -574,14 +574,14 @@ class Engine {
   // ---- readiness and firing -------------------------------------------------------------
 
   void on_ready(VertexId v) {
-    if (r_.release[v] == Release::none && r_.released_by[v] == kNoVertex) r_.ready[v] = now_;
+    if (r_.release[v] == Release::none && r_.released_by[v] == kNoVertex) r_.times.ready_until_start(v) = now_;
     switch (g_.kind(v)) {
       case OpKind::task:
       case OpKind::task_resume: enqueue_segment(v); break;
       case OpKind::copy:
         if (plan_of(v).path) request_hop(v);
         else {  // removed by a mapping (copy_route): done at once
-          r_.start[v] = now_;
+          r_.times.start_at(v, now_);
           push(now_, v, EventType::fire);
         }
         break;
@@ -589,7 +589,7 @@ class Engine {
         // Realm's own background work (dependent partitioning) holds no modelled processor.
         // What it launched (a profiling response triggers events) happens where in its time the run saw it.
         const Issuing running = timing_.background(v, now_);
-        r_.start[v] = now_;
+        r_.times.start_at(v, now_);
         issue_actions(v, running);
         push(now_ + running.busy, v, EventType::fire);
         break;
@@ -609,8 +609,7 @@ class Engine {
   }
 
   void on_fire(VertexId v) {
-    r_.end[v] = now_;
-    if (r_.start[v] == kNever) r_.start[v] = now_;
+    r_.times.end_at(v, now_);  // and starts it then, if nothing did
     ++r_.operations;
     r_.last_end_ns = std::max(r_.last_end_ns, now_);
     if (r_.counts(v)) r_.makespan_ns = std::max(r_.makespan_ns, now_);
@@ -659,14 +658,14 @@ class Engine {
                              instances_[i].bytes});
     std::vector<VertexId> examples;
     for (VertexId v = 0; v < n_; ++v) {
-      if (r_.end[v] != kNever) continue;
+      if (r_.times.ended(v)) continue;
       ++r_.stuck;
       if (examples.size() < options_.stuck_examples) examples.push_back(v);
     }
     const std::vector<std::vector<InEdge>> inputs = inputs_of(examples);
     for (std::size_t i = 0; i < examples.size(); ++i)
       r_.stuck_examples.push_back({examples[i], why_stuck(examples[i], inputs[i])});
-    pending_ = {};
+    pending_.release();
   }
 
   struct InEdge {
@@ -699,10 +698,10 @@ class Engine {
     // that never started.
     for (const bool issue : {false, true})
       for (const InEdge& in : inputs)
-        if ((in.kind == EdgeKind::issue) == issue && r_.end[in.from] == kNever && (!issue || r_.start[in.from] == kNever))
+        if ((in.kind == EdgeKind::issue) == issue && !r_.times.ended(in.from) && (!issue || !r_.times.started(in.from)))
           return what + ": waits on " + graph::op_kind_name(g_.kind(in.from)) + " " + core::to_string(g_.event(in.from)) +
                  " (" + graph::edge_kind_name(in.kind) + "), which never completed";
-    if (r_.ready[v] >= 0 && pending_[v] == 0) return what + ": ready but its processor was held by a waiting task";
+    if (pending_.get(v) == 0) return what + ": ready but its processor was held by a waiting task";
     return what + ": never became ready";
   }
 
@@ -716,8 +715,8 @@ class Engine {
   TimeNs now_ = 0;
   EventQueue queue_;
   // Inputs each vertex still waits for. Its ready time and releaser are written in place in the result
-  // (ReplayResult::ready, released_by), so that the end of the run makes no second copy of them.
-  std::vector<std::uint32_t> pending_;
+  // (ReplayResult::times, released_by), so that the end of the run makes no second copy of them.
+  graph::VertexCounts pending_;
   // Per copy and per phase, indexed by the vertex's payload (EventGraph::copy_count): a copy is one vertex in
   // nine, a phase one in two hundred, so a slot per vertex would be mostly empty and spread the hot state.
   std::vector<PhaseState> phase_;

@@ -149,9 +149,9 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     const auto waits = g.waits();
     for (std::size_t i = 0; i < waits.size(); ++i) {
       const graph::WaitInfo& w = waits[i];
-      if (w.awaited == graph::kNoVertex || r.ready[w.resume] < 0) continue;
+      if (w.awaited == graph::kNoVertex || r.ready(w.resume) < 0) continue;
       const graph::VertexId before = g.segment_before_wait(i);
-      if (r.end[before] >= 0) sum += static_cast<double>(std::max<replay::TimeNs>(0, r.ready[w.resume] - r.end[before]));
+      if (r.end(before) >= 0) sum += static_cast<double>(std::max<replay::TimeNs>(0, r.ready(w.resume) - r.end(before)));
     }
     return {sum, static_cast<double>(r.makespan_ns)};
   };

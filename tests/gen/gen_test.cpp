@@ -103,8 +103,10 @@ Replayed replay_written(const fs::path& dir) {
   out.makespan_ns = run->result.makespan_ns;
   out.stuck = run->result.stuck;
   out.malformed_lines = trace->malformed_lines();
-  out.start = run->result.start;
-  out.end = run->result.end;
+  for (graph::VertexId v = 0; v < run->result.times.size(); ++v) {
+    out.start.push_back(run->result.start(v));
+    out.end.push_back(run->result.end(v));
+  }
   out.width = trace->records.width;
   out.built = std::move(trace->built);
   return out;

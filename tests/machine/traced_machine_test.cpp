@@ -88,12 +88,12 @@ TEST(TracedNetworkFit, SideBySideReplaysTakeThePlainBisectionsSteps) {
     const graph::EventGraph& g = serial->graph();
     double sum = 0;
     for (const graph::WaitInfo& w : g.waits()) {
-      if (w.awaited == graph::kNoVertex || run->result.ready[w.resume] < 0) continue;
+      if (w.awaited == graph::kNoVertex || run->result.ready(w.resume) < 0) continue;
       for (std::size_t i = 0; i < g.predecessors(w.resume).size(); ++i)
         if (g.predecessor_kinds(w.resume)[i] == graph::EdgeKind::continuation) {
           const graph::VertexId before = g.predecessors(w.resume)[i];
-          if (run->result.end[before] >= 0)
-            sum += static_cast<double>(std::max<std::int64_t>(0, run->result.ready[w.resume] - run->result.end[before]));
+          if (run->result.end(before) >= 0)
+            sum += static_cast<double>(std::max<std::int64_t>(0, run->result.ready(w.resume) - run->result.end(before)));
         }
     }
     return sum;

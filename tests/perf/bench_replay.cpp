@@ -31,13 +31,13 @@ std::map<std::string, std::int64_t> naive_profile(const rr::graph::EventGraph& g
   std::map<std::string, std::int64_t> sums;
   for (rr::graph::VertexId v = 0; v < g.vertex_count(); ++v) {
     auto k = g.kind(v);
-    if ((k != rr::graph::OpKind::task && k != rr::graph::OpKind::task_resume) || r.end[v] < 0) continue;
+    if ((k != rr::graph::OpKind::task && k != rr::graph::OpKind::task_resume) || r.end(v) < 0) continue;
     rr::graph::VertexId task = k == rr::graph::OpKind::task ? v : g.resume_wait(v).task;
     std::vector<std::uint32_t> funcs;
     for (auto u = task; u != rr::graph::kNoVertex; u = g.issuer(u)) funcs.push_back(g.task(u).func_id);
     std::string stack;
     for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) stack += (stack.empty() ? "f" : ";f") + std::to_string(*it);
-    sums[stack] += r.end[v] - r.start[v];
+    sums[stack] += r.end(v) - r.start(v);
   }
   return sums;
 }
@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
                   renumbered.vertex_count() / s, static_cast<long long>(renumbered_makespan));
     };
     if (interleave) time_renumbered("nodes interleaved", rr::bench::interleaved(graph));
-    if (start_order) time_renumbered("vertices in start order", rr::bench::in_start_order(graph, result.start));
+    if (start_order) time_renumbered("vertices in start order", rr::bench::in_start_order(graph, result.times));
   }
   {
     // The critical path of that replay: the walk back along the releasers, and the lower bound's longest path

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "graph/event_graph.hpp"
+#include "replay/operation_times.hpp"
 
 namespace rr::bench {
 
@@ -129,12 +130,12 @@ inline graph::EventGraph interleaved(const graph::EventGraph& g) {
 
 // Vertices in the order a replay started them (`start`, ties by id; never-started ones last), payload arrays
 // likewise: the numbering that follows time most closely, and the layout a replay would walk in address order.
-inline graph::EventGraph in_start_order(const graph::EventGraph& g, const std::vector<std::int64_t>& start) {
+inline graph::EventGraph in_start_order(const graph::EventGraph& g, const replay::OperationTimes& times) {
   using graph::VertexId;
   const VertexId n = g.vertex_count();
   std::vector<VertexId> old_id(n);
   for (VertexId v = 0; v < n; ++v) old_id[v] = v;
-  auto key = [&](VertexId v) { return start[v] < 0 ? INT64_MAX : start[v]; };
+  auto key = [&](VertexId v) { return times.started(v) ? times.start(v) : INT64_MAX; };
   std::stable_sort(old_id.begin(), old_id.end(), [&](VertexId a, VertexId b) { return key(a) < key(b); });
   return renumbered(g, old_id, true);
 }

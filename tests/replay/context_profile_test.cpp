@@ -17,13 +17,13 @@ std::string naive_folded(const graph::EventGraph& g, const ReplayResult& r) {
   std::map<std::string, TimeNs> sums;
   for (VertexId v = 0; v < g.vertex_count(); ++v) {
     if (g.kind(v) != OpKind::task && g.kind(v) != OpKind::task_resume) continue;
-    if (r.end[v] == kNever) continue;
+    if (r.end(v) == kNever) continue;
     VertexId task = g.kind(v) == OpKind::task ? v : g.resume_wait(v).task;
     std::vector<std::uint32_t> funcs;
     for (VertexId u = task; u != graph::kNoVertex; u = g.issuer(u)) funcs.push_back(g.task(u).func_id);
     std::string stack;
     for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) stack += (stack.empty() ? "f" : ";f") + std::to_string(*it);
-    sums[stack] += r.end[v] - r.start[v];
+    sums[stack] += r.end(v) - r.start(v);
   }
   std::string out;
   for (const auto& [s, ns] : sums)

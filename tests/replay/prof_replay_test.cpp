@@ -47,10 +47,12 @@ struct Run {
     ADD_FAILURE() << "no " << graph::op_kind_name(kind) << " vertex for " << core::to_string(key(e));
     return graph::kNoVertex;
   }
-  TimeNs start(OpKind kind, ProfEvent e) const { return at(result.start, find(kind, e)); }
-  TimeNs end(OpKind kind, ProfEvent e) const { return at(result.end, find(kind, e)); }
-  TimeNs ready(OpKind kind, ProfEvent e) const { return at(result.ready, find(kind, e)); }
-  static TimeNs at(const std::vector<TimeNs>& times, VertexId v) { return v < times.size() ? times[v] : -2; }
+  TimeNs start(OpKind kind, ProfEvent e) const { return at(&ReplayResult::start, find(kind, e)); }
+  TimeNs end(OpKind kind, ProfEvent e) const { return at(&ReplayResult::end, find(kind, e)); }
+  TimeNs ready(OpKind kind, ProfEvent e) const { return at(&ReplayResult::ready, find(kind, e)); }
+  TimeNs at(TimeNs (ReplayResult::*time)(VertexId) const, VertexId v) const {
+    return v < result.times.size() ? (result.*time)(v) : -2;
+  }
 };
 
 // Builds the graph of `p` and replays it on the bare machine with `overrides`.
@@ -70,7 +72,7 @@ Run replay(const core::ProfileRecords& p, std::vector<std::string> overrides = {
   const graph::EventGraph& g = run.built.graph;
   run.issued.assign(g.vertex_count(), kNever);
   for (VertexId u = 0; u < g.vertex_count(); ++u) {
-    if (!result.ok() || run.result.start[u] == kNever) continue;
+    if (!result.ok() || run.result.start(u) == kNever) continue;
     auto succ = g.successors(u);
     auto kinds = g.successor_kinds(u);
     for (std::size_t i = 0; i < succ.size(); ++i)
@@ -155,16 +157,16 @@ TEST(ProfReplay, ProfilingResponseRunsButIsLeftOutOfTheMakespan) {
   const VertexId t = r.find(OpKind::task, ev(1));
   const VertexId pv = r.find(OpKind::background, ev(2));
   ASSERT_NE(pv, graph::kNoVertex);
-  EXPECT_EQ(r.result.end[t], 1000);
+  EXPECT_EQ(r.result.end(t), 1000);
   EXPECT_EQ(r.issued[pv], 400);
-  EXPECT_EQ(r.result.ready[pv], 400 + r.built.graph.external_delay(pv));
-  EXPECT_EQ(r.result.end[pv], r.result.ready[pv] + 3100);  // 5000 - 1900 at CPU speed 1
+  EXPECT_EQ(r.result.ready(pv), 400 + r.built.graph.external_delay(pv));
+  EXPECT_EQ(r.result.end(pv), r.result.ready(pv) + 3100);  // 5000 - 1900 at CPU speed 1
   EXPECT_EQ(r.result.processor_of[pv], ~0u);               // no processor held
   EXPECT_FALSE(r.result.counts(pv));
   EXPECT_TRUE(r.result.counts(t));
   EXPECT_EQ(r.result.outside_work, 1u);
   EXPECT_EQ(r.result.makespan_ns, 1000);
-  EXPECT_EQ(r.result.last_end_ns, r.result.end[pv]);
+  EXPECT_EQ(r.result.last_end_ns, r.result.end(pv));
   EXPECT_GE(r.result.last_end_ns, 3500);  // at least 400 + 3100
 }
 
@@ -228,11 +230,11 @@ TEST(ProfReplay, SegmentOverheadIsAddedToEverySegment) {
   auto r = replay(p, {"processors.cpu.segment_overhead_ns=50"});
   const VertexId t = r.find(OpKind::task, ev(1));
   const VertexId resume = r.find(OpKind::task_resume, ev(1));
-  EXPECT_EQ(r.result.end[t], 450);
+  EXPECT_EQ(r.result.end(t), 450);
   EXPECT_EQ(r.end(OpKind::task, ev(2)), 350);
-  EXPECT_EQ(r.result.ready[resume], 450);
-  EXPECT_EQ(r.result.start[resume], 450);
-  EXPECT_EQ(r.result.end[resume], 900);  // 450 + 50 + 400
+  EXPECT_EQ(r.result.ready(resume), 450);
+  EXPECT_EQ(r.result.start(resume), 450);
+  EXPECT_EQ(r.result.end(resume), 900);  // 450 + 50 + 400
   EXPECT_EQ(r.result.makespan_ns, 900);
   const std::uint32_t cpu0 = r.result.processor_of[t];
   ASSERT_EQ(cpu0, 1u);  // node 0's first CPU after its GPU

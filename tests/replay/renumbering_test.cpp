@@ -32,12 +32,12 @@ void expect_same_schedule(const graph::EventGraph& original, const ReplayResult&
     return std::make_tuple(static_cast<int>(g.kind(v)), g.event(v).id(), std::uint32_t{g.event(v).gen}, g.node(v), g.position(v),
                            task ? g.task(v).time_ns : std::int64_t{0});
   };
-  for (VertexId v = 0; v < original.vertex_count(); ++v) times[key(original, v)] = {a.start[v], a.end[v]};
+  for (VertexId v = 0; v < original.vertex_count(); ++v) times[key(original, v)] = {a.start(v), a.end(v)};
   ASSERT_EQ(times.size(), original.vertex_count()) << "the key names every operation once";
   for (VertexId v = 0; v < renumbered.vertex_count(); ++v) {
     auto it = times.find(key(renumbered, v));
     ASSERT_NE(it, times.end());
-    EXPECT_EQ(it->second, std::make_pair(b.start[v], b.end[v])) << "vertex " << v;
+    EXPECT_EQ(it->second, std::make_pair(b.start(v), b.end(v))) << "vertex " << v;
   }
 }
 
@@ -49,14 +49,14 @@ TEST(Renumbering, StartOrderAndInterleavingReplayToTheSameSchedule) {
   ASSERT_TRUE(run.ok());
   const graph::EventGraph& g = trace->graph();
 
-  const graph::EventGraph ordered = bench::in_start_order(g, run->result.start);
+  const graph::EventGraph ordered = bench::in_start_order(g, run->result.times);
   auto again = run_replay(ordered, run->map, run->model, {});
   ASSERT_TRUE(again.ok());
   expect_same_schedule(g, run->result, ordered, *again);
   // The start order is what it says: start times never decrease along the new numbering.
   for (VertexId v = 1; v < ordered.vertex_count(); ++v)
-    if (again->start[v] >= 0) {
-      EXPECT_LE(again->start[v - 1], again->start[v]) << v;
+    if (again->start(v) >= 0) {
+      EXPECT_LE(again->start(v - 1), again->start(v)) << v;
     }
 
   const graph::EventGraph mixed = bench::interleaved(g);

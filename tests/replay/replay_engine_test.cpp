@@ -296,7 +296,7 @@ TEST(ReplayProperty, FoldingToTheSameNodeCountChangesNothing) {
   auto plain = testing::replay_path(circuit, titan, {}, 0);
   auto folded = testing::replay_path(circuit, titan, {}, 2);
   EXPECT_EQ(plain.run.result.makespan_ns, folded.run.result.makespan_ns);
-  EXPECT_EQ(plain.run.result.end, folded.run.result.end);
+  EXPECT_EQ(plain.run.result.times, folded.run.result.times);
   EXPECT_EQ(plain.run.result.processor_of, folded.run.result.processor_of);
 }
 

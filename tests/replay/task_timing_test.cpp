@@ -38,10 +38,10 @@ std::pair<std::uint64_t, std::uint64_t> compare_issue_times(const Case& c) {
   for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
     if (r.release[v] != Release::issue) continue;
     const TimeNs recomputed = issue_time(g, run->map, run->model, r, r.released_by[v], v);
-    if (recomputed == r.ready[v]) {
+    if (recomputed == r.ready(v)) {
       ++same;
     } else if (++different <= 3) {
-      ADD_FAILURE() << c.trace << " (" << c.what << "): vertex " << v << " ready at " << r.ready[v]
+      ADD_FAILURE() << c.trace << " (" << c.what << "): vertex " << v << " ready at " << r.ready(v)
                     << ", issue time recomputed as " << recomputed;
     }
   }

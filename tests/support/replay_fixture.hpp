@@ -70,11 +70,11 @@ struct Replayed {
   }
   TimeNs end_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
     const VertexId v = vertex_of(kind, id, gen);
-    return v == graph::kNoVertex ? -2 : result().end[v];
+    return v == graph::kNoVertex ? -2 : result().end(v);
   }
   TimeNs ready_of(OpKind kind, std::uint64_t id, std::uint32_t gen) const {
     const VertexId v = vertex_of(kind, id, gen);
-    return v == graph::kNoVertex ? -2 : result().ready[v];
+    return v == graph::kNoVertex ? -2 : result().ready(v);
   }
 };
 
