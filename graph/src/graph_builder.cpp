@@ -15,15 +15,16 @@ namespace build_detail {
 
 BuildResult GraphBuilder::build() {
   lay_out_batches();
-  tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { fill_vertices(work_[i]); });
+  fill_all_vertices();
   place_slabs();
   collect_barriers();
   complete_barriers();
   register_producers();
   tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { resolve(work_[i]); });
   join_batches();
-  // The event tables are not needed past this point: free them before the CSR is built.
-  producers_ = PartitionedEventTable();
+  // The event tables are not needed past this point: free them before the CSR is built (the producers' parts are
+  // small enough to live inside the heap, which keeps freed pages unless told).
+  freed_.released(producers_.release());
   phases_ = EventTable();
   order_actions();
   split_tasks_at_waits();

@@ -16,6 +16,7 @@
 #include "graph/event_graph.hpp"
 #include "graph/event_table.hpp"
 #include "graph/graph_builder.hpp"
+#include "graph/src/builder/producer_table.hpp"
 #include "graph/src/finding_log.hpp"
 #include "platform/freed_memory.hpp"
 
@@ -109,6 +110,7 @@ class GraphBuilder {
 
   // lay_out.cpp
   void lay_out_batches();
+  void fill_all_vertices();
   void fill_vertices(BatchWork& w);
   void place_slabs();
   // barrier_phases.cpp
@@ -137,10 +139,16 @@ class GraphBuilder {
   const BuildOptions& options_;
   core::IdLayout layout_;
   VertexTable v_;    // the vertices, until frozen into out_.graph
+  // How many vertices, tasks, copies and barrier values the records' batches need (lay_out_batches).
+  struct LaidOut {
+    VertexId vertices = 0;
+    std::uint32_t tasks = 0, copies = 0, values = 0;
+  };
+  LaidOut laid_out_;
   BuildResult out_;
   FindingLog log_{options_.examples_per_finding};  // findings of the serial steps
   std::vector<BatchWork> work_;
-  PartitionedEventTable producers_;
+  PartitionedProducerTable producers_{v_.event};
   // Events another kind of record produced before a Task Request did (duplicate producers): the first such
   // task, which the timing tally counts a Task Time of the event for (core::FileTimingTally).
   EventTable first_task_of_shared_event_;

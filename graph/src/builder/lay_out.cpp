@@ -1,4 +1,9 @@
 // Vertex ids and payload slots for every record batch, filled in parallel; the slabs batches write edges to.
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+
 #include "platform/huge_pages.hpp"
 
 #include "graph/src/builder/graph_builder_impl.hpp"
@@ -47,14 +52,31 @@ void GraphBuilder::lay_out_batches() {
   platform::reserve_on_huge_pages(vertices.payload, room);
   platform::reserve_on_huge_pages(vertices.tasks, tasks);
   platform::reserve_on_huge_pages(vertices.copies, copies);
-  vertices.kind.resize(v);
-  vertices.node.resize(v);
-  vertices.event.resize(v);
-  vertices.issuer.assign(v, kNoVertex);
-  vertices.payload.resize(v);
-  vertices.tasks.resize(tasks);
-  vertices.copies.resize(copies);
-  vertices.barrier_values.resize(values);
+  vertices.barrier_values.reserve(values);
+  laid_out_ = {v, tasks, copies, values};
+}
+
+// Fills every batch's vertices. The arrays grow a group of batches at a time, just before the group fills them,
+// and each batch frees its Task Requests once it has written them: sized all at once, the arrays' 170 MB (on a
+// 7.6 M-record trace) would be resident next to every record, the build's memory peak.
+void GraphBuilder::fill_all_vertices() {
+  const std::size_t group = 4 * static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
+  for (std::size_t first = 0; first < work_.size(); first += group) {
+    const std::size_t last = std::min(work_.size(), first + group);
+    const LaidOut through = last == work_.size() ? laid_out_
+                                                 : LaidOut{work_[last].first_task, work_[last].task_info,
+                                                           work_[last].copy_info, work_[last].alter_value};
+    VertexTable& vertices = v_;
+    vertices.kind.resize(through.vertices);
+    vertices.node.resize(through.vertices);
+    vertices.event.resize(through.vertices);
+    vertices.issuer.resize(through.vertices, kNoVertex);
+    vertices.payload.resize(through.vertices);
+    vertices.tasks.resize(through.tasks);
+    vertices.copies.resize(through.copies);
+    vertices.barrier_values.resize(through.values);
+    tbb::parallel_for(first, last, [&](std::size_t i) { fill_vertices(work_[i]); });
+  }
 }
 
 // One vertex per producing record (a task runs on its processor's node, the rest on the logging node).

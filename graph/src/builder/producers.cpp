@@ -18,7 +18,7 @@ namespace rr::graph::build_detail {
 void GraphBuilder::register_producers() {
   const VertexTable& vertices = v_;
   const VertexId n = vertices.size();
-  using Table = PartitionedEventTable;
+  using Table = PartitionedProducerTable;
   auto produces = [&](VertexId v) {
     return vertices.kind[v] != OpKind::barrier_alter && vertices.kind[v] != OpKind::barrier_arrive &&
            !vertices.event[v].is_none();
@@ -40,13 +40,13 @@ void GraphBuilder::register_producers() {
     if (part_of[v] != kNotProducing) bucketed[cursor[part_of[v]]++] = v;
   part_of = {};
   tbb::parallel_for(std::size_t{0}, Table::kParts, [&](std::size_t part) {
-    EventTable& table = producers_.part(part);
+    ProducerTable& table = producers_.part(part);
     const std::size_t end = start[part + 1];
     table.reserve(end - start[part]);
     for (std::size_t i = start[part]; i < end; ++i) {
       if (i + kPrefetchDistance < end) table.prefetch(vertices.event[bucketed[i + kPrefetchDistance]]);
       const VertexId v = bucketed[i];
-      const VertexId existing = table.insert(vertices.event[v], v);
+      const VertexId existing = table.insert(v);
       if (existing != v) repeats[part].emplace_back(v, existing);
     }
   });
@@ -69,7 +69,7 @@ void GraphBuilder::register_producers() {
 VertexId GraphBuilder::producer_of(BatchWork& w, const core::EventKey& event) const {
   if (event.is_none()) return kNoVertex;
   VertexId v = producers_.find(event);
-  if (v != EventTable::kMissing) return v;
+  if (v != ProducerTable::kMissing) return v;
   auto first = first_phase_.find(event.id());
   if (first != first_phase_.end() && event.gen < first->second) {
     ++w.pre_first_phase_references;
@@ -83,7 +83,7 @@ VertexId GraphBuilder::producer_of(BatchWork& w, const core::EventKey& event) co
 // The vertex of `event` if it is of `kind`, else kNoVertex.
 VertexId GraphBuilder::producer_of_kind(const core::EventKey& event, OpKind kind) const {
   VertexId v = producers_.find(event);
-  return v != EventTable::kMissing && v_.kind[v] == kind ? v : kNoVertex;
+  return v != ProducerTable::kMissing && v_.kind[v] == kind ? v : kNoVertex;
 }
 
 // Every reference in one batch becomes an edge from its producer; timing records join their request.
