@@ -34,12 +34,14 @@ class FreedMemory {
     if (before / kStep != (before + bytes) / kStep) give_back();
   }
 
- private:
+  // Hands every free page of the heaps back to the system now.
   static void give_back() {
 #if defined(__GLIBC__)
     malloc_trim(0);
 #endif
   }
+
+ private:
 
   std::atomic<std::size_t> total_{0};
 };

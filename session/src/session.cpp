@@ -11,6 +11,7 @@
 #include "machine_models/traced_machine.hpp"
 #include "graph/prof_graph_builder.hpp"
 #include "parser/trace_reader.hpp"
+#include "platform/freed_memory.hpp"
 #include "session/packed_trace.hpp"
 #include "session/src/trace_cache.hpp"
 #include "session/traced_fit.hpp"
@@ -203,11 +204,20 @@ core::Expected<ReplayRun> replay_trace(const LoadedTrace& trace, const MachineCh
   return replay_on(trace, std::move(*model), settings);
 }
 
+namespace {
+constexpr graph::VertexId kTrimAfterOperations = 1'000'000;
+}  // namespace
+
 core::Expected<ReplayRun> replay_on(const LoadedTrace& trace, machine::MachineModel model,
                                     const ReplaySettings& settings) {
   auto map = replay::MachineMap::build(trace.records, model, settings.mapping);
   if (!map) return map.error();
   auto result = replay::run_replay(trace.graph(), *map, model, settings.engine);
+  // The engine's own state (pending inputs, queues, copy plans: about 10 bytes per operation) is freed by now, but
+  // glibc keeps its pages where the graph build left the heap fragmented. On a large graph they are handed back
+  // before the critical path allocates its arrays, which would otherwise come on top (-34 MiB at the peak of a
+  // replay of 3.6 M operations from the logs); a small one is not worth a trim.
+  if (trace.graph().vertex_count() >= kTrimAfterOperations) platform::FreedMemory::give_back();
   if (!result) return result.error();
   ReplayRun run{std::move(model), std::move(*map), std::move(*result), std::nullopt};
   if (settings.critical_path) run.critical = replay::critical_path(trace.graph(), run.map, run.model, run.result);
