@@ -86,14 +86,16 @@ struct ChannelInstance {
   std::uint64_t bytes = 0;
 };
 
+// A copy's route, 16 bytes: its path is the one of its usage slot (one slot per source kind, destination kind and
+// scope, so one path), and its size is read from the graph.
 struct CopyPlan {
-  const machine::CopyPath* path = nullptr;
+  static constexpr std::uint32_t kRemoved = ~0u;  // a mapping removed the copy: no path
   std::uint32_t src_node = 0;
   std::uint32_t dst_node = 0;
-  std::uint64_t bytes = 0;
-  std::uint32_t path_slot = 0;  // index into Engine::path_usage_ and path_names_
+  std::uint32_t path_slot = kRemoved;  // index into Engine::path_usage_, path_names_ and slot_path_
   std::uint32_t hop = 0;  // the hop in progress
 };
+static_assert(sizeof(CopyPlan) == 16);
 
 struct PhaseState {
   std::int64_t arrived = 0;
@@ -153,22 +155,19 @@ class Engine {
         ++r_.copies_removed;
         continue;
       }
-      plan.path = model_.path(src.kind, dst.kind, remote);
-      if (plan.path == nullptr)
+      const machine::CopyPath* path = model_.path(src.kind, dst.kind, remote);
+      if (path == nullptr)
         return core::InputError{core::SourceLocation{model_.source, 0, std::nullopt},
                               "machine '" + model_.name + "' has no [[paths]] entry for copies " + route_name(route) +
                                   ", needed by copy " + core::to_string(g_.event(v))};
-      plan.bytes = c.bytes;
-      if (c.bytes == graph::kNoValue) {
-        plan.bytes = model_.default_copy_bytes;
-        ++r_.copies_default_size;
-      }
+      if (c.bytes == graph::kNoValue) ++r_.copies_default_size;
       // One usage slot per distinct (source kind, destination kind, scope); its name is built once.
       auto [slot, fresh] = path_slot_of_.try_emplace(std::make_tuple(src.kind, dst.kind, remote),
                                                      static_cast<std::uint32_t>(path_usage_.size()));
       if (fresh) {
         path_usage_.push_back({});
         path_names_.push_back(route_name(route));
+        slot_path_.push_back(path);
       }
       plan.path_slot = slot->second;
     }
@@ -509,7 +508,7 @@ class Engine {
 
   void request_hop(VertexId c) {
     CopyPlan& plan = plan_of(c);
-    const std::uint32_t channel = plan.path->hops[plan.hop];
+    const std::uint32_t channel = path_of(plan).hops[plan.hop];
     const std::uint32_t inst = instance(channel, model_.channels[channel].destination_side ? plan.dst_node : plan.src_node);
     instances_[inst].waiting.push({now_, c});
     dirty_instances_.insert(inst);
@@ -528,12 +527,12 @@ class Engine {
       }
     }
     ci.last_user = c;
-    const TimeNs duration = timing_.perturbed(model_.transfer_ns(model_.channels[ci.channel], plan.bytes), c);
+    const TimeNs duration = timing_.perturbed(model_.transfer_ns(model_.channels[ci.channel], bytes_of(c)), c);
     if (options_.record_intervals)
       r_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, now_, now_ + duration});
     ci.busy_ns = core::saturating_add(ci.busy_ns, duration);
     ci.transfers += 1;
-    ci.bytes += plan.bytes;
+    ci.bytes += bytes_of(c);
     push(now_ + duration, c, EventType::hop_end, inst);
   }
 
@@ -541,13 +540,13 @@ class Engine {
     ++instances_[inst].free_lanes;
     dirty_instances_.insert(inst);
     CopyPlan& plan = plan_of(c);
-    if (++plan.hop < plan.path->hops.size()) {
+    if (++plan.hop < path_of(plan).hops.size()) {
       request_hop(c);
       return;
     }
     PathUsage& usage = path_usage_[plan.path_slot];
     ++usage.copies;
-    usage.bytes += plan.bytes;
+    usage.bytes += bytes_of(c);
     usage.time_ns = core::saturating_add(usage.time_ns, now_ - r_.times.ready(c));
     on_fire(c);
   }
@@ -579,7 +578,7 @@ class Engine {
       case OpKind::task:
       case OpKind::task_resume: enqueue_segment(v); break;
       case OpKind::copy:
-        if (plan_of(v).path) request_hop(v);
+        if (plan_of(v).path_slot != CopyPlan::kRemoved) request_hop(v);
         else {  // removed by a mapping (copy_route): done at once
           r_.times.start_at(v, now_);
           push(now_, v, EventType::fire);
@@ -722,11 +721,18 @@ class Engine {
   std::vector<PhaseState> phase_;
   std::vector<CopyPlan> copies_;
   CopyPlan& plan_of(VertexId copy) { return copies_[g_.payload(copy)]; }
+  const machine::CopyPath& path_of(const CopyPlan& plan) const { return *slot_path_[plan.path_slot]; }
+  // What a copy moves: its Copy Size, or the model's default when the trace has none.
+  std::uint64_t bytes_of(VertexId copy) const {
+    const std::uint64_t bytes = g_.copy(copy).bytes;
+    return bytes == graph::kNoValue ? model_.default_copy_bytes : bytes;
+  }
   PhaseState& phase_of(VertexId phase) { return phase_[g_.payload(phase)]; }
   const PhaseState& phase_of(VertexId phase) const { return phase_[g_.payload(phase)]; }
   std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t> path_slot_of_;
   std::vector<PathUsage> path_usage_;
   std::vector<std::string> path_names_;
+  std::vector<const machine::CopyPath*> slot_path_;
   // processors
   std::vector<bool> proc_busy_;
   std::vector<VertexId> proc_held_by_;
