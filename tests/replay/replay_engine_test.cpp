@@ -198,6 +198,41 @@ TEST(Replay, AReplayAndItsCriticalPathLeaveTheReverseCsrUnbuilt) {
 }
 
 // A model without a kind the trace has is fine until a task needs it; then the replay fails naming the kind.
+// The result keeps waits and runs in 32 bits and pending inputs in 16 (OperationTimes, graph::VertexCounts); past
+// those limits the side tables take over. A 5 s task (run over 2^32 ns), a task queued behind it for 5 s (wait
+// over 2^32 ns), and a merge of 70,000 inputs (pending count over 2^16), all on one processor, by hand:
+// T1 0..5 s; T2 ready at 0, starts at 5 s, ends 10 us later; the merge fires when T1's 70,000 inputs are in, at
+// 5 s; T3 waits on it and runs 20 us after T2.
+TEST(Replay, WaitsAndRunsPast32BitsAndInputsPast16BitsAreKeptWhole) {
+  std::vector<std::string> lines{task(1, "80000001", "(20000001,1)", "(0,0)", "(0,0)", 5),
+                                 task(2, "80000001", "(20000002,1)", "(0,0)", "(0,0)", 0),
+                                 "Event Merge: (20000003,1) 70000"};
+  for (int i = 0; i < 70000; ++i) lines.push_back("Event Precondition: (20000003,1) (20000001,1)");
+  lines.push_back(task(3, "80000001", "(20000004,1)", "(20000003,1)", "(0,0)", 0));
+  lines.push_back("Task Time: (20000001,1) 5000000");
+  lines.push_back("Task Time: (20000002,1) 10");
+  lines.push_back("Task Time: (20000004,1) 20");
+  auto r = replay_lines(lines, {"processors.cpu.count=1"});
+  const ReplayResult& res = r.run.result;
+  const TimeNs five_s = 5'000'000'000;
+  const VertexId t1 = r.vertex_of(OpKind::task, 0x20000001, 1), t2 = r.vertex_of(OpKind::task, 0x20000002, 1);
+  const VertexId merge = r.vertex_of(OpKind::merge, 0x20000003, 1), t3 = r.vertex_of(OpKind::task, 0x20000004, 1);
+  EXPECT_EQ(res.start(t1), 0);
+  EXPECT_EQ(res.end(t1), five_s);
+  EXPECT_EQ(res.ready(t2), 0);
+  EXPECT_EQ(res.start(t2), five_s);
+  EXPECT_EQ(res.end(t2), five_s + 10'000);
+  EXPECT_EQ(res.ready(merge), five_s);
+  EXPECT_EQ(res.end(merge), five_s);
+  EXPECT_EQ(res.ready(t3), five_s);
+  EXPECT_EQ(res.start(t3), five_s + 10'000);
+  EXPECT_EQ(res.end(t3), five_s + 30'000);
+  EXPECT_EQ(res.makespan_ns, five_s + 30'000);
+  EXPECT_EQ(res.stuck, 0u);
+  ASSERT_TRUE(r.run.critical.has_value());
+  EXPECT_EQ(r.run.critical->lower_bound_ns, five_s + 20'000);  // T1, the merge, T3: no queueing
+}
+
 TEST(Replay, ModelWithoutAProcessorKindIsAnErrorNamingIt) {
   auto model = machine::parse_machine(kBareMachine, "bare.toml", {"processors.gpu.count=0"});
   ASSERT_TRUE(model.ok());
