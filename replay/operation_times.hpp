@@ -38,6 +38,11 @@ class OperationTimes {
     if (run_[v] == kNotYet) return kNever;
     return slot_[v] + (run_[v] == kWide ? wide_run_.at(v) : run_[v]);
   }
+  // end - start of an operation that ended (one load, where end() takes two).
+  TimeNs run(graph::VertexId v) const {
+    assert(ended(v));
+    return run_[v] == kWide ? wide_run_.at(v) : run_[v];
+  }
   bool started(graph::VertexId v) const { return wait_[v] != kNotYet; }
   bool ended(graph::VertexId v) const { return run_[v] != kNotYet; }
 

@@ -162,9 +162,10 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   // An issued operation starts from its issuer's issue point, which is (end - issue time) before the issuer's end.
   // A phase's own span is spent waiting for its arrivals, which the edges already carry: it weighs nothing.
   // Operations outside the estimate weigh nothing, nor do the edges into them: they cannot lengthen the bound.
+  const OperationTimes& times = r.times;
   auto weight = [&](VertexId u) -> std::int64_t {
-    if (r.end(u) == kNever || g.kind(u) == OpKind::barrier_phase || !r.counts(u)) return 0;
-    return r.end(u) - r.start(u);
+    if (!times.ended(u) || g.kind(u) == OpKind::barrier_phase || !r.counts(u)) return 0;
+    return times.run(u);
   };
   // Issue times are recomputed by the engine's rules (the replay keeps none); longest_path visits each
   // issuer's out-edges together, so its running state is worked out once.
@@ -172,7 +173,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   VertexId issuer = graph::kNoVertex;
   Issuing running{};
   auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {
-    if (r.end(from) == kNever || r.end(to) == kNever || !r.counts(to)) return 0;
+    if (!times.ended(from) || !times.ended(to) || !r.counts(to)) return 0;
     if (kind == graph::EdgeKind::issue) {
       if (issuer != from) {
         running = timing.as_replayed(from, r);
