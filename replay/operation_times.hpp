@@ -51,6 +51,11 @@ class OperationTimes {
     assert(!started(v));
     return slot_[v];
   }
+  // ready(v) of an operation not started yet, without the load that asks whether it has.
+  TimeNs ready_before_start(graph::VertexId v) const {
+    assert(!started(v));
+    return slot_[v];
+  }
   void start_at(graph::VertexId v, TimeNs t) {
     assert(!started(v) && t >= slot_[v]);
     wait_[v] = narrow(t - slot_[v], wide_wait_, v);

@@ -379,7 +379,7 @@ class Engine {
   // Every recorded input of v is in: its unrecorded one fires its measured delay after the last of them.
   void schedule_external(VertexId v) {
     external_pending_[v] = 0;
-    push(core::saturating_add(r_.times.ready(v), g_.external_delay(v)), v, EventType::floor);
+    push(core::saturating_add(r_.times.ready_before_start(v), g_.external_delay(v)), v, EventType::floor);
   }
 
   // ---- tasks ----------------------------------------------------------------------------
@@ -404,7 +404,7 @@ class Engine {
     } else {
       q = segment_queue_[g_.payload(v)];
     }
-    TimeNs order = r_.times.ready(v);
+    TimeNs order = r_.times.ready_before_start(v);
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
     queues_[q].push({g_.task(task).priority, order, v});
     // Only an idle processor can take it at the end of this instant; a busy one looks at its queues when its
@@ -448,7 +448,7 @@ class Engine {
   void start_segment(std::uint32_t p, VertexId v) {
     const bool first = g_.kind(v) == OpKind::task;
     VertexId task = g_.task_of(v);
-    if (now_ > r_.times.ready(v) && proc_last_[p] != kNoVertex) {
+    if (now_ > r_.times.ready_before_start(v) && proc_last_[p] != kNoVertex) {
       // It waited for the processor: the previous occupant released it (critical path: queueing).
       r_.released_by[v] = proc_last_[p];
       r_.release[v] = Release::resource;
@@ -519,7 +519,7 @@ class Engine {
     CopyPlan& plan = plan_of(c);
     --ci.free_lanes;
     if (plan.hop == 0) {
-      const TimeNs ready = r_.times.ready(c);
+      const TimeNs ready = r_.times.ready_before_start(c);
       r_.times.start_at(c, now_);
       if (now_ > ready && ci.last_user != kNoVertex) {
         r_.released_by[c] = ci.last_user;
