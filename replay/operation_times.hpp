@@ -73,10 +73,12 @@ class OperationTimes {
 
  private:
   static constexpr std::uint32_t kNotYet = ~0u;     // not started (wait_) or not ended (run_)
-  static constexpr std::uint32_t kWide = ~0u - 1;   // 2^32 - 2 ns or more: in the side table
+  static constexpr std::uint32_t kWide = ~0u - 1;   // 2^32 - 2 ns or more (or negative): in the side table
   TimeNs wait(graph::VertexId v) const { return wait_[v] == kWide ? wide_wait_.at(v) : wait_[v]; }
+  // The engine never starts before ready nor ends before start, but a value that does not fit is kept whole
+  // rather than wrapped, whatever it is.
   static std::uint32_t narrow(TimeNs d, std::unordered_map<graph::VertexId, TimeNs>& wide, graph::VertexId v) {
-    if (d < static_cast<TimeNs>(kWide)) return static_cast<std::uint32_t>(d);
+    if (d >= 0 && d < static_cast<TimeNs>(kWide)) return static_cast<std::uint32_t>(d);
     wide[v] = d;
     return kWide;
   }
