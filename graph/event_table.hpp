@@ -8,8 +8,8 @@
 #include <functional>
 #include <vector>
 
-#include "platform/huge_pages.hpp"
 #include "core/ids.hpp"
+#include "graph/open_addressing.hpp"
 
 namespace rr::graph {
 
@@ -60,28 +60,15 @@ class EventTable {
   };
   static_assert(sizeof(Slot) == 16);
 
-  // The slot index from the high bits of the hash ("fastrange"), so the capacity need not be a power of two.
-  std::size_t home(const core::EventKey& key) const {
-    __extension__ using Wide = unsigned __int128;
-    const Wide product = static_cast<Wide>(std::hash<core::EventKey>{}(key)) * slots_.size();
-    return static_cast<std::size_t>(product >> 64);
-  }
+  static std::uint64_t hash(const core::EventKey& key) { return std::hash<core::EventKey>{}(key); }
+  std::size_t home(const core::EventKey& key) const { return open_addressing::home(hash(key), slots_.size()); }
 
   Slot& find_slot(const core::EventKey& key) {
-    const std::size_t capacity = slots_.size();
-    std::size_t i = home(key);
-    for (;;) {
-      Slot& s = slots_[i];
-      if (s.value == kMissing || s.key == key) return s;
-      if (++i == capacity) i = 0;
-    }
+    return open_addressing::probe(slots_, hash(key), [&](const Slot& s) { return s.value == kMissing || s.key == key; });
   }
 
   void rehash(std::size_t capacity) {
-    std::vector<Slot> old;
-    old.swap(slots_);
-    platform::reserve_on_huge_pages(slots_, capacity);
-    slots_.assign(capacity, Slot{});
+    const std::vector<Slot> old = open_addressing::replace_slots(slots_, capacity);
     size_ = 0;
     for (const Slot& s : old)
       if (s.value != kMissing) insert(s.key, s.value);

@@ -13,8 +13,8 @@
 
 #include "core/ids.hpp"
 #include "graph/event_graph.hpp"
+#include "graph/open_addressing.hpp"
 #include "platform/freed_memory.hpp"
-#include "platform/huge_pages.hpp"
 
 namespace rr::graph::build_detail {
 
@@ -56,7 +56,7 @@ class ProducerTable {
 
   // Starts loading the slot a later lookup of `key` looks at first (lookups of random keys miss the cache).
   void prefetch(const core::EventKey& key) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[home(hash(key))]);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[open_addressing::home(hash(key), slots_.size())]);
   }
 
  private:
@@ -68,28 +68,16 @@ class ProducerTable {
 
   static std::uint64_t hash(const core::EventKey& key) { return std::hash<core::EventKey>{}(key); }
   static std::uint32_t tag(std::uint64_t h) { return static_cast<std::uint32_t>(h); }
-  // The slot index from the high bits of the hash ("fastrange"), so the capacity need not be a power of two.
-  std::size_t home(std::uint64_t h) const {
-    __extension__ using Wide = unsigned __int128;
-    return static_cast<std::size_t>((static_cast<Wide>(h) * slots_.size()) >> 64);
-  }
 
   Slot& find_slot(const core::EventKey& key, std::uint64_t h) {
-    const std::size_t capacity = slots_.size();
     const std::uint32_t t = tag(h);
-    std::size_t i = home(h);
-    for (;;) {
-      Slot& s = slots_[i];
-      if (s.vertex == kMissing || (s.tag == t && (*events_)[s.vertex] == key)) return s;
-      if (++i == capacity) i = 0;
-    }
+    return open_addressing::probe(slots_, h, [&](const Slot& s) {
+      return s.vertex == kMissing || (s.tag == t && (*events_)[s.vertex] == key);
+    });
   }
 
   void rehash(std::size_t capacity) {
-    std::vector<Slot> old;
-    old.swap(slots_);
-    platform::reserve_on_huge_pages(slots_, capacity);
-    slots_.assign(capacity, Slot{});
+    const std::vector<Slot> old = open_addressing::replace_slots(slots_, capacity);
     size_ = 0;
     for (const Slot& s : old)
       if (s.vertex != kMissing) insert(s.vertex);
