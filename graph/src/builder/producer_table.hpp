@@ -35,9 +35,10 @@ class ProducerTable {
   VertexId insert(VertexId v) {
     if ((size_ + 1) * 5 > slots_.size() * 4) rehash(std::max<std::size_t>(16, slots_.size() * 2));
     const core::EventKey& key = (*events_)[v];
-    Slot& s = find_slot(key, hash(key));
+    const std::uint64_t h = hash(key);
+    Slot& s = find_slot(key, h);
     if (s.vertex == kMissing) {
-      s = {tag(hash(key)), v};
+      s = {tag(h), v};
       ++size_;
     }
     return s.vertex;
