@@ -4,6 +4,7 @@
 #include "core/saturating.hpp"
 #include "json_object.hpp"
 #include "replay/critical_operations.hpp"
+#include "replay/timing_rules.hpp"
 #include "replay/utilisation.hpp"
 #include "text_format.hpp"
 
@@ -361,10 +362,9 @@ void write_timeline(const ReplayView& v, const TimelineFilter& filter, const std
     if (!filter.nodes.empty() && !filter.nodes.count(node)) continue;
     std::string name;
     if (v.graph.kind(in.vertex) == graph::OpKind::copy) {
-      const auto& c = v.graph.copy(in.vertex);
-      name = "copy " + std::to_string(c.bytes == graph::kNoValue ? v.model.default_copy_bytes : c.bytes) + " B";
+      name = "copy " + std::to_string(replay::copy_bytes(v.graph.copy(in.vertex), v.model)) + " B";
     } else {
-      graph::VertexId task = v.graph.kind(in.vertex) == graph::OpKind::task ? in.vertex : v.graph.resume_wait(in.vertex).task;
+      const graph::VertexId task = v.graph.task_of(in.vertex);
       name = v.graph.function_name(v.graph.task(task).func_id);
       if (task != in.vertex) name += " (resumed)";
     }

@@ -200,6 +200,10 @@ class EventGraph {
   const WaitInfo& resume_wait(VertexId v) const { return waits_[payload_[v]]; }
   // The task whose work segment v runs: a resume's task, else v itself (a task, or background work).
   VertexId task_of(VertexId v) const { return kind_[v] == OpKind::task_resume ? resume_wait(v).task : v; }
+  // The task whose segment v is, or kNoVertex when v is not a task segment.
+  VertexId task_of_segment(VertexId v) const {
+    return kind_[v] == OpKind::task || kind_[v] == OpKind::task_resume ? task_of(v) : kNoVertex;
+  }
   const CopyInfo& copy(VertexId v) const { return copies_[payload_[v]]; }
   const BarrierPhaseInfo& phase(VertexId v) const { return phases_[payload_[v]]; }
   // How many copies, tasks and barrier phases there are: payload() of a copy (a task, a phase) is below this,

@@ -9,6 +9,11 @@
 
 namespace rr::replay {
 
+// What a copy moves on the model: its Copy Size, or the model's default_copy_bytes when the trace has none.
+inline std::uint64_t copy_bytes(const graph::CopyInfo& copy, const machine::MachineModel& model) {
+  return copy.bytes == graph::kNoValue ? model.default_copy_bytes : copy.bytes;
+}
+
 // Time between u's event (or u issuing v) and v seeing it: the network latency (plus the remote trigger
 // cost) across nodes, the local trigger cost on one node; nothing along a task's own segments or phases.
 inline machine::TimeNs edge_delay_ns(const graph::EventGraph& g, const MachineMap& map,

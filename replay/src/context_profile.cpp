@@ -12,12 +12,6 @@ namespace {
 using graph::OpKind;
 using graph::VertexId;
 
-VertexId task_of(const graph::EventGraph& g, VertexId v) {
-  if (g.kind(v) == OpKind::task) return v;
-  if (g.kind(v) == OpKind::task_resume) return g.resume_wait(v).task;
-  return graph::kNoVertex;
-}
-
 // The us value of a folded line: rounded to the nearest microsecond.
 std::int64_t micros(TimeNs ns) { return (ns + 500) / 1000; }
 
@@ -62,14 +56,14 @@ ContextTrie ContextTrie::build(const graph::EventGraph& g, const ReplayResult& r
     }
   }
   for (VertexId v = 0; v < g.vertex_count(); ++v) {
-    VertexId task = task_of(g, v);
+    VertexId task = g.task_of_segment(v);
     if (task == graph::kNoVertex) continue;
     if (v != task) t.context_of_task_[v] = t.context_of_task_[task];
     if (r.end(v) != kNever && r.start(v) != kNever) t.busy_[t.context_of_task_[task]] += r.end(v) - r.start(v);
   }
   if (path) {
     for (const auto& step : path->steps) {
-      VertexId task = task_of(g, step.vertex);
+      VertexId task = g.task_of_segment(step.vertex);
       // Non-task steps (copies, latency, runtime) belong to the context of the task that issued them.
       if (task == graph::kNoVertex && g.issuer(step.vertex) != graph::kNoVertex) task = g.issuer(step.vertex);
       // An issuer that is no task's ancestor (background work) has no context of its own: the root's.

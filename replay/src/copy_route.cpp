@@ -17,10 +17,6 @@ using graph::VertexId;
 // or drains, which bounds the cost on wide merge trees.
 constexpr std::size_t kWalkLimit = 256;
 
-VertexId task_of(const graph::EventGraph& g, VertexId v) {
-  return g.kind(v) == OpKind::task ? v : g.kind(v) == OpKind::task_resume ? g.resume_wait(v).task : graph::kNoVertex;
-}
-
 // The first task (vertex order) reached from `from` forward (or backward) through merges whose function is moved
 // and whose traced home memory on its node is `place`; returns the home memory of the kind it runs on.
 std::optional<core::MemoryKind> moved_home(const graph::EventGraph& g, const MachineMap& map, VertexId from,
@@ -35,7 +31,7 @@ std::optional<core::MemoryKind> moved_home(const graph::EventGraph& g, const Mac
     for (std::size_t i = 0; i < next.size(); ++i) {
       if (kinds[i] != EdgeKind::precondition && kinds[i] != EdgeKind::merge_input) continue;
       if (g.kind(next[i]) == OpKind::merge) todo.push_back(next[i]);
-      else if (VertexId t = task_of(g, next[i]); t != graph::kNoVertex) tasks.push_back(t);
+      else if (VertexId t = g.task_of_segment(next[i]); t != graph::kNoVertex) tasks.push_back(t);
     }
   }
   std::sort(tasks.begin(), tasks.end());

@@ -2,6 +2,7 @@
 #include "replay/operation_columns.hpp"
 
 #include "replay/copy_route.hpp"
+#include "replay/timing_rules.hpp"
 
 namespace rr::replay {
 
@@ -29,7 +30,7 @@ OperationColumns operation_columns(const graph::EventGraph& g, const MachineMap&
     } else if (kind == graph::OpKind::copy) {
       const graph::CopyInfo& info = g.copy(v);
       c.bytes_known[v] = info.bytes != graph::kNoValue;
-      c.bytes[v] = static_cast<std::int64_t>(c.bytes_known[v] ? info.bytes : model.default_copy_bytes);
+      c.bytes[v] = static_cast<std::int64_t>(copy_bytes(info, model));
       c.node[v] = static_cast<std::int32_t>(copy_route(g, map, v).dst_node);
     }
     // Runtime operations (merges, triggers, arrivals, phases) run where their issuing task ran.

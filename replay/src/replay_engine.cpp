@@ -722,11 +722,7 @@ class Engine {
   std::vector<CopyPlan> copies_;
   CopyPlan& plan_of(VertexId copy) { return copies_[g_.payload(copy)]; }
   const machine::CopyPath& path_of(const CopyPlan& plan) const { return *slot_path_[plan.path_slot]; }
-  // What a copy moves: its Copy Size, or the model's default when the trace has none.
-  std::uint64_t bytes_of(VertexId copy) const {
-    const std::uint64_t bytes = g_.copy(copy).bytes;
-    return bytes == graph::kNoValue ? model_.default_copy_bytes : bytes;
-  }
+  std::uint64_t bytes_of(VertexId copy) const { return copy_bytes(g_.copy(copy), model_); }
   PhaseState& phase_of(VertexId phase) { return phase_[g_.payload(phase)]; }
   const PhaseState& phase_of(VertexId phase) const { return phase_[g_.payload(phase)]; }
   std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t> path_slot_of_;
