@@ -3,7 +3,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -18,8 +17,7 @@ class EventTable {
   static constexpr std::uint32_t kMissing = 0xffffffffu;
 
   // Sized for `expected` keys at a load factor of at most 0.8. Lookups are mostly hits, which linear
-  // probing answers in about three slots at that load (a cache line or two); a fuller table is smaller,
-  // and the producer table is alive at the build's memory peak.
+  // probing answers in about three slots at that load (a cache line or two).
   explicit EventTable(std::size_t expected = 0) { reserve(expected); }
 
   void reserve(std::size_t expected) {
@@ -45,12 +43,6 @@ class EventTable {
     return const_cast<EventTable*>(this)->find_slot(key).value;
   }
 
-  // Starts loading the slot a later insert or find of `key` will look at first. Lookups of random
-  // keys miss the cache; prefetching a few keys ahead overlaps those misses.
-  void prefetch(const core::EventKey& key) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[home(key)]);
-  }
-
   std::size_t size() const { return size_; }
 
  private:
@@ -61,7 +53,6 @@ class EventTable {
   static_assert(sizeof(Slot) == 16);
 
   static std::uint64_t hash(const core::EventKey& key) { return std::hash<core::EventKey>{}(key); }
-  std::size_t home(const core::EventKey& key) const { return open_addressing::home(hash(key), slots_.size()); }
 
   Slot& find_slot(const core::EventKey& key) {
     return open_addressing::probe(slots_, hash(key), [&](const Slot& s) { return s.value == kMissing || s.key == key; });
@@ -76,21 +67,6 @@ class EventTable {
 
   std::vector<Slot> slots_;
   std::size_t size_ = 0;
-};
-
-// EventTables chosen by the key's hash, so that one thread per part can fill them at once.
-// The number of parts is fixed, so what the table holds does not depend on the thread count.
-class PartitionedEventTable {
- public:
-  static constexpr std::size_t kParts = 8;
-  static std::size_t part_of(const core::EventKey& key) { return std::hash<core::EventKey>{}(key) % kParts; }
-
-  EventTable& part(std::size_t i) { return parts_[i]; }
-  std::uint32_t find(const core::EventKey& key) const { return parts_[part_of(key)].find(key); }
-  void prefetch(const core::EventKey& key) const { parts_[part_of(key)].prefetch(key); }
-
- private:
-  std::array<EventTable, kParts> parts_;
 };
 
 }  // namespace rr::graph
