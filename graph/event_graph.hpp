@@ -112,6 +112,8 @@ struct VertexTable {
   std::vector<OpKind> kind;
   std::vector<std::uint32_t> node;
   std::vector<core::EventKey> event;
+  // May stop short of the last vertices: those past its end have no issuer (freeze gives them kNoVertex), so a
+  // builder sizes it only when it has issuers to write, after its own peak.
   std::vector<VertexId> issuer;
   std::vector<std::uint32_t> position;
   std::vector<std::uint32_t> payload;
@@ -141,7 +143,7 @@ struct VertexTable {
   std::uint32_t size() const { return static_cast<std::uint32_t>(kind.size()); }
   // A task's waits in program order: a contiguous run of `waits` from TaskInfo::first_wait.
   std::span<const WaitInfo> waits_of(VertexId task_vertex) const;
-  // Appends a vertex with no issuer; returns its id. Positions are placed by program order, which sizes
+  // Appends a vertex with no issuer (issuer is left as it is); returns its id. Positions are placed by program order, which sizes
   // `position` for the vertices it knows; later ones get position 0 when the table is frozen.
   VertexId add(OpKind k, std::uint32_t on_node, const core::EventKey& e, std::uint32_t payload_index);
 };

@@ -16,7 +16,6 @@ VertexId VertexTable::add(OpKind k, std::uint32_t on_node, const core::EventKey&
   kind.push_back(k);
   node.push_back(on_node);
   event.push_back(e);
-  issuer.push_back(kNoVertex);
   payload.push_back(payload_index);
   return v;
 }
@@ -31,6 +30,7 @@ void EventGraph::check_edge_count(std::uint64_t edges) {
 EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edge>> edge_runs) {
   const std::size_t n = v.size();
   v.position.resize(n, 0);  // vertices added after program order was placed are no action of a task
+  v.issuer.resize(n, kNoVertex);
   // The optional per-vertex arrays, where given, cover every vertex (resumes added late included).
   if (!v.issue_fraction.empty()) v.issue_fraction.resize(n, -1.0f);
   if (!v.observed_start.empty()) v.observed_start.resize(n, kNoTime);

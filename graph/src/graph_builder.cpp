@@ -20,6 +20,9 @@ BuildResult GraphBuilder::build() {
   collect_barriers();
   complete_barriers();
   register_producers();
+  join_all_timings();
+  // Written by resolve only: sized once the timing records are freed, not at the producer table's peak.
+  v_.issuer.resize(v_.size(), kNoVertex);
   tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { resolve(work_[i]); });
   join_batches();
   // The event tables are not needed past this point: free them before the CSR is built (the producers' parts are

@@ -56,7 +56,7 @@ inline graph::EventGraph renumbered(const graph::EventGraph& g, const std::vecto
   for (VertexId i = 0; i < n; ++i) {
     const VertexId v = old_id[i];
     t.add(g.kind(v), g.node(v), g.event(v), payload[i]);
-    t.issuer[i] = remap(g.issuer(v));
+    t.issuer.push_back(remap(g.issuer(v)));
   }
   t.position.resize(n);
   for (VertexId i = 0; i < n; ++i) t.position[i] = g.position(old_id[i]);

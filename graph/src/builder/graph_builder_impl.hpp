@@ -121,6 +121,8 @@ class GraphBuilder {
   void register_producers();
   VertexId producer_of(BatchWork& w, const core::EventKey& event) const;
   VertexId producer_of_kind(const core::EventKey& event, OpKind kind) const;
+  void join_timings(BatchWork& w);
+  void join_all_timings();
   void resolve(BatchWork& w);
   void join_batches();
   void settle_repeated_timings(bool times, bool sizes);

@@ -70,7 +70,6 @@ void GraphBuilder::fill_all_vertices() {
     vertices.kind.resize(through.vertices);
     vertices.node.resize(through.vertices);
     vertices.event.resize(through.vertices);
-    vertices.issuer.resize(through.vertices, kNoVertex);
     vertices.payload.resize(through.vertices);
     vertices.tasks.resize(through.tasks);
     vertices.copies.resize(through.copies);

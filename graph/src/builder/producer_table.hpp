@@ -32,11 +32,11 @@ class ProducerTable {
   }
 
   // Registers v as the producer of its event unless the event has one; returns the producer now registered.
-  VertexId insert(VertexId v) {
+  VertexId insert(VertexId v) { return insert(v, hash((*events_)[v])); }
+  // The same, given hash() of v's event.
+  VertexId insert(VertexId v, std::uint64_t h) {
     if ((size_ + 1) * 5 > slots_.size() * 4) rehash(std::max<std::size_t>(16, slots_.size() * 2));
-    const core::EventKey& key = (*events_)[v];
-    const std::uint64_t h = hash(key);
-    Slot& s = find_slot(key, h);
+    Slot& s = find_slot((*events_)[v], h);
     if (s.vertex == kMissing) {
       s = {tag(h), v};
       ++size_;
@@ -56,9 +56,12 @@ class ProducerTable {
   }
 
   // Starts loading the slot a later lookup of `key` looks at first (lookups of random keys miss the cache).
-  void prefetch(const core::EventKey& key) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[open_addressing::home(hash(key), slots_.size())]);
+  void prefetch(const core::EventKey& key) const { prefetch_hashed(hash(key)); }
+  void prefetch_hashed(std::uint64_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[open_addressing::home(h, slots_.size())]);
   }
+
+  static std::uint64_t hash(const core::EventKey& key) { return std::hash<core::EventKey>{}(key); }
 
  private:
   struct Slot {
@@ -67,7 +70,6 @@ class ProducerTable {
   };
   static_assert(sizeof(Slot) == 8);
 
-  static std::uint64_t hash(const core::EventKey& key) { return std::hash<core::EventKey>{}(key); }
   static std::uint32_t tag(std::uint64_t h) { return static_cast<std::uint32_t>(h); }
 
   Slot& find_slot(const core::EventKey& key, std::uint64_t h) {
@@ -94,7 +96,8 @@ class ProducerTable {
 class PartitionedProducerTable {
  public:
   static constexpr std::size_t kParts = 8;
-  static std::size_t part_of(const core::EventKey& key) { return std::hash<core::EventKey>{}(key) % kParts; }
+  static std::size_t part_of(const core::EventKey& key) { return part_of_hash(ProducerTable::hash(key)); }
+  static std::size_t part_of_hash(std::uint64_t h) { return h % kParts; }
 
   explicit PartitionedProducerTable(const std::vector<core::EventKey>& events)
       : parts_{ProducerTable(events), ProducerTable(events), ProducerTable(events), ProducerTable(events),
