@@ -161,6 +161,8 @@ class EventGraph {
   std::uint64_t edge_count() const { return succ_.size(); }
 
   OpKind kind(VertexId v) const { return kind_[v]; }
+  // Starts loading v's kind ahead of a use that would miss the cache.
+  void prefetch_kind(VertexId v) const { __builtin_prefetch(&kind_[v]); }
   // The node the operation happens on: a task's processor node, a phase's owner, else the logging node.
   std::uint32_t node(VertexId v) const { return node_[v]; }
   // The event the operation produces (a task's finish event, a phase's (barrier, gen), ...).
@@ -199,6 +201,8 @@ class EventGraph {
   std::uint64_t first_edge(VertexId v) const { return succ_offset_[v]; }
 
   const TaskInfo& task(VertexId v) const { return tasks_[payload_[v]]; }
+  // The attributes at a task's payload index (payload(task)), without loading the payload.
+  const TaskInfo& task_at(std::uint32_t payload_index) const { return tasks_[payload_index]; }
   const WaitInfo& resume_wait(VertexId v) const { return waits_[payload_[v]]; }
   // The task whose work segment v runs: a resume's task, else v itself (a task, or background work).
   VertexId task_of(VertexId v) const { return kind_[v] == OpKind::task_resume ? resume_wait(v).task : v; }

@@ -16,6 +16,7 @@ namespace rr::replay {
 
 struct WaitingSegment {
   std::int32_t priority;
+  std::uint32_t task_payload;  // EventGraph::payload of the segment's task: where its attributes are
   machine::TimeNs order;
   graph::VertexId vertex;
   // Served before o.

@@ -406,7 +406,8 @@ class Engine {
     }
     TimeNs order = r_.times.ready_before_start(v);
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
-    queues_[q].push({g_.task(task).priority, order, v});
+    const std::uint32_t payload = g_.payload(task);
+    queues_[q].push({g_.task_at(payload).priority, payload, order, v});
     // Only an idle processor can take it at the end of this instant; a busy one looks at its queues when its
     // segment ends (on_segment_end), a held one never before its task resumes.
     for (auto p : queue_members_[q])
@@ -441,7 +442,16 @@ class Engine {
     }
     if (!best) return;
     VertexId v = best->vertex;
-    queues_[best_queue].pop();
+    SegmentQueue& queue = queues_[best_queue];
+    queue.pop();
+    // The new head is likely the next segment this queue starts, after many other events: its attributes,
+    // kind and ready time are loaded now, while the processor is busy, rather than when it starts.
+    if (!queue.empty()) {
+      const WaitingSegment& next = queue.top();
+      __builtin_prefetch(&g_.task_at(next.task_payload));
+      g_.prefetch_kind(next.vertex);
+      r_.times.prefetch(next.vertex);
+    }
     start_segment(p, v);
   }
 
