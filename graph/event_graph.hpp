@@ -161,8 +161,11 @@ class EventGraph {
   std::uint64_t edge_count() const { return succ_.size(); }
 
   OpKind kind(VertexId v) const { return kind_[v]; }
-  // Starts loading v's kind ahead of a use that would miss the cache.
-  void prefetch_kind(VertexId v) const { __builtin_prefetch(&kind_[v]); }
+  // Starts loading v's kind and where its out-edges are, ahead of a use that would miss the cache.
+  void prefetch_vertex(VertexId v) const {
+    __builtin_prefetch(&kind_[v]);
+    __builtin_prefetch(&succ_offset_[v]);
+  }
   // The node the operation happens on: a task's processor node, a phase's owner, else the logging node.
   std::uint32_t node(VertexId v) const { return node_[v]; }
   // The event the operation produces (a task's finish event, a phase's (barrier, gen), ...).

@@ -445,11 +445,11 @@ class Engine {
     SegmentQueue& queue = queues_[best_queue];
     queue.pop();
     // The new head is likely the next segment this queue starts, after many other events: its attributes,
-    // kind and ready time are loaded now, while the processor is busy, rather than when it starts.
+    // kind, out-edge offsets and ready time are loaded now, while the processor is busy, rather than when it starts.
     if (!queue.empty()) {
       const WaitingSegment& next = queue.top();
       __builtin_prefetch(&g_.task_at(next.task_payload));
-      g_.prefetch_kind(next.vertex);
+      g_.prefetch_vertex(next.vertex);
       r_.times.prefetch(next.vertex);
     }
     start_segment(p, v);
