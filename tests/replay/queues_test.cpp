@@ -140,9 +140,10 @@ TEST(SegmentQueue, ServesWhatABinaryHeapServes) {
       if (rng() % 3 != 0 || oracle.empty()) {
         clock += static_cast<machine::TimeNs>(rng() % 3);
         const bool in_order = rng() % 8 != 0;
-        const WaitingSegment s{in_order ? 0 : static_cast<std::int32_t>(rng() % 5) - 2,
-                               in_order ? clock : clock - static_cast<machine::TimeNs>(rng() % 50),
-                               in_order ? next_vertex++ : static_cast<graph::VertexId>(1'000'000 + step)};
+        const WaitingSegment s{.priority = in_order ? 0 : static_cast<std::int32_t>(rng() % 5) - 2,
+                               .task_payload = static_cast<std::uint32_t>(step),
+                               .order = in_order ? clock : clock - static_cast<machine::TimeNs>(rng() % 50),
+                               .vertex = in_order ? next_vertex++ : static_cast<graph::VertexId>(1'000'000 + step)};
         q.push(s);
         oracle.push(s);
       } else {
@@ -152,6 +153,7 @@ TEST(SegmentQueue, ServesWhatABinaryHeapServes) {
         ASSERT_EQ(a.vertex, b.vertex) << "seed " << seed << " step " << step;
         ASSERT_EQ(a.order, b.order);
         ASSERT_EQ(a.priority, b.priority);
+        ASSERT_EQ(a.task_payload, b.task_payload);
         q.pop();
         oracle.pop();
       }
