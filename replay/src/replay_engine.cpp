@@ -6,6 +6,7 @@
 #include "graph/vertex_counts.hpp"
 #include "replay/copy_route.hpp"
 #include "replay/event_queue.hpp"
+#include "replay/first_segment_queues.hpp"
 #include "replay/segment_queue.hpp"
 #include "replay/task_timing.hpp"
 #include "replay/timing_rules.hpp"
@@ -188,7 +189,6 @@ class Engine {
     proc_last_.assign(map_.processors().size(), kNoVertex);
     proc_queues_.resize(map_.processors().size());
     proc_available_.assign(map_.processors().size(), 0);
-    if (map_.placement() != machine::Placement::eft) segment_queue_.assign(g_.task_count(), ~0u);  // eft picks at ready
     if (g_.has_external_delays()) external_pending_.assign(n_, 0);
 
     // Inputs counted along the forward edges (the replay does not need the graph's reverse CSR). A phase
@@ -263,6 +263,7 @@ class Engine {
   std::optional<core::InputError> assign_queue(VertexId v) {
     const graph::TaskInfo& t = g_.task(v);
     const bool eft = map_.placement() == machine::Placement::eft;
+    if (!eft && first_queues_.find(t.func_id, t.processor.value()) != FirstSegmentQueues::kMissing) return std::nullopt;
     const auto& targets = eft ? map_.candidates(t.func_id, t.processor.value()) : map_.targets(t.func_id, t.processor.value());
     if (targets.empty()) {
       const core::ProcessorKind kind = map_.task_kind(t.func_id, t.processor.value());
@@ -273,7 +274,7 @@ class Engine {
                                   std::string(core::processor_kind_name(kind)) + " processor on model node " +
                                   std::to_string(v < n_ ? map_.fold(g_.node(v)) : 0)};
     }
-    if (!eft) segment_queue_[g_.payload(v)] = queue_for(targets);
+    if (!eft) first_queues_.insert(t.func_id, t.processor.value(), queue_for(targets));
     return std::nullopt;
   }
 
@@ -396,18 +397,19 @@ class Engine {
         return;
       }
     }
+    const std::uint32_t payload = g_.payload(task);
+    const graph::TaskInfo& info = g_.task_at(payload);
     std::uint32_t q;
     if (g_.kind(v) == OpKind::task_resume) {
       q = queue_of_processor(r_.processor_of[task]);
     } else if (map_.placement() == machine::Placement::eft) {
       q = queue_of_processor(earliest_finish(task));
     } else {
-      q = segment_queue_[g_.payload(v)];
+      q = first_queues_.find(info.func_id, info.processor.value());
     }
     TimeNs order = r_.times.ready_before_start(v);
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
-    const std::uint32_t payload = g_.payload(task);
-    queues_[q].push({g_.task_at(payload).priority, payload, order, v});
+    queues_[q].push({info.priority, payload, order, v});
     // Only an idle processor can take it at the end of this instant; a busy one looks at its queues when its
     // segment ends (on_segment_end), a held one never before its task resumes.
     for (auto p : queue_members_[q])
@@ -749,8 +751,9 @@ class Engine {
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
   std::unordered_map<const std::vector<std::uint32_t>*, std::uint32_t> queue_at_address_;
   std::vector<std::uint32_t> single_queue_;  // queue_of_processor, ~0u until first asked
-  // Per task (its payload): the queue its first segment waits in, which follows from its TaskInfo alone.
-  std::vector<std::uint32_t> segment_queue_;
+  // The queue a task's first segment waits in, by its function and traced processor (not under eft, which picks
+  // a processor when the task becomes ready).
+  FirstSegmentQueues first_queues_;
   // v waits on an unrecorded event not yet scheduled (schedule_external); empty when the graph has none.
   std::vector<char> external_pending_;
   bool waits_unrecorded(VertexId v) const { return !external_pending_.empty() && external_pending_[v]; }
