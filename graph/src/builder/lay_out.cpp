@@ -57,8 +57,8 @@ void GraphBuilder::lay_out_batches() {
 }
 
 // Fills every batch's vertices. The arrays grow a group of batches at a time, just before the group fills them,
-// and each batch frees its Task Requests once it has written them: sized all at once, the arrays' 170 MB (on a
-// 7.6 M-record trace) would be resident next to every record, the build's memory peak.
+// and each batch frees its requests, merges and triggers once it has written them: sized all at once, the
+// arrays' 170 MB (on a 7.6 M-record trace) would be resident next to every record, the build's memory peak.
 void GraphBuilder::fill_all_vertices() {
   const std::size_t group = 4 * static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
   for (std::size_t first = 0; first < work_.size(); first += group) {
@@ -101,20 +101,26 @@ void GraphBuilder::fill_vertices(BatchWork& w) {
     w.task_references.push_back({r.precondition, r.enclosing, r.line});
     room(r.precondition, r.enclosing);
   }
-  if (w.releasable) freed_.released(release(*w.releasable, w.releasable->task_requests));
+  w.copy_references.reserve(b.copy_requests.size());
   for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
     const auto& r = b.copy_requests[i];
     vertices.copies[w.copy_info + i] = {r.src_memory, r.dst_memory, kNoValue};
     set_vertex(w.first_copy + i, OpKind::copy, w.node, r.copy, w.copy_info + i);
+    w.copy_references.push_back({r.wait_on, r.enclosing, r.line});
     room(r.wait_on, r.enclosing);
   }
   for (std::uint32_t i = 0; i < b.event_merges.size(); ++i)
     set_vertex(w.first_merge + i, OpKind::merge, w.node, b.event_merges[i].merged, b.event_merges[i].input_count);
+  w.trigger_references.reserve(b.event_triggers.size());
   for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i) {
     const auto& r = b.event_triggers[i];
     set_vertex(w.first_trigger + i, OpKind::trigger, w.node, r.event, 0);
+    w.trigger_references.push_back({r.wait_on, r.enclosing, r.line});
     room(r.wait_on, r.enclosing);
   }
+  if (core::RecordBatch* r = w.releasable)
+    freed_.released(release(*r, r->task_requests) + release(*r, r->copy_requests) + release(*r, r->event_merges) +
+                    release(*r, r->event_triggers));
   for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i) {
     const auto& r = b.barrier_alters[i];
     vertices.barrier_values[w.alter_value + i] = r.delta;

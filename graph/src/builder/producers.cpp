@@ -195,25 +195,20 @@ void GraphBuilder::resolve(BatchWork& w) {
     }
   };
   using namespace core;
-  for (std::uint32_t i = 0; i < w.task_references.size(); ++i) {
-    ahead(w.task_references, i, &TaskReferences::precondition, &TaskReferences::enclosing);
-    const TaskReferences& r = w.task_references[i];
-    edge(producer_of(w, r.precondition), w.first_task + i, EdgeKind::precondition);
-    issued(w.first_task + i, r.enclosing, r.line);
-  }
-  freed_.released(platform::free_array(w.task_references));
-  for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
-    ahead(b.copy_requests, i, &CopyRequestRecord::wait_on, &CopyRequestRecord::enclosing);
-    const auto& r = b.copy_requests[i];
-    edge(producer_of(w, r.wait_on), w.first_copy + i, EdgeKind::precondition);
-    issued(w.first_copy + i, r.enclosing, r.line);
-  }
-  for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i) {
-    ahead(b.event_triggers, i, &EventTriggerRecord::wait_on, &EventTriggerRecord::enclosing);
-    const auto& r = b.event_triggers[i];
-    edge(producer_of(w, r.wait_on), w.first_trigger + i, EdgeKind::precondition);
-    issued(w.first_trigger + i, r.enclosing, r.line);
-  }
+  // A request's precondition becomes an edge into its vertex, its enclosing task the issue edge; the references
+  // are freed once resolved.
+  auto resolve_requests = [&](std::vector<References>& references, VertexId first) {
+    for (std::uint32_t i = 0; i < references.size(); ++i) {
+      ahead(references, i, &References::precondition, &References::enclosing);
+      const References& r = references[i];
+      edge(producer_of(w, r.precondition), first + i, EdgeKind::precondition);
+      issued(first + i, r.enclosing, r.line);
+    }
+    freed_.released(platform::free_array(references));
+  };
+  resolve_requests(w.task_references, w.first_task);
+  resolve_requests(w.copy_references, w.first_copy);
+  resolve_requests(w.trigger_references, w.first_trigger);
   for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i)
     issued(w.first_alter + i, b.barrier_alters[i].enclosing, b.barrier_alters[i].line);
   for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
@@ -253,13 +248,13 @@ void GraphBuilder::resolve(BatchWork& w) {
     w.actions.push_back({t, static_cast<std::uint32_t>(w.waits.size()) | Action::kWaitFlag, Action::at(w.file, b.file_line(r.line))});
     w.waits.push_back({t, kNoVertex, awaited, r.awaited, micros_to_ns(r.micros), 0});
   }
-  // Everything but the timing records is in the graph now. Freeing them here, batch by batch, gives
-  // back about as much memory as the edges and actions the remaining batches still add.
+  // The batch's other records (its requests, merges and triggers went as their vertices were filled, its timing
+  // records after their join) are in the graph now. Freeing them here, batch by batch, gives back about as much
+  // memory as the edges and actions the remaining batches still add.
   if (core::RecordBatch* r = w.releasable)
-    freed_.released(release(*r, r->task_waits) + release(*r, r->event_merges) +
-                    release(*r, r->event_preconditions) + release(*r, r->event_triggers) +
+    freed_.released(release(*r, r->task_waits) + release(*r, r->event_preconditions) +
                     release(*r, r->barrier_creations) + release(*r, r->barrier_alters) +
-                    release(*r, r->barrier_arrives) + release(*r, r->copy_requests));
+                    release(*r, r->barrier_arrives));
 }
 
 namespace {
