@@ -143,8 +143,8 @@ struct VertexTable {
   std::uint32_t size() const { return static_cast<std::uint32_t>(kind.size()); }
   // A task's waits in program order: a contiguous run of `waits` from TaskInfo::first_wait.
   std::span<const WaitInfo> waits_of(VertexId task_vertex) const;
-  // Appends a vertex with no issuer (issuer is left as it is); returns its id. Positions are placed by program order, which sizes
-  // `position` for the vertices it knows; later ones get position 0 when the table is frozen.
+  // Appends a vertex with no issuer (`issuer` is left as it is); returns its id. Positions are placed by program
+  // order, which sizes `position` for the vertices it knows; later ones get position 0 when the table is frozen.
   VertexId add(OpKind k, std::uint32_t on_node, const core::EventKey& e, std::uint32_t payload_index);
 };
 
