@@ -44,9 +44,9 @@ class OperationTimes {
     return run_[v] == kWide ? wide_run_.at(v) : run_[v];
   }
   bool started(graph::VertexId v) const { return wait_[v] != kNotYet; }
-  // Starts loading v's slot ahead of a use that would miss the cache.
-  void prefetch(graph::VertexId v) const { __builtin_prefetch(&slot_[v]); }
   bool ended(graph::VertexId v) const { return run_[v] != kNotYet; }
+  // Starts loading v's slot (its ready time, then its start) ahead of a use that would miss the cache.
+  void prefetch(graph::VertexId v) const { __builtin_prefetch(&slot_[v]); }
 
   // For the engine, in this order. The ready time, while the operation has not started: it is raised as inputs come.
   TimeNs& ready_until_start(graph::VertexId v) {

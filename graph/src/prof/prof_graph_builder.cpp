@@ -395,7 +395,7 @@ class ProfBuilder {
     // Launches: the creator must be work of the trace (a task, meta-task, or background work such as a
     // profiling response); merges are requested by a task but fire on
     // their inputs alone (as Legion Prof's own critical path takes them), so they get no issue edge.
-    v_.issuer.resize(v_.size(), kNoVertex);
+    v_.issuer.resize(v_.size(), kNoVertex);  // the launches are what sets issuers (VertexTable::issuer)
     for (const auto& l : launches_) {
       auto it = producer_.find(l.creator.id);
       if (it == producer_.end() || (v_.kind[it->second] != OpKind::task && v_.kind[it->second] != OpKind::background)) {
