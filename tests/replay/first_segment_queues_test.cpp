@@ -36,5 +36,18 @@ TEST(FirstSegmentQueues, FindsWhatWasInsertedAndNothingElse) {
   EXPECT_EQ(table.find(0, 0x1d00000000000000ull | 32), FirstSegmentQueues::kMissing);
 }
 
+// Many functions on one processor: nearly every probe passes slots of the same processor, so a lookup that looked
+// at the processor alone would find another function's queue.
+TEST(FirstSegmentQueues, TellsApartFunctionsOnOneProcessor) {
+  FirstSegmentQueues table;
+  constexpr std::uint64_t kProcessor = 0x1d00030000000005ull;
+  for (std::uint32_t func = 0; func < 1000; ++func) {
+    ASSERT_EQ(table.find(func, kProcessor), FirstSegmentQueues::kMissing) << func;
+    table.insert(func, kProcessor, 5000 + func);
+  }
+  for (std::uint32_t func = 0; func < 1000; ++func) EXPECT_EQ(table.find(func, kProcessor), 5000 + func);
+  EXPECT_EQ(table.find(1000, kProcessor), FirstSegmentQueues::kMissing);
+}
+
 }  // namespace
 }  // namespace rr::replay
