@@ -42,7 +42,6 @@ class FreedMemory {
   }
 
  private:
-
   std::atomic<std::size_t> total_{0};
 };
 
