@@ -19,6 +19,7 @@
 #include "replay/critical_path.hpp"
 #include "session/run_grid.hpp"
 #include "session/session.hpp"
+#include "platform/allocator_policy.hpp"
 
 namespace {
 
@@ -49,6 +50,7 @@ void print_peak() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  rr::platform::give_large_arrays_their_own_pages();  // as realm-replay does
   std::string machine;
   int repeat = 3;
   bool replay_only = false;  // --replay-only: section 1 alone (profiling the engine)
