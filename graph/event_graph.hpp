@@ -110,7 +110,7 @@ struct Edge {
 // edges into an EventGraph. Parallel arrays indexed by vertex, plus the payload arrays they index.
 struct VertexTable {
   std::vector<OpKind> kind;
-  std::vector<std::uint32_t> node;
+  std::vector<std::uint32_t> node;  // whole once frozen; a builder may place it last (see append)
   std::vector<core::EventKey> event;
   // May stop short of the last vertices: those past its end have no issuer (freeze gives them kNoVertex), so a
   // builder sizes it only when it has issuers to write, after its own peak.
@@ -146,6 +146,9 @@ struct VertexTable {
   // Appends a vertex with no issuer (`issuer` is left as it is); returns its id. Positions are placed by program
   // order, which sizes `position` for the vertices it knows; later ones get position 0 when the table is frozen.
   VertexId add(OpKind k, std::uint32_t on_node, const core::EventKey& e, std::uint32_t payload_index);
+  // The same without its node (`node` is left as it is), for a builder that places every vertex's node at once
+  // before freezing.
+  VertexId append(OpKind k, const core::EventKey& e, std::uint32_t payload_index);
 };
 
 class EventGraph {

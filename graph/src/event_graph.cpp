@@ -12,9 +12,13 @@
 namespace rr::graph {
 
 VertexId VertexTable::add(OpKind k, std::uint32_t on_node, const core::EventKey& e, std::uint32_t payload_index) {
+  node.push_back(on_node);
+  return append(k, e, payload_index);
+}
+
+VertexId VertexTable::append(OpKind k, const core::EventKey& e, std::uint32_t payload_index) {
   const VertexId v = size();
   kind.push_back(k);
-  node.push_back(on_node);
   event.push_back(e);
   payload.push_back(payload_index);
   return v;

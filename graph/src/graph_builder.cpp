@@ -25,6 +25,7 @@ BuildResult GraphBuilder::build() {
   v_.issuer.resize(v_.size(), kNoVertex);
   tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) { resolve(work_[i]); });
   join_batches();
+  place_nodes();
   // The event tables are not needed past this point: free them before the CSR is built (the producers' parts are
   // small enough to live inside the heap, which keeps freed pages unless told).
   freed_.released(producers_.release());
@@ -39,10 +40,8 @@ BuildResult GraphBuilder::build() {
   return std::move(out_);
 }
 
-void GraphBuilder::set_vertex(VertexId v, OpKind kind, std::uint32_t node, const core::EventKey& event,
-                              std::uint32_t payload) {
+void GraphBuilder::set_vertex(VertexId v, OpKind kind, const core::EventKey& event, std::uint32_t payload) {
   v_.kind[v] = kind;
-  v_.node[v] = node;
   v_.event[v] = event;
   v_.payload[v] = payload;
 }

@@ -13,10 +13,11 @@ namespace {
 constexpr std::uint64_t kMaxFilledGenerations = 64;
 }  // namespace
 
-VertexId GraphBuilder::phase_vertex(const core::EventKey& phase, std::uint32_t node) {
+// A phase's node (the barrier's owner) is placed with every other vertex's (place_nodes).
+VertexId GraphBuilder::phase_vertex(const core::EventKey& phase) {
   VertexId v = phases_.find(phase);
   if (v != EventTable::kMissing) return v;
-  v = v_.add(OpKind::barrier_phase, node, phase, static_cast<std::uint32_t>(v_.phases.size()));
+  v = v_.append(OpKind::barrier_phase, phase, static_cast<std::uint32_t>(v_.phases.size()));
   v_.phases.push_back({});
   phases_.insert(phase, v);
   phase_list_.push_back(v);
@@ -31,13 +32,13 @@ void GraphBuilder::collect_barriers() {
     for (const auto& r : b.barrier_creations) barriers_.try_emplace(r.id.value(), r.expected_arrivals);
     for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i) {
       const auto& r = b.barrier_alters[i];
-      VertexId p = phase_vertex(r.phase, owner_node(r.phase.id()));
+      VertexId p = phase_vertex(r.phase);
       v_.phases[v_.payload[p]].required += r.delta;
       barrier_edges_.push_back({w.first_alter + i, p, EdgeKind::arrival});
     }
     for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
       const auto& r = b.barrier_arrives[i];
-      VertexId p = phase_vertex(r.phase, owner_node(r.phase.id()));
+      VertexId p = phase_vertex(r.phase);
       v_.phases[v_.payload[p]].arrived += r.count;
       barrier_edges_.push_back({w.first_arrive + i, p, EdgeKind::arrival});
     }
@@ -64,7 +65,7 @@ void GraphBuilder::complete_barriers() {
     // One phase in order after the previous: `stands_for` > 1 for the stand-in of a long gap.
     auto add = [&](std::uint32_t gen, std::uint64_t stands_for) {
       core::EventKey key = core::EventKey::make(id, gen);
-      VertexId p = phase_vertex(key, owner_node(id));
+      VertexId p = phase_vertex(key);
       BarrierPhaseInfo& info = v_.phases[v_.payload[p]];
       info.required += expected;
       info.first = previous == kNoVertex;

@@ -108,7 +108,7 @@ class GraphBuilder {
   std::uint32_t owner_node(std::uint64_t id) const {
     return trace_.width == core::IdWidth::unknown ? kNoNode : layout_.node_of(id);
   }
-  void set_vertex(VertexId v, OpKind kind, std::uint32_t node, const core::EventKey& event, std::uint32_t payload);
+  void set_vertex(VertexId v, OpKind kind, const core::EventKey& event, std::uint32_t payload);
 
   // lay_out.cpp
   void lay_out_batches();
@@ -116,7 +116,7 @@ class GraphBuilder {
   void fill_vertices(BatchWork& w);
   void place_slabs();
   // barrier_phases.cpp
-  VertexId phase_vertex(const core::EventKey& phase, std::uint32_t node);
+  VertexId phase_vertex(const core::EventKey& phase);
   void collect_barriers();
   void complete_barriers();
   // producers.cpp
@@ -127,6 +127,7 @@ class GraphBuilder {
   void join_all_timings();
   void resolve(BatchWork& w);
   void join_batches();
+  void place_nodes();
   void settle_repeated_timings(bool times, bool sizes);
   // program_order.cpp
   void order_actions();

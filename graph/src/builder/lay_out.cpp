@@ -68,7 +68,6 @@ void GraphBuilder::fill_all_vertices() {
                                                            work_[last].copy_info, work_[last].alter_value};
     VertexTable& vertices = v_;
     vertices.kind.resize(through.vertices);
-    vertices.node.resize(through.vertices);
     vertices.event.resize(through.vertices);
     vertices.payload.resize(through.vertices);
     vertices.tasks.resize(through.tasks);
@@ -78,7 +77,7 @@ void GraphBuilder::fill_all_vertices() {
   }
 }
 
-// One vertex per producing record (a task runs on its processor's node, the rest on the logging node).
+// One vertex per producing record; its node is placed later (place_nodes).
 // Also counts the room the batch's edges and actions will take: an edge per precondition and enclosing
 // task that is not NO_EVENT, an action per enclosing task and wait, an edge per merge input.
 void GraphBuilder::fill_vertices(BatchWork& w) {
@@ -97,7 +96,7 @@ void GraphBuilder::fill_vertices(BatchWork& w) {
     t.func_id = r.func_id;
     t.priority = r.priority;
     t.processor = r.target;
-    set_vertex(w.first_task + i, OpKind::task, owner_node(r.target.value()), r.finish, w.task_info + i);
+    set_vertex(w.first_task + i, OpKind::task, r.finish, w.task_info + i);
     w.task_references.push_back({r.precondition, r.enclosing, r.line});
     room(r.precondition, r.enclosing);
   }
@@ -105,16 +104,16 @@ void GraphBuilder::fill_vertices(BatchWork& w) {
   for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
     const auto& r = b.copy_requests[i];
     vertices.copies[w.copy_info + i] = {r.src_memory, r.dst_memory, kNoValue};
-    set_vertex(w.first_copy + i, OpKind::copy, w.node, r.copy, w.copy_info + i);
+    set_vertex(w.first_copy + i, OpKind::copy, r.copy, w.copy_info + i);
     w.copy_references.push_back({r.wait_on, r.enclosing, r.line});
     room(r.wait_on, r.enclosing);
   }
   for (std::uint32_t i = 0; i < b.event_merges.size(); ++i)
-    set_vertex(w.first_merge + i, OpKind::merge, w.node, b.event_merges[i].merged, b.event_merges[i].input_count);
+    set_vertex(w.first_merge + i, OpKind::merge, b.event_merges[i].merged, b.event_merges[i].input_count);
   w.trigger_references.reserve(b.event_triggers.size());
   for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i) {
     const auto& r = b.event_triggers[i];
-    set_vertex(w.first_trigger + i, OpKind::trigger, w.node, r.event, 0);
+    set_vertex(w.first_trigger + i, OpKind::trigger, r.event, 0);
     w.trigger_references.push_back({r.wait_on, r.enclosing, r.line});
     room(r.wait_on, r.enclosing);
   }
@@ -124,15 +123,31 @@ void GraphBuilder::fill_vertices(BatchWork& w) {
   for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i) {
     const auto& r = b.barrier_alters[i];
     vertices.barrier_values[w.alter_value + i] = r.delta;
-    set_vertex(w.first_alter + i, OpKind::barrier_alter, w.node, r.phase, w.alter_value + i);
+    set_vertex(w.first_alter + i, OpKind::barrier_alter, r.phase, w.alter_value + i);
     room(core::EventKey{}, r.enclosing);
   }
   for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
     const auto& r = b.barrier_arrives[i];
     vertices.barrier_values[w.arrive_value + i] = r.count;
-    set_vertex(w.first_arrive + i, OpKind::barrier_arrive, w.node, r.phase, w.arrive_value + i);
+    set_vertex(w.first_arrive + i, OpKind::barrier_arrive, r.phase, w.arrive_value + i);
     room(r.wait_on, r.enclosing);
   }
+}
+
+// Every vertex's node: a task runs on its processor's node, a barrier phase on its barrier's owner, any other
+// record's vertex on the node that logged it. Placed once the references are resolved, so that the array (4 bytes
+// a vertex) is not alive at the producer table, the build's memory peak.
+void GraphBuilder::place_nodes() {
+  VertexTable& vertices = v_;
+  vertices.node.resize(vertices.size());
+  tbb::parallel_for(std::size_t{0}, work_.size(), [&](std::size_t i) {
+    const BatchWork& w = work_[i];
+    const VertexId end = i + 1 < work_.size() ? work_[i + 1].first_task : laid_out_.vertices;
+    for (VertexId v = w.first_task; v < w.first_copy; ++v)
+      vertices.node[v] = owner_node(vertices.tasks[vertices.payload[v]].processor.value());
+    std::fill(vertices.node.begin() + w.first_copy, vertices.node.begin() + end, w.node);
+  });
+  for (VertexId p : phase_list_) vertices.node[p] = owner_node(vertices.event[p].id());
 }
 
 // Every batch writes its edges and actions into its own part of one array each, sized as fill_vertices
