@@ -395,9 +395,9 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         }
         stats_.note_id(r.event.id);
         if (kind == RecordKind::task_time)
-          batch_.task_times.push_back({line_no, to_key(r.event), r.value});
+          batch_.task_times.push_back({to_key(r.event), r.value});
         else
-          batch_.copy_sizes.push_back({line_no, to_key(r.event), r.value});
+          batch_.copy_sizes.push_back({to_key(r.event), r.value});
         break;
       }
       case RecordKind::task_wait: {
@@ -434,7 +434,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         if (std::string_view(fields_begin, static_cast<std::size_t>(end - fields_begin)).find(", ") !=
             std::string_view::npos)
           ++stats_.era.spaced_preconditions;
-        batch_.event_preconditions.push_back({line_no, to_key(r.first), to_key(r.second)});
+        batch_.event_preconditions.push_back({to_key(r.first), to_key(r.second)});
         break;
       }
       case RecordKind::event_trigger: {

@@ -219,6 +219,22 @@ TEST_P(Records, CopySize) {
   }
 }
 
+// Task Times and Copy Sizes keep their 64-bit values in two 32-bit halves (core::Split64): values past 2^32, the
+// largest Task Time allowed and the largest Copy Size come back whole.
+TEST_P(Records, SixtyFourBitValuesComeBackWhole) {
+  const std::uint64_t longest = core::kMaxLoggedMicros;
+  for (std::uint64_t micros : {std::uint64_t{1} << 32, (std::uint64_t{1} << 32) + 1, std::uint64_t{0xffffffff}, longest}) {
+    auto p = parse1(prefixed("Task Time: " + ev(ids().event, 3) + " " + std::to_string(micros), 1));
+    ASSERT_EQ(p.batch.task_times.size(), 1u) << micros;
+    EXPECT_EQ(std::uint64_t{p.batch.task_times[0].micros}, micros);
+  }
+  for (std::uint64_t bytes : {std::uint64_t{5} << 40 | 7, ~std::uint64_t{0}}) {
+    auto p = parse1(prefixed("Copy Size: " + ev(ids().event, 6) + " " + std::to_string(bytes), 1));
+    ASSERT_EQ(p.batch.copy_sizes.size(), 1u) << bytes;
+    EXPECT_EQ(std::uint64_t{p.batch.copy_sizes[0].bytes}, bytes);
+  }
+}
+
 // ---- quirks (spec §3 parsing notes) ----
 
 TEST(LineQuirks, NilArgsPointerNegativePriorityAndUnsignedFuncId) {
