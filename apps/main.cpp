@@ -4,11 +4,9 @@
 
 #include "commands.hpp"
 #include "output_file.hpp"
-#include "platform/allocator_policy.hpp"
 #include "platform/output_target.hpp"
 
 int main(int argc, char** argv) {
-  rr::platform::give_large_arrays_their_own_pages();
   CLI::App app{"realm-replay: read Realm event-graph traces (Legion, 2014-2015) and explain them.", "realm-replay"};
   app.set_version_flag("--version", std::string("realm-replay ") + RR_VERSION);
   app.require_subcommand(1);

@@ -16,7 +16,6 @@
 #include "bench_timing.hpp"
 #include "proc_status.hpp"
 #include "session/packed_trace.hpp"
-#include "platform/allocator_policy.hpp"
 
 namespace {
 
@@ -78,7 +77,6 @@ Loads load_repeatedly(const std::vector<std::string>& inputs, int repeat) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  rr::platform::give_large_arrays_their_own_pages();  // as realm-replay does
   int repeat = 3;
   std::string machine;
   std::string keep;

@@ -16,10 +16,8 @@
 #include "graph/graph_builder.hpp"
 #include "parser/trace_reader.hpp"
 #include "proc_status.hpp"
-#include "platform/allocator_policy.hpp"
 
 int main(int argc, char** argv) {
-  rr::platform::give_large_arrays_their_own_pages();  // as realm-replay does
   unsigned threads = 1;
   int repeat = 3;
   bool graph = false;

@@ -19,7 +19,6 @@
 #include "replay/critical_path.hpp"
 #include "session/run_grid.hpp"
 #include "session/session.hpp"
-#include "platform/allocator_policy.hpp"
 
 namespace {
 
@@ -50,7 +49,6 @@ void print_peak() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  rr::platform::give_large_arrays_their_own_pages();  // as realm-replay does
   std::string machine;
   int repeat = 3;
   bool replay_only = false;  // --replay-only: section 1 alone (profiling the engine)
