@@ -6,8 +6,12 @@
 // released rather than on every free. Other C libraries: nothing to do here (the frees still count).
 #pragma once
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #if defined(__GLIBC__)
@@ -16,10 +20,25 @@
 
 namespace rr::platform {
 
-// Frees an array for good (clear() would keep its memory) and returns the bytes it held.
+// Arrays from this size up give their pages back as they are freed (free_array).
+inline constexpr std::size_t kDiscardFrom = std::size_t{64} << 10;
+
+// Hands the whole pages inside [data, data + bytes) back to the system; they read as zeros if touched again.
+inline void discard_pages(void* data, std::size_t bytes) {
+  const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (begin + page - 1) & ~(page - 1);
+  const std::uintptr_t last = (begin + bytes) & ~(page - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+// Frees an array for good (clear() would keep its memory) and returns the bytes it held. A large array's pages go
+// back to the system first: freed into the heap, they would stay resident until a malloc_trim found them, or until
+// the heap handed the block out again.
 template <class T>
 std::size_t free_array(std::vector<T>& array) {
   const std::size_t bytes = array.capacity() * sizeof(T);
+  if (bytes >= kDiscardFrom) discard_pages(array.data(), bytes);
   std::vector<T>().swap(array);
   return bytes;
 }
