@@ -5,6 +5,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -27,6 +28,14 @@ template <class T, class A>
 void reserve_on_huge_pages(std::vector<T, A>& v, std::size_t n) {
   v.reserve(n);
   advise_huge_pages(v.data(), v.capacity() * sizeof(T));
+}
+
+// The same, with huge pages only for the first `filled` elements, those sure to be written: past them, touching
+// one more element would make a whole 2 MiB page resident.
+template <class T, class A>
+void reserve_on_huge_pages(std::vector<T, A>& v, std::size_t n, std::size_t filled) {
+  v.reserve(n);
+  advise_huge_pages(v.data(), std::min(filled, v.capacity()) * sizeof(T));
 }
 
 // v = n copies of `value`, on huge pages when it is large.

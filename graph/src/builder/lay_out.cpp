@@ -42,14 +42,15 @@ void GraphBuilder::lay_out_batches() {
       waits += count(b.task_waits.size());
     }
   }
-  // Barrier phases (at most one per Alter/Arrive, but for gaps) and task_resume vertices come last.
+  // Barrier phases (at most one per Alter/Arrive, but for gaps) and task_resume vertices come last, on small pages:
+  // they are few.
   VertexTable& vertices = v_;
   const std::size_t room = std::size_t{v} + values + waits;
-  platform::reserve_on_huge_pages(vertices.kind, room);
-  platform::reserve_on_huge_pages(vertices.node, room);
-  platform::reserve_on_huge_pages(vertices.event, room);
-  platform::reserve_on_huge_pages(vertices.issuer, room);
-  platform::reserve_on_huge_pages(vertices.payload, room);
+  platform::reserve_on_huge_pages(vertices.kind, room, v);
+  platform::reserve_on_huge_pages(vertices.node, room, v);
+  platform::reserve_on_huge_pages(vertices.event, room, v);
+  platform::reserve_on_huge_pages(vertices.issuer, room, v);
+  platform::reserve_on_huge_pages(vertices.payload, room, v);
   platform::reserve_on_huge_pages(vertices.tasks, tasks);
   platform::reserve_on_huge_pages(vertices.copies, copies);
   vertices.barrier_values.reserve(values);
