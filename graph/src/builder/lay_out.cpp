@@ -90,7 +90,12 @@ void GraphBuilder::fill_vertices(BatchWork& w) {
   };
   w.edges.capacity = b.event_preconditions.size();
   w.actions.capacity = b.task_waits.size();
-  w.task_references.reserve(b.task_requests.size());
+  auto with_precondition = [](const auto& records, auto precondition) {
+    return static_cast<std::size_t>(std::count_if(records.begin(), records.end(),
+                                                  [&](const auto& r) { return !(r.*precondition).is_none(); }));
+  };
+  w.task_references.reserve(b.task_requests.size(),
+                            with_precondition(b.task_requests, &core::TaskRequestRecord::precondition));
   for (std::uint32_t i = 0; i < b.task_requests.size(); ++i) {
     const auto& r = b.task_requests[i];
     TaskInfo& t = vertices.tasks[w.task_info + i];
@@ -98,24 +103,25 @@ void GraphBuilder::fill_vertices(BatchWork& w) {
     t.priority = r.priority;
     t.processor = r.target;
     set_vertex(w.first_task + i, OpKind::task, r.finish, w.task_info + i);
-    w.task_references.push_back({r.precondition, r.enclosing, r.line});
+    w.task_references.add(r.precondition, r.enclosing, r.line);
     room(r.precondition, r.enclosing);
   }
-  w.copy_references.reserve(b.copy_requests.size());
+  w.copy_references.reserve(b.copy_requests.size(), with_precondition(b.copy_requests, &core::CopyRequestRecord::wait_on));
   for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
     const auto& r = b.copy_requests[i];
     vertices.copies[w.copy_info + i] = {r.src_memory, r.dst_memory, kNoValue};
     set_vertex(w.first_copy + i, OpKind::copy, r.copy, w.copy_info + i);
-    w.copy_references.push_back({r.wait_on, r.enclosing, r.line});
+    w.copy_references.add(r.wait_on, r.enclosing, r.line);
     room(r.wait_on, r.enclosing);
   }
   for (std::uint32_t i = 0; i < b.event_merges.size(); ++i)
     set_vertex(w.first_merge + i, OpKind::merge, b.event_merges[i].merged, b.event_merges[i].input_count);
-  w.trigger_references.reserve(b.event_triggers.size());
+  w.trigger_references.reserve(b.event_triggers.size(),
+                               with_precondition(b.event_triggers, &core::EventTriggerRecord::wait_on));
   for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i) {
     const auto& r = b.event_triggers[i];
     set_vertex(w.first_trigger + i, OpKind::trigger, r.event, 0);
-    w.trigger_references.push_back({r.wait_on, r.enclosing, r.line});
+    w.trigger_references.add(r.wait_on, r.enclosing, r.line);
     room(r.wait_on, r.enclosing);
   }
   if (core::RecordBatch* r = w.releasable)

@@ -197,14 +197,16 @@ void GraphBuilder::resolve(BatchWork& w) {
   using namespace core;
   // A request's precondition becomes an edge into its vertex, its enclosing task the issue edge; the references
   // are freed once resolved.
-  auto resolve_requests = [&](std::vector<References>& references, VertexId first) {
-    for (std::uint32_t i = 0; i < references.size(); ++i) {
-      ahead(references, i, &References::precondition, &References::enclosing);
-      const References& r = references[i];
-      edge(producer_of(w, r.precondition), first + i, EdgeKind::precondition);
-      issued(first + i, r.enclosing, r.line);
+  auto resolve_requests = [&](RequestReferences& references, VertexId first) {
+    const std::vector<core::EventKey>& preconditions = references.preconditions;
+    std::size_t next = 0;  // the next request's precondition, if it has one
+    for (std::uint32_t i = 0; i < references.issues.size(); ++i) {
+      ahead(references.issues, i, &RequestReferences::Issue::enclosing);
+      if (next + kPrefetchDistance < preconditions.size()) producers_.prefetch(preconditions[next + kPrefetchDistance]);
+      if (references.has_precondition[i]) edge(producer_of(w, preconditions[next++]), first + i, EdgeKind::precondition);
+      issued(first + i, references.issues[i].enclosing, references.issues[i].line);
     }
-    freed_.released(platform::free_array(references));
+    freed_.released(references.release());
   };
   resolve_requests(w.task_references, w.first_task);
   resolve_requests(w.copy_references, w.first_copy);
