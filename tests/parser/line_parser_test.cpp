@@ -223,7 +223,8 @@ TEST_P(Records, CopySize) {
 // largest Task Time allowed and the largest Copy Size come back whole.
 TEST_P(Records, SixtyFourBitValuesComeBackWhole) {
   const std::uint64_t longest = core::kMaxLoggedMicros;
-  for (std::uint64_t micros : {std::uint64_t{1} << 32, (std::uint64_t{1} << 32) + 1, std::uint64_t{0xffffffff}, longest}) {
+  for (std::uint64_t micros :
+       {std::uint64_t{1} << 32, (std::uint64_t{1} << 32) + 1, std::uint64_t{0xffffffff}, longest}) {
     auto p = parse1(prefixed("Task Time: " + ev(ids().event, 3) + " " + std::to_string(micros), 1));
     ASSERT_EQ(p.batch.task_times.size(), 1u) << micros;
     EXPECT_EQ(std::uint64_t{p.batch.task_times[0].micros}, micros);

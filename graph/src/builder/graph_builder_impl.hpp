@@ -57,9 +57,9 @@ struct RequestReferences {
     core::EventKey enclosing;
     std::uint32_t line;
   };
-  std::vector<Issue> issues;                    // by request
-  std::vector<bool> has_precondition;           // by request
-  std::vector<core::EventKey> preconditions;    // those that are not NO_EVENT, in request order
+  std::vector<Issue> issues;                  // by request
+  std::vector<bool> has_precondition;         // by request
+  std::vector<core::EventKey> preconditions;  // those that are not NO_EVENT, in request order
 
   // Room for `requests` requests, `with_precondition` of them with a precondition.
   void reserve(std::size_t requests, std::size_t with_precondition) {

@@ -106,7 +106,8 @@ void GraphBuilder::fill_vertices(BatchWork& w) {
     w.task_references.add(r.precondition, r.enclosing, r.line);
     room(r.precondition, r.enclosing);
   }
-  w.copy_references.reserve(b.copy_requests.size(), with_precondition(b.copy_requests, &core::CopyRequestRecord::wait_on));
+  w.copy_references.reserve(b.copy_requests.size(),
+                            with_precondition(b.copy_requests, &core::CopyRequestRecord::wait_on));
   for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
     const auto& r = b.copy_requests[i];
     vertices.copies[w.copy_info + i] = {r.src_memory, r.dst_memory, kNoValue};

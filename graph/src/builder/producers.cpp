@@ -203,7 +203,8 @@ void GraphBuilder::resolve(BatchWork& w) {
     for (std::uint32_t i = 0; i < references.issues.size(); ++i) {
       ahead(references.issues, i, &RequestReferences::Issue::enclosing);
       if (next + kPrefetchDistance < preconditions.size()) producers_.prefetch(preconditions[next + kPrefetchDistance]);
-      if (references.has_precondition[i]) edge(producer_of(w, preconditions[next++]), first + i, EdgeKind::precondition);
+      if (references.has_precondition[i])
+        edge(producer_of(w, preconditions[next++]), first + i, EdgeKind::precondition);
       issued(first + i, references.issues[i].enclosing, references.issues[i].line);
     }
     freed_.released(references.release());
