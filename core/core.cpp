@@ -240,6 +240,31 @@ MemoryKind memory_kind_of(RealmMemKind kind) {
   }
 }
 
+namespace {
+// Keeps the records of `records` whose id is not in `seen` yet (adding it); returns how many went.
+template <class Record>
+std::size_t keep_first_of_each_id(std::vector<Record>& records, std::unordered_set<std::uint64_t>& seen) {
+  const std::size_t before = records.size();
+  std::erase_if(records, [&](const Record& r) { return !seen.insert(r.id.value()).second; });
+  const std::size_t dropped = before - records.size();
+  if (records.empty()) std::vector<Record>().swap(records);
+  else if (dropped > 0) records.shrink_to_fit();
+  return dropped;
+}
+}  // namespace
+
+std::uint64_t drop_repeated_machine_records(TraceRecords& trace) {
+  std::unordered_set<std::uint64_t> procs, mems;
+  std::uint64_t dropped = 0;
+  for (auto& f : trace.files)
+    for (auto& b : f.batches) {
+      const std::size_t went = keep_first_of_each_id(b.processors, procs) + keep_first_of_each_id(b.memories, mems);
+      b.released_records += went;
+      dropped += went;
+    }
+  return dropped;
+}
+
 MachineRecords machine_records(const TraceRecords& trace) {
   MachineRecords out;
   std::unordered_set<std::uint64_t> procs, mems, groups;

@@ -512,6 +512,8 @@ core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& ar
                             "holds node " + std::to_string(f.node) + how + ", as " + trace.files[it->second].path +
                                 " does; give one log per node"};
   }
+  // Every node's log lists the whole machine: kept once, the copies are counted only.
+  core::drop_repeated_machine_records(trace);
   summarise_trace(trace);
   if (trace.record_count() == 0) {
     std::string what = trace.files.empty()                                      ? "no readable input"

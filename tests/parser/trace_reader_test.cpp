@@ -73,6 +73,34 @@ TEST(TraceReader, FolderOfNodeLogsInNodeOrderWithNodesFromPrefixes) {
   EXPECT_EQ(t->width, core::IdWidth::bits32);
 }
 
+// Every node's log lists the whole machine: a processor or memory an earlier file (or line) described is counted,
+// not kept again, and the machine, the counts and the record total are what they were.
+TEST(TraceReader, MachineRecordsThatRepeatAnEarlierOneAreCountedNotKept) {
+  TempDir d;
+  const std::string memories = "{2}{graph}: Memory: 60000000 1\n";
+  write(d / "node_0.log", node_log(0, 2) + "[0 - 7f000] " + memories + "[0 - 7f000] {2}{graph}: Processor: 80000000 1\n");
+  write(d / "node_1.log", node_log(1, 1) + "[1 - 7f001] " + memories + "[1 - 7f001] {2}{graph}: Memory: 60800000 1\n");
+  auto t = read_trace({d.path().string()}, opts());
+  ASSERT_TRUE(t.ok()) << t.error().to_string();
+  ASSERT_EQ(t->files.size(), 2u);
+  const core::RecordBatch& first = t->files[0].batches.at(0);
+  const core::RecordBatch& second = t->files[1].batches.at(0);
+  ASSERT_EQ(first.processors.size(), 2u);  // the third line repeats the first
+  EXPECT_EQ(first.processors[0].id.value(), 0x80000000u);
+  EXPECT_EQ(first.processors[1].id.value(), 0x80800000u);
+  EXPECT_EQ(first.memories.size(), 1u);
+  EXPECT_TRUE(second.processors.empty());
+  ASSERT_EQ(second.memories.size(), 1u);  // the one memory node 0 did not list
+  EXPECT_EQ(second.memories[0].id.value(), 0x60800000u);
+  EXPECT_EQ(first.released_records, 1u);
+  EXPECT_EQ(second.released_records, 3u);
+  EXPECT_EQ(total(*t, core::RecordKind::processor), 5u);  // counted as read
+  EXPECT_EQ(t->record_count(), 5u + 3u + 3u + 3u);        // processors, memories, task requests, task times
+  const core::MachineRecords machine = core::machine_records(*t);
+  EXPECT_EQ(machine.processors.size(), 2u);
+  EXPECT_EQ(machine.memories.size(), 2u);
+}
+
 TEST(TraceReader, NodeFallsBackToTheFileNameWithoutPrefixes) {
   TempDir d;
   write(d / "node_7.log", "Processor: 80000000 1\nTask Time: (20000001,1) 5\n");
