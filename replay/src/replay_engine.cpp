@@ -362,6 +362,9 @@ class Engine {
       r_.times.start_at(v, at);
       push(core::saturating_add(at, cost), v, EventType::fire);
     } else {
+      // A task's attributes are read when its ready event pops (enqueue_segment): loaded from here on, beside this
+      // input's other misses, rather than alone then.
+      if (g_.kind(v) == OpKind::task) __builtin_prefetch(&g_.task_at(g_.payload(v)));
       push(at, v, EventType::ready);
     }
   }
