@@ -10,10 +10,10 @@ namespace rr::core {
 
 // Every record carries `line`: its line number relative to the first line of
 // the batch that holds it (RecordBatch::first_line). Within one file, line order
-// is append order, and for one thread it is program order (spec §6). But for three
-// records that nothing orders or points back to once parsed (Task Time, Copy Size,
-// Event Precondition): they are among the most numerous, and the graph build holds
-// them until its memory peak.
+// is append order, and for one thread it is program order (spec §6). Three records
+// do without it, as nothing orders them or points back to them once parsed: Task
+// Time, Copy Size and Event Precondition, among the most numerous, which the graph
+// build holds until its memory peak.
 
 // A 64-bit value kept as two 32-bit halves, so that a record of 32-bit fields that holds one has no padding:
 // a Task Time takes 20 bytes instead of 24.

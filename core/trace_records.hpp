@@ -48,8 +48,9 @@ struct RecordBatch {
   void reserve_like(const Sizes& like, std::uint64_t like_bytes, std::uint64_t source_bytes);
   std::uint64_t file_line(std::uint32_t relative_line) const { return first_line + relative_line; }
 
-  // Records whose array the graph build has already freed (build_event_graph_releasing); they still count
-  // in record_count().
+  // Records no longer held: those whose array the graph build has freed (build_event_graph_releasing), and
+  // machine records that repeat an earlier one (drop_repeated_machine_records). They still count in
+  // record_count().
   std::uint64_t released_records = 0;
 };
 

@@ -1,9 +1,10 @@
 // Gives the memory of released records back to the system while the graph is built, so that the peak of
 // reading plus building is not that of the graph plus every record.
 //
-// glibc keeps freed heap blocks resident: on free() only the top of a heap shrinks. malloc_trim also hands
-// back the whole free pages inside the heaps. It walks the free lists, so it runs once per kStep bytes
-// released rather than on every free. Other C libraries: nothing to do here (the frees still count).
+// glibc keeps freed heap blocks resident: on free() only the top of a heap shrinks. So a large array gives its
+// pages back itself as it is freed (free_array), and malloc_trim hands back the whole free pages the smaller
+// ones leave inside the heaps. It walks the free lists, so it runs once per kStep bytes released rather than on
+// every free. Other C libraries: malloc_trim is not called (the frees still count).
 #pragma once
 
 #include <sys/mman.h>
