@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "platform/whole_pages.hpp"
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -25,12 +27,8 @@ namespace rr::platform {
 inline constexpr std::size_t kDiscardFrom = std::size_t{64} << 10;
 
 // Hands the whole pages inside [data, data + bytes) back to the system; they read as zeros if touched again.
-inline void discard_pages(void* data, std::size_t bytes) {
-  const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (begin + page - 1) & ~(page - 1);
-  const std::uintptr_t last = (begin + bytes) & ~(page - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+inline void discard_pages(const void* data, std::size_t bytes) {
+  advise_whole_pages(data, bytes, static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE)), MADV_DONTNEED);
 }
 
 // Frees an array for good (clear() would keep its memory) and returns the bytes it held. A large array's pages go

@@ -10,17 +10,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "platform/whole_pages.hpp"
+
 namespace rr::platform {
 
 // Asks the kernel to back [data, data + bytes) with huge pages where it can. Only a hint: harmless
 // when transparent huge pages are off, and a no-op for small ranges.
 inline void advise_huge_pages(const void* data, std::size_t bytes) {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  if (bytes < kHuge) return;
-  const auto begin = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
-  const std::uintptr_t last = (begin + bytes) & ~(kHuge - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  advise_whole_pages(data, bytes, std::uintptr_t{2} << 20, MADV_HUGEPAGE);
 }
 
 // Reserves room for `n` elements and advises huge pages before any of them is touched.
