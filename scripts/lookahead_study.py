@@ -15,8 +15,10 @@ first hop ends, known when that hop starts). Then it bounds what a conservative 
   window opens, the least time along the graph to a crossing (least_time_to_crossing); `oracle` at the next
   crossing that actually happens (no real protocol knows that: it is the limit of lookahead). Reported: windows, operations per window, and the
   speed-up if a window cost only its busiest block's events (synchronisation free).
-- asynchronous, perfect lookahead: every block goes on as long as no message can still arrive before its next
-  event, and waits otherwise; events cost one unit each, waiting nothing else. The ceiling of any conservative
+- asynchronous: every block goes on as long as no message can still arrive before its next event, and waits
+  otherwise; events cost one unit each, waiting nothing else. With a fixed lookahead (the smallest crossing
+  delay), "can still arrive" is judged from how far the other blocks have got, as a real protocol would; with
+  perfect lookahead, from the messages that actually come. The latter is the ceiling of any conservative
   protocol on this partition.
 
 Unit of work: an event time of the schedule (ready, start and end of each operation). docs/replay.md explains
@@ -236,8 +238,14 @@ def windows(events, parts, horizon):
     return count, serial, len(events) / span
 
 
-def asynchronous(events, parts, messages):
+def asynchronous(events, parts, messages, lookahead=None, instant=()):
+    """Blocks that each wait only for what they need, one unit of work per event time, waiting free. With
+    `lookahead` None a block waits for the messages it actually gets (perfect lookahead). With a lookahead L
+    (a real protocol: every block publishes how far it has got), an event at t also waits until every other
+    block has done its events at or before t - L, since one of them could still send a message felt by t; at
+    an instant with no lookahead (`instant`), its events before t."""
     own = [[t for t, b in events if b == k] for k in range(parts)]
+    no_lookahead = set(instant)
     # need[p][q][i]: events of block q that must be done before event i of block p (those sending p a
     # message felt at or before that event's time).
     need = [[None] * parts for _ in range(parts)]
@@ -254,7 +262,11 @@ def asynchronous(events, parts, messages):
                 while j < len(arrivals) and arrivals[j][0] <= t:
                     latest = arrivals[j][1] if latest is None else max(latest, arrivals[j][1])
                     j += 1
-                out.append(0 if latest is None else bisect.bisect_right(own[q], latest))
+                k = 0 if latest is None else bisect.bisect_right(own[q], latest)
+                if lookahead is not None:
+                    safe = bisect.bisect_left(own[q], t) if t in no_lookahead else bisect.bisect_right(own[q], t - lookahead)
+                    k = max(k, safe)
+                out.append(k)
             need[p][q] = out
     done, clock = [0] * parts, [0] * parts
     finish = [[0] * len(own[k]) for k in range(parts)]
@@ -329,6 +341,8 @@ def main():
         count, serial, speedup = windows(events, args.parts, horizon)
         print(f"  windows, {name}: {count} windows ({serial} instants together), "
               f"{len(events) / count:.1f} event times per window, ideal speed-up {speedup:.2f}x")
+    print(f"  asynchronous, fixed lookahead {smallest} ns: ideal speed-up "
+          f"{asynchronous(events, args.parts, messages, smallest, instant):.2f}x")
     print(f"  asynchronous, perfect lookahead: ideal speed-up {asynchronous(events, args.parts, messages):.2f}x")
 
 
