@@ -89,6 +89,7 @@ BENCHMARK(DependentLoads)
     ->Args({262144, 1, 0})
     ->Args({4096, 0, 1})
     ->Args({16384, 0, 1})
+    ->Args({262144, 0, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
