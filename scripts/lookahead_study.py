@@ -242,10 +242,12 @@ def asynchronous(events, parts, messages, lookahead=None, instant=()):
     """Blocks that each wait only for what they need, one unit of work per event time, waiting free. With
     `lookahead` None a block waits for the messages it actually gets (perfect lookahead). With a lookahead L
     (a real protocol: every block publishes how far it has got), an event at t also waits until every other
-    block has done its events at or before t - L, since one of them could still send a message felt by t; at
-    an instant with no lookahead (`instant`), its events before t."""
+    block has done its events at or before t - L, since one of them could still send a message felt by t. An
+    instant with no lookahead (`instant`) is a barrier: its events wait for every block's events before it, and
+    every later event for every block's events at it."""
     own = [[t for t, b in events if b == k] for k in range(parts)]
     no_lookahead = set(instant)
+    barriers = sorted(no_lookahead)
     # need[p][q][i]: events of block q that must be done before event i of block p (those sending p a
     # message felt at or before that event's time).
     need = [[None] * parts for _ in range(parts)]
@@ -264,7 +266,13 @@ def asynchronous(events, parts, messages, lookahead=None, instant=()):
                     j += 1
                 k = 0 if latest is None else bisect.bisect_right(own[q], latest)
                 if lookahead is not None:
-                    safe = bisect.bisect_left(own[q], t) if t in no_lookahead else bisect.bisect_right(own[q], t - lookahead)
+                    if t in no_lookahead:
+                        safe = bisect.bisect_left(own[q], t)
+                    else:
+                        safe = bisect.bisect_right(own[q], t - lookahead)
+                        before = bisect.bisect_left(barriers, t)  # barriers[before - 1]: the last one before t
+                        if before > 0:
+                            safe = max(safe, bisect.bisect_right(own[q], barriers[before - 1]))
                     k = max(k, safe)
                 out.append(k)
             need[p][q] = out

@@ -40,6 +40,8 @@ def test_a_ping_pong_serialises_the_blocks():
     messages = [(1, 0, t, t) for t in range(n)] + [(0, 1, t, t + 1) for t in range(n - 1)]
     # Every one of the 2n events waits for the previous one: no overlap at all.
     assert study.asynchronous(events, 2, messages) == 1.0
+    # The same with a lookahead and barriers (none of which holds anything up here): the messages still rule.
+    assert study.asynchronous(events, 2, messages, lookahead=100, instant=list(range(-10, 0))) == 1.0
 
 
 def test_a_fixed_lookahead_waits_for_the_other_blocks_progress():
@@ -52,8 +54,14 @@ def test_a_fixed_lookahead_waits_for_the_other_blocks_progress():
     assert study.asynchronous(events, 2, [], lookahead=5) == 1.0
     # A lookahead of 20 rules nothing out before 10 - 20: back to 1.5x.
     assert study.asynchronous(events, 2, [], lookahead=20) == 1.5
-    # At an instant with no lookahead, an event waits for every earlier event of the other blocks.
+    # An instant with no lookahead is a barrier: its event waits for every earlier event of the other blocks.
     assert study.asynchronous(events, 2, [], lookahead=20, instant=[10]) == 1.0
+    # ...and every later event for every block's events at it. Block 0: events at 0, 1 and three at 2; block 1:
+    # one at 2 and one at 3; a barrier at 2. Block 1's event at 2 waits for block 0's at 0 and 1 (clock 3), its
+    # event at 3 for all five of block 0's (clock 6): 7 events in 6 units. Without the barrier after the
+    # instant it would not wait (clock 4), and block 0's clock 5 would set 7/5.
+    barrier = sorted([(0, 0), (1, 0), (2, 0), (2, 0), (2, 0), (2, 1), (3, 1)])
+    assert study.asynchronous(barrier, 2, [], lookahead=20, instant=[2]) == pytest.approx(7 / 6)
     # Block 1's new event at 2 waits for nothing (block 0 has none at or before 2 - 5): it runs at clock 1, its
     # events at 10 and 11 still after block 0's four, at 5 and 6: 7 events in 6 units.
     assert study.asynchronous(sorted(events + [(2, 1)]), 2, [], lookahead=5) == pytest.approx(7 / 6)
