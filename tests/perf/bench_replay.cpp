@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   bool replay_only = false;  // --replay-only: section 1 alone (profiling the engine)
   bool interleave = false;   // --interleave: also time the engine on the graph renumbered with nodes interleaved
   bool start_order = false;  // --start-order: ... and on the graph renumbered in the order the replay started it
+  bool lower_bound_order = false;  // --lower-bound-order: ... in the order it would start with unlimited resources
   std::vector<std::string> inputs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -62,10 +63,11 @@ int main(int argc, char** argv) {
     else if (a == "--replay-only") replay_only = true;
     else if (a == "--interleave") interleave = true;
     else if (a == "--start-order") start_order = true;
+    else if (a == "--lower-bound-order") lower_bound_order = true;
     else inputs.push_back(a);
   }
   if (machine.empty() || inputs.empty()) {
-    std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] [--replay-only] [--interleave] [--start-order] TRACE...\n");
+    std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] [--replay-only] [--interleave] [--start-order] [--lower-bound-order] TRACE...\n");
     return 2;
   }
   auto trace = rr::session::load_trace(inputs, {});
@@ -122,6 +124,8 @@ int main(int argc, char** argv) {
     };
     if (interleave) time_renumbered("nodes interleaved", rr::bench::interleaved(graph));
     if (start_order) time_renumbered("vertices in start order", rr::bench::in_start_order(graph, result.times));
+    if (lower_bound_order)
+      time_renumbered("vertices in lower-bound order", rr::bench::in_lower_bound_order(graph, result.times));
   }
   {
     // The critical path of that replay: the walk back along the releasers, and the lower bound's longest path
