@@ -34,9 +34,11 @@ struct LongestPath {
 // Settled in Kahn's order, each vertex pushing its finish along its out-edges in the forward CSR only: no
 // search, and the weights inlined (a template, not std::function: they are called once per vertex and edge).
 namespace detail {
-// longest_path, and with kWithPath false longest_path_length: then no predecessor per vertex is kept.
+// longest_path, and with kWithPath false longest_path_length: then no predecessor per vertex is kept. With
+// `starts`, it also gives each vertex's heaviest path in, before its own weight (earliest_starts).
 template <bool kWithPath, typename VertexWeight, typename EdgeWeight>
-LongestPath heaviest_path(const EventGraph& g, VertexWeight&& vertex_weight, EdgeWeight&& edge_weight) {
+LongestPath heaviest_path(const EventGraph& g, VertexWeight&& vertex_weight, EdgeWeight&& edge_weight,
+                          std::vector<std::int64_t>* starts = nullptr) {
   const VertexId n = g.vertex_count();
   // start[v]: heaviest path into v, before its own weight; via[v]: the predecessor it comes through.
   std::vector<std::int64_t> start(n, 0);
@@ -79,6 +81,7 @@ LongestPath heaviest_path(const EventGraph& g, VertexWeight&& vertex_weight, Edg
     }
   }
   if (settled != n) return {-1, {}};
+  if (starts) *starts = std::move(start);
   if constexpr (kWithPath) {
     for (VertexId v = last; v != kNoVertex; v = via[v]) best.vertices.push_back(v);
     std::reverse(best.vertices.begin(), best.vertices.end());
@@ -101,6 +104,15 @@ std::int64_t longest_path_length(const EventGraph& g, VertexWeight&& vertex_weig
 template <typename VertexWeight>
 LongestPath longest_path(const EventGraph& g, VertexWeight&& vertex_weight) {
   return longest_path(g, vertex_weight, [](VertexId, VertexId, EdgeKind) { return std::int64_t{0}; });
+}
+
+// When each vertex would start with nothing but its predecessors to wait for: its heaviest path in, before its own
+// weight, with no weight on any edge. Empty if the graph has a cycle.
+template <typename VertexWeight>
+std::vector<std::int64_t> earliest_starts(const EventGraph& g, VertexWeight&& vertex_weight) {
+  std::vector<std::int64_t> starts;
+  detail::heaviest_path<false>(g, vertex_weight, [](VertexId, VertexId, EdgeKind) { return std::int64_t{0}; }, &starts);
+  return starts;
 }
 
 }  // namespace rr::graph

@@ -82,6 +82,24 @@ TEST(GraphAlgorithms, LongestPathTakesTheHeavierBranch) {
   EXPECT_EQ(with_latency.length, 1 + 30 + 100 + 5);
 }
 
+TEST(GraphAlgorithms, EarliestStartsAreTheHeaviestPathsIn) {
+  auto r = diamond();
+  const auto& g = r.graph;
+  auto weight = [&](VertexId v) -> std::int64_t {
+    return g.kind(v) == OpKind::task ? g.task(v).time_ns / 1000 : 0;
+  };
+  const std::vector<std::int64_t> starts = earliest_starts(g, weight);
+  ASSERT_EQ(starts.size(), g.vertex_count());
+  // By hand: the top task (1) at 0; tasks 2 and 3 after it, at 1; the merge after the longer (3: 1 + 30), and
+  // task 4 after the merge.
+  for (VertexId v = 0; v < g.vertex_count(); ++v) {
+    if (g.kind(v) == OpKind::merge) EXPECT_EQ(starts[v], 31);
+    if (g.kind(v) != OpKind::task) continue;
+    const std::int64_t expected[] = {0, 0, 1, 1, 31};
+    EXPECT_EQ(starts[v], expected[g.task(v).func_id]) << "function " << g.task(v).func_id;
+  }
+}
+
 // The longest path by the plain rule, as an oracle: pulled over Boost's topological order, each vertex from all
 // its predecessors; the heaviest way in, of equal ones (weighing something) the lowest predecessor; the path
 // ends at the heaviest finish, of equal ones the lowest vertex.

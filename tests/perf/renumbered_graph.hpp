@@ -16,10 +16,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <tuple>
 #include <vector>
 
 #include "graph/event_graph.hpp"
+#include "graph/graph_algorithms.hpp"
 #include "replay/operation_times.hpp"
 
 namespace rr::bench {
@@ -131,44 +133,28 @@ inline graph::EventGraph interleaved(const graph::EventGraph& g) {
   return renumbered(g, old_id, false);
 }
 
+// The same graph, its vertices in ascending order of `key` (ties in vertex order).
+template <typename Key>
+graph::EventGraph in_order_of(const graph::EventGraph& g, Key&& key) {
+  std::vector<graph::VertexId> old_id(g.vertex_count());
+  std::iota(old_id.begin(), old_id.end(), graph::VertexId{0});
+  std::stable_sort(old_id.begin(), old_id.end(), [&](graph::VertexId a, graph::VertexId b) { return key(a) < key(b); });
+  return renumbered(g, old_id, true);
+}
+
 // Vertices in the order a replay started them (`start`, ties by id; never-started ones last), payload arrays
 // likewise: the numbering that follows time most closely, and the layout a replay would walk in address order.
 inline graph::EventGraph in_start_order(const graph::EventGraph& g, const replay::OperationTimes& times) {
-  using graph::VertexId;
-  const VertexId n = g.vertex_count();
-  std::vector<VertexId> old_id(n);
-  for (VertexId v = 0; v < n; ++v) old_id[v] = v;
-  auto key = [&](VertexId v) { return times.started(v) ? times.start(v) : INT64_MAX; };
-  std::stable_sort(old_id.begin(), old_id.end(), [&](VertexId a, VertexId b) { return key(a) < key(b); });
-  return renumbered(g, old_id, true);
+  return in_order_of(g, [&](graph::VertexId v) { return times.started(v) ? times.start(v) : INT64_MAX; });
 }
 
 // Vertices in the order they would start with unlimited processors and lanes, with the durations of a replay and
 // no delay on any edge: a numbering by time that a graph alone (with durations) could give, before any replay of
 // it under contention (--lower-bound-order).
 inline graph::EventGraph in_lower_bound_order(const graph::EventGraph& g, const replay::OperationTimes& times) {
-  using graph::VertexId;
-  const VertexId n = g.vertex_count();
-  std::vector<std::int64_t> start(n, 0);
-  std::vector<std::uint32_t> pending(n, 0);
-  for (VertexId v = 0; v < n; ++v)
-    for (VertexId w : g.successors(v)) ++pending[w];
-  std::vector<VertexId> ready;
-  for (VertexId v = 0; v < n; ++v)
-    if (pending[v] == 0) ready.push_back(v);
-  while (!ready.empty()) {
-    const VertexId v = ready.back();
-    ready.pop_back();
-    const std::int64_t finish = start[v] + (times.ended(v) ? times.run(v) : 0);
-    for (VertexId w : g.successors(v)) {
-      start[w] = std::max(start[w], finish);
-      if (--pending[w] == 0) ready.push_back(w);
-    }
-  }
-  std::vector<VertexId> old_id(n);
-  for (VertexId v = 0; v < n; ++v) old_id[v] = v;
-  std::stable_sort(old_id.begin(), old_id.end(), [&](VertexId a, VertexId b) { return start[a] < start[b]; });
-  return renumbered(g, old_id, true);
+  const std::vector<std::int64_t> start =
+      graph::earliest_starts(g, [&](graph::VertexId v) -> std::int64_t { return times.ended(v) ? times.run(v) : 0; });
+  return in_order_of(g, [&](graph::VertexId v) { return start[v]; });
 }
 
 }  // namespace rr::bench
