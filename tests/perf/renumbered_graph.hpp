@@ -4,9 +4,9 @@
 //   (1.7x on 32 nodes, 1.2x on 1,024).
 // - --start-order: vertices, and the payload arrays with them, in the order a replay started them, the
 //   numbering that follows time most closely. 12% faster on 32 nodes, 15% slower on 128 (November 2026); with
-//   the engine of 2026-11-25, 6-11% and 3-9% faster.
+//   the engine of 2026-11-25, 4-15% and 0-9% faster.
 // - --lower-bound-order: vertices in the order they would start with unlimited resources (a time order a graph
-//   gives before any replay). No faster on 32 nodes, 12-18% slower on 128 (2026-11-25).
+//   gives before any replay). From no gain to 22% faster on 32 nodes, 12-18% slower on 128 (2026-11-25).
 // They stay so that the findings can be rerun. Ties between equal times are broken by vertex id, and the
 // predecessors of a vertex come in the new order of their sources, so a replay of a renumbered graph may order
 // simultaneous work differently, and choices made in vertex order (a moved task's home for copies, the first
