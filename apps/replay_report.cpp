@@ -341,7 +341,7 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventSt
 void write_timeline(const ReplayView& v, const TimelineFilter& filter, const std::function<void(std::string_view)>& out) {
   const auto& procs = v.map.processors();
   const auto& r = v.result;
-  // Tracks: processors first, then channel instances (r.channels, in order of first use).
+  // Tracks: processors first, then channel instances (r.channels, by channel then node).
   auto track = [&](std::uint32_t t) -> std::pair<std::uint32_t, std::string> {
     if (t < procs.size())
       return {procs[t].node, std::string(core::processor_kind_name(procs[t].kind)) + " " + std::to_string(procs[t].index)};

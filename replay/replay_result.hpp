@@ -84,9 +84,9 @@ struct ReplayResult {
   Noise noise;                              // the noise its durations had
 
   std::vector<ProcessorUsage> processors;  // indexed like MachineMap::processors()
-  std::vector<ChannelUsage> channels;      // channel instances used, in order of first use (timeline tracks)
+  std::vector<ChannelUsage> channels;      // channel instances used, by channel then node (timeline tracks)
   std::map<std::string, PathUsage> paths;  // "framebuffer->framebuffer remote"
-  std::vector<Interval> intervals;         // when ReplayOptions::record_intervals
+  std::vector<Interval> intervals;         // when ReplayOptions::record_intervals; by start, track, vertex
 
   std::uint64_t operations = 0;            // operations that completed
   std::uint64_t stuck = 0;                 // operations that never could

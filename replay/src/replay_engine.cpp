@@ -510,7 +510,8 @@ class Engine {
 
   // ---- copies ---------------------------------------------------------------------------
 
-  // Channel instances are numbered in order of first use (timeline tracks); a flat table finds them.
+  // Channel instances are numbered in order of first use here (a flat table finds them); the result lists them by
+  // channel and node (list_channels_and_intervals).
   std::uint32_t instance(std::uint32_t channel, std::uint32_t node) {
     const std::size_t key = std::size_t{channel} * map_.model_nodes() + node;
     if (instance_of_.size() <= key) instance_of_.resize(key + 1, ~0u);
@@ -666,10 +667,7 @@ class Engine {
   void finish() {
     for (std::size_t slot = 0; slot < path_usage_.size(); ++slot)
       if (path_usage_[slot].copies) r_.paths[path_names_[slot]] = path_usage_[slot];
-    // In instance order, so timeline track processors().size() + i is channels[i].
-    for (std::uint32_t i = 0; i < instances_.size(); ++i)
-      r_.channels.push_back({instances_[i].channel, instances_[i].node, instances_[i].busy_ns, instances_[i].transfers,
-                             instances_[i].bytes});
+    list_channels_and_intervals();
     std::vector<VertexId> examples;
     for (VertexId v = 0; v < n_; ++v) {
       if (r_.times.ended(v)) continue;
@@ -680,6 +678,29 @@ class Engine {
     for (std::size_t i = 0; i < examples.size(); ++i)
       r_.stuck_examples.push_back({examples[i], why_stuck(examples[i], inputs[i])});
     pending_.release();
+  }
+
+  // Channel instances are listed by (channel, node), and timeline intervals by (start, track, vertex): orders
+  // that do not depend on which instance a replay happened to use first, so any engine that replays the same
+  // schedule lists them alike. Instance i's track is processors().size() + its place in that list.
+  void list_channels_and_intervals() {
+    std::vector<std::uint32_t> order(instances_.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return std::tie(instances_[a].channel, instances_[a].node) < std::tie(instances_[b].channel, instances_[b].node);
+    });
+    std::vector<std::uint32_t> place(instances_.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) {
+      const ChannelInstance& ci = instances_[order[i]];
+      place[order[i]] = i;
+      r_.channels.push_back({ci.channel, ci.node, ci.busy_ns, ci.transfers, ci.bytes});
+    }
+    const auto processors = static_cast<std::uint32_t>(map_.processors().size());
+    for (Interval& in : r_.intervals)
+      if (in.track >= processors) in.track = processors + place[in.track - processors];
+    std::sort(r_.intervals.begin(), r_.intervals.end(), [](const Interval& a, const Interval& b) {
+      return std::tie(a.start, a.track, a.vertex) < std::tie(b.start, b.track, b.vertex);
+    });
   }
 
   struct InEdge {
