@@ -2,7 +2,9 @@
 // once in the program's words, and the reading summary on stderr.
 #include "trace_inputs.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <thread>
 
 #include "progress.hpp"
 #include "session/packed_trace.hpp"
@@ -172,6 +174,8 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
   const replay::UnloggedTime unlogged = settings->engine.unlogged;
   const replay::QueueOrder queue_order = settings->engine.queue_order;
   settings->engine = engine;
+  // One replay: split by node over the threads, where that pays (ReplayOptions::blocks); the same result.
+  settings->engine.blocks = common.threads ? common.threads : std::max(1u, std::thread::hardware_concurrency());
   settings->engine.unlogged = unlogged;
   settings->engine.queue_order = queue_order;
   settings->critical_path = critical_path;

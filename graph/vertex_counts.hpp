@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -22,13 +23,17 @@ class VertexCounts {
     wide_ = {};
   }
 
-  std::uint32_t get(VertexId v) const { return narrow_[v] == kWide ? wide_.at(v) : narrow_[v]; }
+  std::uint32_t get(VertexId v) const { return narrow_[v] != kWide ? narrow_[v] : wide(v); }
   void set(VertexId v, std::uint32_t count) {
     if (count < kWide) {
-      if (narrow_[v] == kWide) wide_.erase(v);
+      if (narrow_[v] == kWide) {
+        const std::lock_guard lock(wide_mutex());
+        wide_.erase(v);
+      }
       narrow_[v] = static_cast<std::uint16_t>(count);
     } else {
       narrow_[v] = kWide;
+      const std::lock_guard lock(wide_mutex());
       wide_[v] = count;
     }
   }
@@ -39,13 +44,23 @@ class VertexCounts {
   // One less for v (whose count is not 0): the count left.
   std::uint32_t take_one(VertexId v) {
     if (narrow_[v] != kWide) return --narrow_[v];
-    const std::uint32_t left = wide_.at(v) - 1;
+    const std::uint32_t left = get(v) - 1;
     set(v, left);
     return left;
   }
 
  private:
   static constexpr std::uint16_t kWide = 0xFFFF;  // the count is in wide_
+  // Threads that each count their own vertices (one replay on several threads) share the side table: the rare
+  // count that needs it takes a lock.
+  static std::mutex& wide_mutex() {
+    static std::mutex m;
+    return m;
+  }
+  [[gnu::noinline]] std::uint32_t wide(VertexId v) const {
+    const std::lock_guard lock(wide_mutex());
+    return wide_.at(v);
+  }
   std::vector<std::uint16_t> narrow_;
   std::unordered_map<VertexId, std::uint32_t> wide_;
 };

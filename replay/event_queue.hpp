@@ -60,6 +60,18 @@ class EventQueue {
   }
   bool has_present() const { return !present_.empty(); }
 
+  // The time of the earliest event, without making it the present (an event before it may still be pushed:
+  // a block of a replay on several threads looks before it knows it may go on). Not empty.
+  machine::TimeNs next_time() const {
+    if (!present_.empty()) return present_time_;
+    if (next_ < 0) {  // found once, then kept until the present moves (put lowers it)
+      const std::vector<QueuedEvent>& lowest = buckets_[1 + static_cast<std::size_t>(std::countr_zero(occupied_))];
+      next_ = lowest.front().time();
+      for (const QueuedEvent& e : lowest) next_ = std::min(next_, e.time());
+    }
+    return next_;
+  }
+
   void push(QueuedEvent e) {
     if (e.time() < present_time_) e = e.at(present_time_);
     ++size_;
@@ -92,6 +104,7 @@ class EventQueue {
   static bool later(const QueuedEvent& a, const QueuedEvent& b) { return b.before(a); }
 
   void put(const QueuedEvent& e) {
+    if (next_ >= 0) next_ = std::min(next_, e.time());
     const std::size_t b = bucket_of(e.time());
     buckets_[b].push_back(e);
     occupied_ |= std::uint64_t{1} << (b - 1);
@@ -101,6 +114,7 @@ class EventQueue {
   // bucket is found from a mask, not by a scan (whose exit branch the processor mispredicts at every instant);
   // a bucket of one event (about half of them on S3D traces) is taken without the loops.
   void advance() {
+    next_ = -1;
     const std::size_t i = 1 + static_cast<std::size_t>(std::countr_zero(occupied_));
     std::vector<QueuedEvent>& from = buckets_[i];
     occupied_ &= ~(std::uint64_t{1} << (i - 1));
@@ -126,6 +140,7 @@ class EventQueue {
   std::vector<QueuedEvent> present_;  // events at present_time_, a heap on (vertex, type, aux)
   std::array<std::vector<QueuedEvent>, kBuckets> buckets_;
   std::uint64_t occupied_ = 0;  // bit i-1: buckets_[i] is not empty
+  mutable machine::TimeNs next_ = -1;  // next_time() when the present is empty; -1: not known
 };
 
 }  // namespace rr::replay

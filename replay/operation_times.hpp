@@ -8,6 +8,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -36,12 +37,12 @@ class OperationTimes {
   TimeNs start(graph::VertexId v) const { return started(v) ? slot_[v] : kNever; }
   TimeNs end(graph::VertexId v) const {
     if (run_[v] == kNotYet) return kNever;
-    return slot_[v] + (run_[v] == kWide ? wide_run_.at(v) : run_[v]);
+    return slot_[v] + (run_[v] == kWide ? wide_at(wide_run_, v) : run_[v]);
   }
   // end - start of an operation that ended (one load, where end() takes two).
   TimeNs run(graph::VertexId v) const {
     assert(ended(v));
-    return run_[v] == kWide ? wide_run_.at(v) : run_[v];
+    return run_[v] == kWide ? wide_at(wide_run_, v) : run_[v];
   }
   bool started(graph::VertexId v) const { return wait_[v] != kNotYet; }
   bool ended(graph::VertexId v) const { return run_[v] != kNotYet; }
@@ -76,11 +77,26 @@ class OperationTimes {
  private:
   static constexpr std::uint32_t kNotYet = ~0u;     // not started (wait_) or not ended (run_)
   static constexpr std::uint32_t kWide = ~0u - 1;   // 2^32 - 2 ns or more (or negative): in the side table
-  TimeNs wait(graph::VertexId v) const { return wait_[v] == kWide ? wide_wait_.at(v) : wait_[v]; }
+  TimeNs wait(graph::VertexId v) const { return wait_[v] == kWide ? wide_at(wide_wait_, v) : wait_[v]; }
+  // The side tables are shared by the threads of one replay, each writing its own operations' times: the rare
+  // time that needs them takes a lock.
+  static std::mutex& wide_mutex() {
+    static std::mutex m;
+    return m;
+  }
+  [[gnu::noinline]] static TimeNs wide_at(const std::unordered_map<graph::VertexId, TimeNs>& wide, graph::VertexId v) {
+    const std::lock_guard lock(wide_mutex());
+    return wide.at(v);
+  }
   // The engine never starts before ready nor ends before start, but a value that does not fit is kept whole
   // rather than wrapped, whatever it is.
   static std::uint32_t narrow(TimeNs d, std::unordered_map<graph::VertexId, TimeNs>& wide, graph::VertexId v) {
     if (d >= 0 && d < static_cast<TimeNs>(kWide)) return static_cast<std::uint32_t>(d);
+    return keep_wide(d, wide, v);
+  }
+  [[gnu::noinline]] static std::uint32_t keep_wide(TimeNs d, std::unordered_map<graph::VertexId, TimeNs>& wide,
+                                                  graph::VertexId v) {
+    const std::lock_guard lock(wide_mutex());
     wide[v] = d;
     return kWide;
   }

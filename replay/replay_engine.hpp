@@ -34,6 +34,15 @@ struct ReplayOptions {
   // mean is 1 and a run depends only on the seed. 0: no noise.
   double perturb_sigma = 0;
   std::uint64_t perturb_seed = 0;
+  // One replay split by model node into up to this many blocks, each replayed by its own engine on oneTBB threads
+  // (docs/replay.md): the same result as one engine, byte for byte. 1: one engine. One engine too where the
+  // split cannot be made (something crosses blocks without delay), or would not pay: fewer than
+  // min_block_operations operations per block, or a lookahead under min_lookahead_ns (ReplayResult::blocks says
+  // how many there were).
+  std::uint32_t blocks = 1;
+  std::uint32_t threads = 0;  // workers for the blocks; 0: one per block
+  std::uint32_t min_block_operations = 150000;
+  std::int64_t min_lookahead_ns = 1000;
 };
 
 // Replays `g`. Fails (before replaying) when a copy needs a path the model does not describe.

@@ -115,6 +115,9 @@ struct ReplayResult {
   std::uint64_t implied_copies = 0;
   TimeNs implied_copy_ns = 0;
   std::uint64_t clamped_waits = 0;         // tasks whose waits exceeded their Task Time
+  // How the replay ran, not what it found: the blocks it was split into (ReplayOptions::blocks), 1 for one
+  // engine. The rest of the result is the same for any count.
+  std::uint32_t blocks = 1;
 };
 
 }  // namespace rr::replay

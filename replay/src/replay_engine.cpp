@@ -3,9 +3,17 @@
 // eagerly (max is order-free); only count-based barrier arrivals go through the queue in time order.
 #include "replay/replay_engine.hpp"
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_invoke.h>
+#include <oneapi/tbb/parallel_reduce.h>
+#include <oneapi/tbb/task_arena.h>
+
 #include "graph/vertex_counts.hpp"
 #include "replay/copy_route.hpp"
 #include "replay/event_queue.hpp"
+#include "replay/src/block_mail.hpp"
 #include "replay/first_segment_queues.hpp"
 #include "replay/segment_queue.hpp"
 #include "replay/task_timing.hpp"
@@ -13,11 +21,15 @@
 #include "core/saturating.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
+#include <exception>
+#include <memory>
 #include <cmath>
 #include <map>
 #include <queue>
 #include <set>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -80,6 +92,7 @@ struct ChannelInstance {
   std::uint32_t channel;
   std::uint32_t node;
   std::uint32_t free_lanes;
+  bool shared = false;  // takes requests from other blocks: its lanes are given out late (Engine::run_deferred)
   ServeQueue<WaitingTransfer> waiting;
   VertexId last_user = kNoVertex;
   TimeNs busy_ns = 0;
@@ -104,39 +117,364 @@ struct PhaseState {
   bool fired = false;
 };
 
+// What every block of one replay shares: the result's per-operation arrays and the per-operation state. Each
+// operation's entries are written by the block that owns it at the time (a copy's hop by the block of the
+// hop's channel), which mail between blocks orders.
+struct Shared {
+  ReplayResult r;
+  graph::VertexCounts pending;  // inputs each vertex still waits for
+  std::vector<PhaseState> phase;
+  std::vector<CopyPlan> copies;
+  std::vector<char> external_pending;
+  std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t> path_slot_of;
+  std::vector<std::string> path_names;
+  std::vector<const machine::CopyPath*> slot_path;
+};
+
+// One replay split by model node into blocks, each on its own engine (docs/replay.md). Every message between
+// blocks takes effect at least `lookahead` after the sender's present, except a copy's request for its first
+// hop on another block's channel instance, which takes effect at once: such an instance is `shared`, and its
+// block gives out its lanes at an instant only once every other block has gone past it.
+struct Blocks {
+  std::uint32_t count = 1;
+  std::vector<std::uint8_t> of_vertex;
+  std::vector<std::uint8_t> of_node;  // by model node: consecutive nodes together
+  TimeNs lookahead = 0;
+  TimeNs least_hop = 0;  // no hop on a shared instance is shorter
+  std::vector<char> shared_instance;  // by channel * model nodes + node
+  std::unique_ptr<BlockProgress[]> progress;
+  std::vector<std::unique_ptr<MailQueue>> mail;  // from * count + to
+  MailQueue& queue(std::uint32_t from, std::uint32_t to) { return *mail[from * count + to]; }
+};
+
+// A hop_end event's aux: the channel instance whose lane it frees, marked when another block goes on with the
+// copy; or kGoOn, the event of the block that goes on with it.
+constexpr std::uint32_t kLaneOnly = 1u << 31;
+constexpr std::uint32_t kGoOn = ~0u;
+
+// A channel instance's change that waits until every block has gone past its instant: a lane freed (copy ==
+// kNoVertex) or a hop requested, in the order (time, round, instance, copy).
+struct Deferred {
+  TimeNs time;
+  std::uint32_t round;
+  std::uint32_t inst;
+  VertexId copy;
+  bool operator<(const Deferred& o) const {
+    return std::tie(time, round, inst, copy) < std::tie(o.time, o.round, o.inst, o.copy);
+  }
+};
+
+// What one block leaves for the result beyond the shared arrays.
+struct BlockOutput {
+  ReplayResult tally;  // counters, sums and intervals (tracks: processors, then this block's instances)
+  std::vector<ChannelInstance> instances;
+  std::vector<PathUsage> path_usage;
+};
+
 class Engine {
  public:
   Engine(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
-         const ReplayOptions& options)
-      : g_(g), map_(map), model_(model), options_(options), n_(g.vertex_count()) {}
-
-  core::Expected<ReplayResult> run() {
-    if (auto error = plan_copies()) return *error;
-    if (auto error = init()) return *error;
-    while (!queue_.empty()) {
-      // Everything that happens at one instant is applied first; then idle processors and lanes pick
-      // from all that is ready, so priorities decide between work that became ready together.
-      now_ = queue_.begin_instant();
-      while (queue_.has_present()) {
-        const QueuedEvent e = queue_.pop();
-        const VertexId v = e.vertex();
-        switch (e.type()) {
-          case EventType::ready: on_ready(v); break;
-          case EventType::fire: on_fire(v); break;
-          case EventType::segment_end: on_segment_end(v, e.aux()); break;
-          case EventType::hop_end: on_hop_end(v, e.aux()); break;
-          case EventType::arrival_effect: on_arrival(v, e.aux()); break;  // aux: the arrive vertex
-          // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
-          case EventType::floor: contribute(v, now_, r_.released_by[v], Release::observed); break;
-        }
-      }
-      allocate_resources();
-    }
-    finish();
-    return std::move(r_);
+         const ReplayOptions& options, Shared& shared, Blocks* blocks = nullptr, std::uint32_t me = 0)
+      : g_(g), map_(map), model_(model), options_(options), n_(g.vertex_count()), s_(shared), r_(shared.r),
+        pending_(shared.pending), phase_(shared.phase), copies_(shared.copies),
+        external_pending_(shared.external_pending), path_slot_of_(shared.path_slot_of),
+        path_names_(shared.path_names), slot_path_(shared.slot_path), blocks_(blocks), me_(me) {
+    if (blocks_) unacked_.resize(blocks_->count);
   }
 
- private:
+  // The whole replay on this engine alone.
+  void run_alone() {
+    while (!queue_.empty()) run_round();
+  }
+
+  // One round: the events of one instant (those the last round queued for it, when it was the same instant),
+  // then idle processors and lanes pick from all that is ready, so priorities decide between work that became
+  // ready together. Rounds are counted within an instant: lanes given out in round k never see the requests of
+  // round k + 1, so a block that gives out lanes late (run_deferred) keeps the round of every request.
+  void run_round() {
+    const TimeNs t = queue_.begin_instant();
+    round_ = (t == now_ && began_) ? round_ + 1 : 1;
+    began_ = true;
+    now_ = t;
+    while (queue_.has_present()) {
+      const QueuedEvent e = queue_.pop();
+      const VertexId v = e.vertex();
+      switch (e.type()) {
+        case EventType::ready: on_ready(v); break;
+        case EventType::fire: on_fire(v); break;
+        case EventType::segment_end: on_segment_end(v, e.aux()); break;
+        case EventType::hop_end: on_hop_end(v, e.aux()); break;
+        case EventType::arrival_effect: on_arrival(v, e.aux()); break;  // aux: the arrive vertex
+        // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
+        case EventType::floor: contribute(v, now_, r_.released_by[v], Release::observed); break;
+      }
+    }
+    allocate_resources();
+  }
+
+  // ---- one block among several (docs/replay.md) ------------------------------------------
+
+  // Does what this block can without waiting: takes in its mail, gives out the lanes of shared instances at
+  // instants every other block has gone past, and replays its instants up to where another block could still
+  // reach it. Then says how far it got. False when it could do nothing.
+  bool step() {
+    // No other block has anything left before its published time (publish), and none has yet to act on mail
+    // this block sent it before that mail's time; so nothing can reach this one before horizon + lookahead, but
+    // the requests of shared instances, which wait for the horizon itself. (A block's published time counts the
+    // mail it sent that is not taken in yet: what that mail makes its receiver do may reach a third block.)
+    bool did = false;
+    for (int look = 0; look < 8; ++look) {
+      if (look_around()) did = true;
+      else if (look > 0) break;  // nothing new since the last look
+      did |= run_deferred(horizon_);
+      did |= run_rounds();
+    }
+    publish();
+    return did;
+  }
+
+  // Reads how far the other blocks got and takes in their mail. True when there was mail or the horizon moved.
+  bool look_around() {
+    Blocks& b = *blocks_;
+    const TimeNs before = horizon_;
+    horizon_ = kNoTime;
+    for (std::uint32_t other = 0; other < b.count; ++other) {
+      if (other == me_) continue;
+      const TimeNs unacked = unacked_time(other, true);
+      horizon_ = std::min({horizon_, unacked, b.progress[other].next.load(std::memory_order_acquire)});
+    }
+    bool any = horizon_ != before;
+    for (std::uint32_t other = 0; other < b.count; ++other)
+      if (other != me_) any |= b.queue(other, me_).drain([&](const Mail& m) { take(m); });
+    return any;
+  }
+
+  // The rounds this block may replay now, each published as it ends. True when there was one.
+  bool run_rounds() {
+    Blocks& b = *blocks_;
+    bool did = false;
+    while (!queue_.empty()) {
+      const TimeNs t = queue_.has_present() ? now_ : queue_.next_time();
+      // (Mail this block sends lowers the horizon as it goes: its receiver may answer it.)
+      if (t >= core::saturating_add(horizon_, b.lookahead)) break;
+      // A lane given out late starts a hop then, which ends at least least_hop later: not before it is given.
+      if (!deferred_.empty() && t >= core::saturating_add(deferred_.top().time, b.least_hop)) break;
+      run_round();
+      did = true;
+      run_deferred(horizon_);
+      publish();  // at every round: another block may be waiting for it (publishing only when that would unblock
+                  // one was slower: the others then went on by the smallest steps)
+    }
+    return did;
+  }
+
+  // What this block has left, for the others: its next event, a lane it has yet to give out, or a message it sent
+  // that its receiver has not taken in (which may yet make the receiver, or through it a third block, act then).
+  // Then that the mail it took in is accounted for: after the time that includes what that mail queued.
+  void publish() {
+    Blocks& b = *blocks_;
+    for (std::uint32_t other = 0; other < b.count; ++other)
+      if (other != me_) b.queue(me_, other).flush();
+    TimeNs next = queue_.empty() ? kNoTime : queue_.has_present() ? now_ : queue_.next_time();
+    if (!deferred_.empty()) next = std::min(next, deferred_.top().time);
+    for (std::uint32_t other = 0; other < b.count; ++other)
+      if (other != me_) next = std::min(next, unacked_time(other, false));
+    b.progress[me_].next.store(next, std::memory_order_release);
+    for (std::uint32_t other = 0; other < b.count; ++other)
+      if (other != me_) b.queue(other, me_).acknowledge();
+  }
+
+  void take(const Mail& m) {
+    // The protocol's promise: mail never takes effect at an instant this block has done. A request may come for
+    // an earlier instant (it has no lookahead), but not for one whose hop would already have ended.
+    assert(!began_ || (m.kind == Mail::Kind::request ? m.time + blocks_->least_hop > now_ : m.time > now_));
+    switch (m.kind) {
+      case Mail::Kind::contribute: contribute(m.a, m.time, m.b, static_cast<Release>(m.c)); break;
+      case Mail::Kind::event: push(m.time, m.a, static_cast<EventType>(m.b), m.c); break;
+      case Mail::Kind::request: {
+        const std::uint32_t channel = m.b / map_.model_nodes();
+        defer({m.time, m.c, instance(channel, m.b % map_.model_nodes()), m.a});
+        break;
+      }
+    }
+  }
+
+  // The earliest time of the mail this block sent `other` that it has not taken in yet, as of the last look at
+  // its acknowledgement (look_around: rereading it at every round would move its cache line back and forth).
+  TimeNs unacked_time(std::uint32_t other, bool look) {
+    UnackedTimes& u = unacked_[other];
+    if (u.empty()) return kNoTime;
+    if (look) acked_seen_[other] = blocks_->queue(me_, other).acknowledged();
+    return u.earliest(acked_seen_[other]);
+  }
+
+  // Sends mail, made at `sent` (the present, or the instant a late lane was given out at).
+  void mail(std::uint32_t to, const Mail& m, TimeNs sent) {
+    horizon_ = std::min(horizon_, m.time);
+    assert(m.kind == Mail::Kind::request ? m.time == sent : m.time >= sent + blocks_->lookahead);
+    MailQueue& q = blocks_->queue(me_, to);
+    unacked_[to].sent(q.sent(), m.time);
+    q.send(m);
+  }
+
+  void defer(const Deferred& d) { deferred_.push(d); }
+
+  // Gives out the lanes of shared instances at every (instant, round) before both the horizon (no other block
+  // can still ask for them then) and this block's own next round (it cannot either).
+  bool run_deferred(TimeNs horizon) {
+    bool did = false;
+    while (!deferred_.empty()) {
+      const Deferred top = deferred_.top();
+      if (top.time >= horizon) break;
+      const bool own_next_later = queue_.empty() ? true
+                                  : queue_.has_present() ? std::tie(top.time, top.round) < std::tie(now_, round_) ||
+                                                               (top.time == now_ && top.round == round_)
+                                                         : top.time < queue_.next_time();
+      if (!own_next_later) break;
+      touched_.clear();
+      while (!deferred_.empty() && deferred_.top().time == top.time && deferred_.top().round == top.round) {
+        const Deferred d = deferred_.top();
+        deferred_.pop();
+        ChannelInstance& ci = instances_[d.inst];
+        if (d.copy == kNoVertex) ++ci.free_lanes;
+        else ci.waiting.push({d.time, d.copy});
+        if (touched_.empty() || touched_.back() != d.inst) touched_.push_back(d.inst);
+      }
+      for (const std::uint32_t inst : touched_) {
+        ChannelInstance& ci = instances_[inst];
+        while (ci.free_lanes > 0 && !ci.waiting.empty()) {
+          const VertexId next = ci.waiting.top().vertex;
+          ci.waiting.pop();
+          start_hop(next, inst, top.time);
+        }
+      }
+      did = true;
+    }
+    return did;
+  }
+
+  // Splits the replay into `count` blocks of consecutive model nodes (fewer when there are fewer nodes), or says
+  // why it cannot: what crosses blocks must do so with a delay (docs/replay.md).
+  std::optional<std::string> partition(Blocks& b, std::uint32_t count) {
+    const std::uint32_t nodes = map_.model_nodes();
+    count = std::min({count, nodes, 255u});
+    if (options_.min_block_operations > 0) count = std::min(count, n_ / options_.min_block_operations);
+    if (count < 2) return "fewer than two model nodes, or too few operations to share";
+    b.count = count;
+    b.of_node.resize(nodes);
+    for (std::uint32_t n = 0; n < nodes; ++n) b.of_node[n] = static_cast<std::uint8_t>(std::uint64_t{n} * count / nodes);
+    auto node_block = [&](VertexId v) -> std::uint8_t {
+      return g_.node(v) == graph::kNoNode ? 0 : b.of_node[map_.fold(g_.node(v))];
+    };
+    // A task goes with the processors that may run it; its later segments with it.
+    const bool eft = map_.placement() == machine::Placement::eft;
+    b.of_vertex.resize(n_);
+    // Over ranges of vertices on oneTBB; what a range finds is joined in range order, so the same at any count.
+    using Range = oneapi::tbb::blocked_range<VertexId>;
+    struct Found {
+      TimeNs lookahead = kNoTime;
+      const char* why_not = nullptr;
+      void join(const Found& o) {
+        lookahead = std::min(lookahead, o.lookahead);
+        if (!why_not) why_not = o.why_not;
+      }
+    };
+    auto over_vertices = [&](auto&& visit) {
+      return oneapi::tbb::parallel_deterministic_reduce(
+          Range(0, n_, 1 << 14), Found{},
+          [&](const Range& range, Found found) {
+            for (VertexId v = range.begin(); v != range.end() && !found.why_not; ++v) visit(v, found);
+            return found;
+          },
+          [](Found a, const Found& b) {
+            a.join(b);
+            return a;
+          });
+    };
+    Found found = over_vertices([&](VertexId v, Found& f) {
+      if (g_.kind(v) != OpKind::task) {
+        b.of_vertex[v] = node_block(v);
+        return;
+      }
+      const graph::TaskInfo& t = g_.task(v);
+      const auto& targets = eft ? map_.candidates(t.func_id, t.processor.value()) : map_.targets(t.func_id, t.processor.value());
+      b.of_vertex[v] = targets.empty() ? node_block(v) : b.of_node[map_.processors()[targets.front()].node];
+      for (auto p : targets)
+        if (b.of_node[map_.processors()[p].node] != b.of_vertex[v]) f.why_not = "a task may run on the nodes of two blocks";
+    });
+    if (found.why_not) return found.why_not;
+    over_vertices([&](VertexId v, Found&) {
+      if (g_.kind(v) == OpKind::task_resume) b.of_vertex[v] = b.of_vertex[g_.task_of(v)];
+    });
+    found = over_vertices([&](VertexId u, Found& f) {
+      auto succ = g_.successors(u);
+      auto kinds = g_.successor_kinds(u);
+      for (std::size_t i = 0; i < succ.size(); ++i) {
+        const VertexId w = succ[i];
+        if (b.of_vertex[u] == b.of_vertex[w]) continue;
+        if (kinds[i] == EdgeKind::continuation || kinds[i] == EdgeKind::phase_order)
+          f.why_not = "an edge without delay crosses blocks";
+        // A completion queue takes the input applied first, which is the order inputs are sent in on one engine.
+        else if (g_.kind(w) == OpKind::first_of) f.why_not = "a completion queue has inputs from two blocks";
+        else if (kinds[i] != EdgeKind::arrival || g_.kind(u) == OpKind::barrier_arrive)  // an alter sets a count: no message
+          f.lookahead = std::min(f.lookahead, edge_delay(u, w, kinds[i]));  // an issue's at least: issued at its start
+      }
+    });
+    if (found.why_not) return found.why_not;
+    TimeNs lookahead = found.lookahead;
+    // Copies: a hop on another block's instance than the copy's is that block's. Only the first hop's request
+    // has no delay (its instance is shared); the block of a hop tells the next hop's block, or the copy's own
+    // after the last, when the hop starts: its duration ahead.
+    b.shared_instance.assign(std::size_t{model_.channels.size()} * nodes, 0);
+    auto hops_of = [&](VertexId c, auto&& visit) {
+      const CopyPlan& plan = plan_of(c);
+      if (plan.path_slot == CopyPlan::kRemoved) return;
+      const auto& hops = path_of(plan).hops;
+      for (std::uint32_t h = 0; h < hops.size(); ++h) {
+        const std::uint32_t node = hop_node(plan, h);
+        visit(h, static_cast<std::uint32_t>(hops.size()), std::size_t{hops[h]} * nodes + node, b.of_node[node],
+              timing_.perturbed(model_.transfer_ns(model_.channels[hops[h]], bytes_of(c)), c));
+      }
+    };
+    for (VertexId c = 0; c < n_; ++c) {
+      if (g_.kind(c) != OpKind::copy) continue;
+      std::uint8_t before = b.of_vertex[c];
+      hops_of(c, [&](std::uint32_t h, std::uint32_t count, std::size_t key, std::uint8_t block, TimeNs duration) {
+        if (h == 0 && block != before) b.shared_instance[key] = 1;
+        if (h > 0 && block != before) lookahead = std::min(lookahead, duration);  // told at the previous hop's start
+        before = block;
+        (void)count;
+      });
+      // The last hop's block tells the copy's own: the last hop's duration ahead.
+      const CopyPlan& plan = plan_of(c);
+      if (plan.path_slot != CopyPlan::kRemoved && before != b.of_vertex[c]) {
+        const auto& hops = path_of(plan).hops;
+        lookahead = std::min(lookahead, timing_.perturbed(model_.transfer_ns(model_.channels[hops.back()], bytes_of(c)), c));
+      }
+    }
+    b.least_hop = kNoTime;
+    for (VertexId c = 0; c < n_; ++c)
+      if (g_.kind(c) == OpKind::copy)
+        hops_of(c, [&](std::uint32_t, std::uint32_t, std::size_t key, std::uint8_t, TimeNs duration) {
+          if (b.shared_instance[key]) b.least_hop = std::min(b.least_hop, duration);
+        });
+    // A lane of a shared instance is given out once every other block has gone past its instant; until its hop
+    // ends, nothing it starts can reach the block, which may run that far ahead and no further.
+    b.lookahead = std::min(lookahead, b.least_hop);
+    if (b.lookahead <= 0) return "something crosses blocks without delay";
+    if (b.lookahead < options_.min_lookahead_ns) return "blocks would wait for each other more than they work";
+    b.progress = std::make_unique<BlockProgress[]>(count);
+    for (std::uint32_t i = 0; i < count * count; ++i) b.mail.push_back(std::make_unique<MailQueue>());
+    return std::nullopt;
+  }
+
+  bool owned(VertexId v) const { return !blocks_ || blocks_->of_vertex[v] == me_; }
+  std::uint32_t owner(VertexId v) const { return blocks_->of_vertex[v]; }
+
+  BlockOutput take_output() {
+    return {std::move(t_), std::move(instances_), std::move(path_usage_)};
+  }
+
   // ---- set-up ----------------------------------------------------------------------------
 
   std::optional<core::InputError> plan_copies() {
@@ -164,9 +502,8 @@ class Engine {
       if (c.bytes == graph::kNoValue) ++r_.copies_default_size;
       // One usage slot per distinct (source kind, destination kind, scope); its name is built once.
       auto [slot, fresh] = path_slot_of_.try_emplace(std::make_tuple(src.kind, dst.kind, remote),
-                                                     static_cast<std::uint32_t>(path_usage_.size()));
+                                                     static_cast<std::uint32_t>(path_names_.size()));
       if (fresh) {
-        path_usage_.push_back({});
         path_names_.push_back(route_name(route));
         slot_path_.push_back(path);
       }
@@ -175,7 +512,8 @@ class Engine {
     return std::nullopt;
   }
 
-  std::optional<core::InputError> init() {
+  // The state every block shares: the result's arrays and each operation's count of inputs.
+  void init_shared() {
     r_.times.reset(n_);
     r_.released_by.assign(n_, kNoVertex);
     pending_.reset(n_);
@@ -184,11 +522,6 @@ class Engine {
     r_.processor_of.assign(n_, ~0u);
     r_.processors.assign(map_.processors().size(), {});
     phase_.resize(g_.phase_count());
-    proc_busy_.assign(map_.processors().size(), false);
-    proc_held_by_.assign(map_.processors().size(), kNoVertex);
-    proc_last_.assign(map_.processors().size(), kNoVertex);
-    proc_queues_.resize(map_.processors().size());
-    proc_available_.assign(map_.processors().size(), 0);
     if (g_.has_external_delays()) external_pending_.assign(n_, 0);
 
     // Inputs counted along the forward edges (the replay does not need the graph's reverse CSR). A phase
@@ -209,13 +542,27 @@ class Engine {
         external_pending_[v] = 1;
       }
       pending_.set(v, count);
-      if (count == 1 && waits_unrecorded(v)) schedule_external(v);
-      if (g_.kind(v) == OpKind::task)
-        if (auto error = assign_queue(v)) return error;
     }
     mark_outside_estimate();
+  }
+
+  // This block's own state, and its operations that wait for nothing (or only for an unrecorded event). Fails
+  // on the lowest task (the one returned with the error) whose processor kind the model lacks.
+  std::optional<std::pair<VertexId, core::InputError>> init_block() {
+    proc_busy_.assign(map_.processors().size(), false);
+    proc_held_by_.assign(map_.processors().size(), kNoVertex);
+    proc_last_.assign(map_.processors().size(), kNoVertex);
+    proc_queues_.resize(map_.processors().size());
+    proc_available_.assign(map_.processors().size(), 0);
+    path_usage_.assign(path_names_.size(), {});
+    for (VertexId v = 0; v < n_; ++v) {
+      if (!owned(v)) continue;
+      if (pending_.get(v) == 1 && waits_unrecorded(v)) schedule_external(v);
+      if (g_.kind(v) == OpKind::task)
+        if (auto error = assign_queue(v)) return std::pair{v, *error};
+    }
     for (VertexId v = 0; v < n_; ++v)
-      if (pending_.get(v) == 0) become_ready(v, 0);
+      if (owned(v) && pending_.get(v) == 0) become_ready(v, 0);
     return std::nullopt;
   }
 
@@ -338,6 +685,10 @@ class Engine {
   // Applies one input to v arriving at time t from u; schedules v when its last input is in.
   void contribute(VertexId v, TimeNs t, VertexId from, Release why) {
     t = core::held(t);
+    if (blocks_ && owner(v) != me_) {  // another block's operation: it applies the input (no earlier than t - lookahead)
+      mail(owner(v), {t, v, from, static_cast<std::uint32_t>(why), Mail::Kind::contribute}, now_);
+      return;
+    }
     if (pending_.get(v) == 0) return;  // a completion queue already fired on an earlier input
     // The latest input releases v; among equal times the lowest vertex id, for determinism.
     TimeNs& ready = r_.times.ready_until_start(v);
@@ -428,7 +779,7 @@ class Engine {
       while (ci.free_lanes > 0 && !ci.waiting.empty()) {
         VertexId next = ci.waiting.top().vertex;
         ci.waiting.pop();
-        start_hop(next, inst);
+        start_hop(next, inst, now_);
       }
     });
   }
@@ -470,7 +821,7 @@ class Engine {
     }
     if (first) {
       const graph::TaskInfo& info = g_.task(task);
-      if (info.time_ns != graph::kNoTime && info.time_ns < timing_.total_wait_ns(task)) ++r_.clamped_waits;
+      if (info.time_ns != graph::kNoTime && info.time_ns < timing_.total_wait_ns(task)) ++t_.clamped_waits;
     }
     const Issuing running = timing_.segment(v, task, now_, p);
     r_.times.start_at(v, now_);
@@ -481,7 +832,7 @@ class Engine {
     const TimeNs end = running.run_start + (running.shape.end - running.shape.begin);
     r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, end - now_);
     ++r_.processors[p].segments;
-    if (options_.record_intervals) r_.intervals.push_back({p, v, now_, end});
+    if (options_.record_intervals) t_.intervals.push_back({p, v, now_, end});
     push(end, v, EventType::segment_end, p);
   }
 
@@ -517,27 +868,47 @@ class Engine {
     if (instance_of_.size() <= key) instance_of_.resize(key + 1, ~0u);
     if (instance_of_[key] == ~0u) {
       instance_of_[key] = static_cast<std::uint32_t>(instances_.size());
-      instances_.push_back({channel, node, model_.channels[channel].lanes, {}, kNoVertex});
+      instances_.push_back({channel, node, model_.channels[channel].lanes,
+                            blocks_ != nullptr && blocks_->shared_instance[key] != 0, {}, kNoVertex});
     }
     return instance_of_[key];
+  }
+
+  // The node whose instance of the channel a copy's hop holds.
+  std::uint32_t hop_node(const CopyPlan& plan, std::uint32_t hop) const {
+    const std::uint32_t channel = path_of(plan).hops[hop];
+    return model_.channels[channel].destination_side ? plan.dst_node : plan.src_node;
   }
 
   void request_hop(VertexId c) {
     CopyPlan& plan = plan_of(c);
     const std::uint32_t channel = path_of(plan).hops[plan.hop];
-    const std::uint32_t inst = instance(channel, model_.channels[channel].destination_side ? plan.dst_node : plan.src_node);
+    const std::uint32_t node = hop_node(plan, plan.hop);
+    if (blocks_) {
+      if (const std::uint32_t to = blocks_->of_node[node]; to != me_) {  // only a first hop: Blocks
+        mail(to, {now_, c, static_cast<std::uint32_t>(std::size_t{channel} * map_.model_nodes() + node), round_,
+                  Mail::Kind::request},
+             now_);
+        return;
+      }
+    }
+    const std::uint32_t inst = instance(channel, node);
+    if (instances_[inst].shared) {
+      defer({now_, round_, inst, c});
+      return;
+    }
     instances_[inst].waiting.push({now_, c});
     dirty_instances_.insert(inst);
   }
 
-  void start_hop(VertexId c, std::uint32_t inst) {
+  void start_hop(VertexId c, std::uint32_t inst, TimeNs at) {
     ChannelInstance& ci = instances_[inst];
     CopyPlan& plan = plan_of(c);
     --ci.free_lanes;
     if (plan.hop == 0) {
       const TimeNs ready = r_.times.ready_before_start(c);
-      r_.times.start_at(c, now_);
-      if (now_ > ready && ci.last_user != kNoVertex) {
+      r_.times.start_at(c, at);
+      if (at > ready && ci.last_user != kNoVertex) {
         r_.released_by[c] = ci.last_user;
         r_.release[c] = Release::resource;
       }
@@ -545,16 +916,36 @@ class Engine {
     ci.last_user = c;
     const TimeNs duration = timing_.perturbed(model_.transfer_ns(model_.channels[ci.channel], bytes_of(c)), c);
     if (options_.record_intervals)
-      r_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, now_, now_ + duration});
+      t_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, at, at + duration});
     ci.busy_ns = core::saturating_add(ci.busy_ns, duration);
     ci.transfers += 1;
     ci.bytes += bytes_of(c);
-    push(now_ + duration, c, EventType::hop_end, inst);
+    const TimeNs end = at + duration;
+    if (blocks_) {
+      // Who goes on with the copy when the hop ends: the block of its next hop's channel, or after the last hop
+      // its own. Told now, the hop's whole duration ahead.
+      const std::uint32_t next_owner =
+          plan.hop + 1 < path_of(plan).hops.size() ? blocks_->of_node[hop_node(plan, plan.hop + 1)] : owner(c);
+      if (next_owner != me_) {
+        push(end, c, EventType::hop_end, inst | kLaneOnly);
+        mail(next_owner, {core::held(end), c, static_cast<std::uint32_t>(EventType::hop_end), kGoOn, Mail::Kind::event}, at);
+        return;
+      }
+    }
+    push(end, c, EventType::hop_end, inst);
   }
 
-  void on_hop_end(VertexId c, std::uint32_t inst) {
-    ++instances_[inst].free_lanes;
-    dirty_instances_.insert(inst);
+  void on_hop_end(VertexId c, std::uint32_t aux) {
+    if (aux != kGoOn) {
+      const std::uint32_t inst = aux & ~kLaneOnly;
+      if (instances_[inst].shared) {
+        defer({now_, round_, inst, kNoVertex});
+      } else {
+        ++instances_[inst].free_lanes;
+        dirty_instances_.insert(inst);
+      }
+      if (aux & kLaneOnly) return;  // another block goes on with the copy
+    }
     CopyPlan& plan = plan_of(c);
     if (++plan.hop < path_of(plan).hops.size()) {
       request_hop(c);
@@ -625,9 +1016,9 @@ class Engine {
 
   void on_fire(VertexId v) {
     r_.times.end_at(v, now_);  // and starts it then, if nothing did
-    ++r_.operations;
-    r_.last_end_ns = std::max(r_.last_end_ns, now_);
-    if (r_.counts(v)) r_.makespan_ns = std::max(r_.makespan_ns, now_);
+    ++t_.operations;
+    t_.last_end_ns = std::max(t_.last_end_ns, now_);
+    if (r_.counts(v)) t_.makespan_ns = std::max(t_.makespan_ns, now_);
     auto succ = g_.successors(v);
     auto kinds = g_.successor_kinds(v);
     for (std::size_t i = 0; i < succ.size(); ++i) {
@@ -636,14 +1027,20 @@ class Engine {
         case EdgeKind::issue: break;  // issued when the segment started
         case EdgeKind::arrival:
           // Arrivals count in time order, so they go through the queue; alters only set the count.
-          if (g_.kind(v) == OpKind::barrier_arrive)
-            push(now_ + edge_delay(v, w, EdgeKind::arrival), w, EventType::arrival_effect, v);
+          if (g_.kind(v) == OpKind::barrier_arrive) {
+            const TimeNs at = now_ + edge_delay(v, w, EdgeKind::arrival);
+            if (blocks_ && owner(w) != me_)
+              mail(owner(w), {core::held(at), w, static_cast<std::uint32_t>(EventType::arrival_effect), v, Mail::Kind::event},
+                   now_);
+            else
+              push(at, w, EventType::arrival_effect, v);
+          }
           break;
         case EdgeKind::continuation: {
           const TimeNs waited = unlogged_wait(w);
           if (waited > 0) {
-            ++r_.measured_waits;
-            r_.measured_wait_ns = core::saturating_add(r_.measured_wait_ns, waited);
+            ++t_.measured_waits;
+            t_.measured_wait_ns = core::saturating_add(t_.measured_wait_ns, waited);
           }
           contribute(w, now_ + edge_delay(v, w, kinds[i]) + waited, v, Release::input);
           break;
@@ -651,8 +1048,8 @@ class Engine {
         case EdgeKind::precondition: {
           const TimeNs copy = implied_copy_ns(g_, map_, model_, r_, v, w);
           if (copy > 0) {
-            ++r_.implied_copies;
-            r_.implied_copy_ns = core::saturating_add(r_.implied_copy_ns, copy);
+            ++t_.implied_copies;
+            t_.implied_copy_ns = core::saturating_add(t_.implied_copy_ns, copy);
           }
           contribute(w, now_ + edge_delay(v, w, kinds[i]) + copy, v, Release::input);
           break;
@@ -664,10 +1061,29 @@ class Engine {
 
   // ---- the end --------------------------------------------------------------------------
 
-  void finish() {
-    for (std::size_t slot = 0; slot < path_usage_.size(); ++slot)
-      if (path_usage_[slot].copies) r_.paths[path_names_[slot]] = path_usage_[slot];
-    list_channels_and_intervals();
+  // Puts the blocks' outputs together (in block order: each is the same for any split) and describes what never
+  // completed.
+  void finish(std::vector<BlockOutput>& outputs) {
+    std::vector<PathUsage> usage(path_names_.size());
+    for (BlockOutput& out : outputs) {
+      const ReplayResult& t = out.tally;
+      r_.operations += t.operations;
+      r_.last_end_ns = std::max(r_.last_end_ns, t.last_end_ns);
+      r_.makespan_ns = std::max(r_.makespan_ns, t.makespan_ns);
+      r_.clamped_waits += t.clamped_waits;
+      r_.measured_waits += t.measured_waits;
+      r_.measured_wait_ns = core::saturating_add(r_.measured_wait_ns, t.measured_wait_ns);
+      r_.implied_copies += t.implied_copies;
+      r_.implied_copy_ns = core::saturating_add(r_.implied_copy_ns, t.implied_copy_ns);
+      for (std::size_t slot = 0; slot < out.path_usage.size(); ++slot) {
+        usage[slot].copies += out.path_usage[slot].copies;
+        usage[slot].bytes += out.path_usage[slot].bytes;
+        usage[slot].time_ns = core::saturating_add(usage[slot].time_ns, out.path_usage[slot].time_ns);
+      }
+    }
+    for (std::size_t slot = 0; slot < usage.size(); ++slot)
+      if (usage[slot].copies) r_.paths[path_names_[slot]] = usage[slot];
+    list_channels_and_intervals(outputs);
     std::vector<VertexId> examples;
     for (VertexId v = 0; v < n_; ++v) {
       if (r_.times.ended(v)) continue;
@@ -681,23 +1097,34 @@ class Engine {
   }
 
   // Channel instances are listed by (channel, node), and timeline intervals by (start, track, vertex): orders
-  // that do not depend on which instance a replay happened to use first, so any engine that replays the same
-  // schedule lists them alike. Instance i's track is processors().size() + its place in that list.
-  void list_channels_and_intervals() {
-    std::vector<std::uint32_t> order(instances_.size());
-    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return std::tie(instances_[a].channel, instances_[a].node) < std::tie(instances_[b].channel, instances_[b].node);
+  // that do not depend on which instance a replay happened to use first, nor on which block used it, so a replay
+  // on any number of blocks lists them alike. Instance i's track is processors().size() + its place in that list.
+  void list_channels_and_intervals(std::vector<BlockOutput>& outputs) {
+    struct Listed {
+      std::uint32_t block, inst;
+    };
+    std::vector<Listed> order;
+    for (std::uint32_t b = 0; b < outputs.size(); ++b)
+      for (std::uint32_t i = 0; i < outputs[b].instances.size(); ++i) order.push_back({b, i});
+    auto instance_of = [&](const Listed& l) -> const ChannelInstance& { return outputs[l.block].instances[l.inst]; };
+    std::sort(order.begin(), order.end(), [&](const Listed& a, const Listed& b) {
+      return std::tie(instance_of(a).channel, instance_of(a).node) < std::tie(instance_of(b).channel, instance_of(b).node);
     });
-    std::vector<std::uint32_t> place(instances_.size());
+    std::vector<std::vector<std::uint32_t>> place(outputs.size());
+    for (std::uint32_t b = 0; b < outputs.size(); ++b) place[b].resize(outputs[b].instances.size());
     for (std::uint32_t i = 0; i < order.size(); ++i) {
-      const ChannelInstance& ci = instances_[order[i]];
-      place[order[i]] = i;
+      const ChannelInstance& ci = instance_of(order[i]);
+      place[order[i].block][order[i].inst] = i;
       r_.channels.push_back({ci.channel, ci.node, ci.busy_ns, ci.transfers, ci.bytes});
     }
     const auto processors = static_cast<std::uint32_t>(map_.processors().size());
-    for (Interval& in : r_.intervals)
-      if (in.track >= processors) in.track = processors + place[in.track - processors];
+    for (std::uint32_t b = 0; b < outputs.size(); ++b) {
+      for (Interval in : outputs[b].tally.intervals) {
+        if (in.track >= processors) in.track = processors + place[b][in.track - processors];
+        r_.intervals.push_back(in);
+      }
+      outputs[b].tally.intervals = {};
+    }
     std::sort(r_.intervals.begin(), r_.intervals.end(), [](const Interval& a, const Interval& b) {
       return std::tie(a.start, a.track, a.vertex) < std::tie(b.start, b.track, b.vertex);
     });
@@ -746,25 +1173,41 @@ class Engine {
   const ReplayOptions& options_;
   const std::uint32_t n_;
   const TaskTiming timing_{g_, map_, model_, {options_.perturb_sigma, options_.perturb_seed}};
-  ReplayResult r_;
+  Shared& s_;
+  // The result's per-operation arrays, shared by the blocks; this block's counters, sums and intervals go to t_.
+  ReplayResult& r_;
+  ReplayResult t_;
   TimeNs now_ = 0;
+  std::uint32_t round_ = 1;  // of the present instant (run_round)
+  bool began_ = false;
   EventQueue queue_;
   // Inputs each vertex still waits for. Its ready time and releaser are written in place in the result
   // (ReplayResult::times, released_by), so that the end of the run makes no second copy of them.
-  graph::VertexCounts pending_;
+  graph::VertexCounts& pending_;
   // Per copy and per phase, indexed by the vertex's payload (EventGraph::copy_count): a copy is one vertex in
   // nine, a phase one in two hundred, so a slot per vertex would be mostly empty and spread the hot state.
-  std::vector<PhaseState> phase_;
-  std::vector<CopyPlan> copies_;
+  std::vector<PhaseState>& phase_;
+  std::vector<CopyPlan>& copies_;
   CopyPlan& plan_of(VertexId copy) { return copies_[g_.payload(copy)]; }
   const machine::CopyPath& path_of(const CopyPlan& plan) const { return *slot_path_[plan.path_slot]; }
   std::uint64_t bytes_of(VertexId copy) const { return copy_bytes(g_.copy(copy), model_); }
   PhaseState& phase_of(VertexId phase) { return phase_[g_.payload(phase)]; }
   const PhaseState& phase_of(VertexId phase) const { return phase_[g_.payload(phase)]; }
-  std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t> path_slot_of_;
-  std::vector<PathUsage> path_usage_;
-  std::vector<std::string> path_names_;
-  std::vector<const machine::CopyPath*> slot_path_;
+  // v waits on an unrecorded event not yet scheduled (schedule_external); empty when the graph has none.
+  std::vector<char>& external_pending_;
+  bool waits_unrecorded(VertexId v) const { return !external_pending_.empty() && external_pending_[v]; }
+  std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t>& path_slot_of_;
+  std::vector<std::string>& path_names_;
+  std::vector<const machine::CopyPath*>& slot_path_;
+  std::vector<PathUsage> path_usage_;  // this block's, by slot
+  // one block among several
+  Blocks* blocks_;  // null: the whole replay on this engine
+  std::uint32_t me_;
+  std::vector<UnackedTimes> unacked_;  // by receiving block
+  std::vector<std::uint64_t> acked_seen_ = std::vector<std::uint64_t>(blocks_ ? blocks_->count : 0, 0);
+  TimeNs horizon_ = 0;  // step: no other block has anything left before it
+  std::priority_queue<Deferred, std::vector<Deferred>, Worse<Deferred>> deferred_;
+  std::vector<std::uint32_t> touched_;
   // processors
   std::vector<bool> proc_busy_;
   std::vector<VertexId> proc_held_by_;
@@ -778,9 +1221,6 @@ class Engine {
   // The queue a task's first segment waits in, by its function and traced processor (not under eft, which picks
   // a processor when the task becomes ready).
   FirstSegmentQueues first_queues_;
-  // v waits on an unrecorded event not yet scheduled (schedule_external); empty when the graph has none.
-  std::vector<char> external_pending_;
-  bool waits_unrecorded(VertexId v) const { return !external_pending_.empty() && external_pending_[v]; }
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise
@@ -794,9 +1234,118 @@ class Engine {
 const char* unlogged_time_name(UnloggedTime u) { return u == UnloggedTime::measured ? "measured" : "instant"; }
 const char* queue_order_name(QueueOrder o) { return o == QueueOrder::observed ? "observed" : "ready"; }
 
+namespace {
+
+// A moment's wait in a spin loop, easier on the core than nothing.
+inline void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// The replay is over when no block has anything left and every message was taken in. Acknowledgements are read
+// first, progress next, what was sent last: each count only grows and no queue acknowledges more than was sent,
+// so equal totals mean every message sent by the last read was taken in by the first, when no block had
+// anything left (a block publishes its progress before it acknowledges).
+bool all_done(Blocks& b) {
+  std::uint64_t acknowledged = 0, written = 0;
+  for (const auto& q : b.mail) acknowledged += q->acknowledged();
+  for (std::uint32_t i = 0; i < b.count; ++i)
+    if (b.progress[i].next.load(std::memory_order_acquire) != kNoTime) return false;
+  for (const auto& q : b.mail) written += q->written();
+  return acknowledged == written;
+}
+
+// Runs the blocks on `threads` oneTBB workers. Any worker may step any block that no other worker holds, so the
+// replay goes on at any number of threads (a block that must wait for another lets the worker step that one).
+void run_blocks(std::vector<std::unique_ptr<Engine>>& engines, Blocks& b, std::uint32_t threads) {
+  std::atomic<bool> finished{false};
+  const std::unique_ptr<std::atomic<bool>[]> held(new std::atomic<bool>[b.count]);
+  for (std::uint32_t i = 0; i < b.count; ++i) held[i].store(false);
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  auto work = [&](std::uint32_t worker) {
+    std::uint32_t idle = 0;
+    while (!finished.load(std::memory_order_acquire)) {
+      bool did = false;
+      for (std::uint32_t k = 0; k < b.count; ++k) {
+        const std::uint32_t i = (worker + k) % b.count;
+        if (held[i].exchange(true, std::memory_order_acquire)) continue;
+        try {
+          did |= engines[i]->step();
+        } catch (...) {
+          if (!failed.exchange(true)) failure = std::current_exception();
+          finished.store(true, std::memory_order_release);
+        }
+        held[i].store(false, std::memory_order_release);
+      }
+      if (did) {
+        idle = 0;
+      } else if (all_done(b)) {
+        finished.store(true, std::memory_order_release);
+      } else if (++idle < 4096) {  // another worker is about to publish: wait briefly, without the kernel
+        for (int spin = 0; spin < 16; ++spin) pause();
+      } else {
+        std::this_thread::yield();  // fewer cores than workers, or a long wait
+      }
+    }
+  };
+  oneapi::tbb::task_arena arena(static_cast<int>(threads));
+  arena.execute([&] {
+    oneapi::tbb::parallel_for(std::uint32_t{0}, threads, [&](std::uint32_t worker) { work(worker); },
+                              oneapi::tbb::simple_partitioner{});
+  });
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
 core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayOptions& options) {
-  return Engine(g, map, model, options).run();
+  Shared shared;
+  Engine first(g, map, model, options, shared);
+  Blocks blocks;
+  bool split = false;
+  std::optional<core::InputError> copy_error;
+  if (options.blocks < 2) {
+    copy_error = first.plan_copies();
+    if (!copy_error) first.init_shared();
+  } else {
+    // The split reads the graph and the copies' routes: it is worked out while the shared state is set up.
+    oneapi::tbb::parallel_invoke([&] { first.init_shared(); }, [&] {
+      copy_error = first.plan_copies();
+      split = !copy_error && !first.partition(blocks, options.blocks);
+    });
+  }
+  if (copy_error) return *copy_error;
+  if (!split) {
+    if (auto error = first.init_block()) return error->second;
+    first.run_alone();
+    std::vector<BlockOutput> outputs;
+    outputs.push_back(first.take_output());
+    first.finish(outputs);
+    return std::move(shared.r);
+  }
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (std::uint32_t i = 0; i < blocks.count; ++i)
+    engines.push_back(std::make_unique<Engine>(g, map, model, options, shared, &blocks, i));
+  std::vector<std::optional<std::pair<VertexId, core::InputError>>> errors(blocks.count);
+  oneapi::tbb::parallel_for(std::uint32_t{0}, blocks.count, [&](std::uint32_t i) { errors[i] = engines[i]->init_block(); });
+  std::optional<std::pair<VertexId, core::InputError>> error;
+  for (auto& e : errors)
+    if (e && (!error || e->first < error->first)) error = std::move(e);
+  if (error) return error->second;  // the lowest task's, as on one engine
+  for (auto& e : engines) e->publish();
+  // No more workers than the machine has (oneTBB would not give them, and say so): a worker steps any free block.
+  const auto cores = static_cast<std::uint32_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
+  run_blocks(engines, blocks, std::min(options.threads ? options.threads : blocks.count, cores));
+  std::vector<BlockOutput> outputs;
+  for (auto& e : engines) outputs.push_back(e->take_output());
+  first.finish(outputs);
+  shared.r.blocks = blocks.count;
+  return std::move(shared.r);
 }
 
 }  // namespace rr::replay

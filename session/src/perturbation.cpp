@@ -42,6 +42,7 @@ core::Expected<EstimateDistribution> perturbed_estimates(const LoadedTrace& trac
       ReplaySettings s = settings;
       s.critical_path = false;
       s.engine.record_intervals = false;
+      s.engine.blocks = 1;  // the samples already run side by side
       s.engine.perturb_sigma = request.sigma;
       s.engine.perturb_seed = sample_seed(request.seed, i);
       auto run = replay_on(trace, model, s);

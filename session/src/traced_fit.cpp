@@ -141,6 +141,7 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     ReplaySettings s = settings;
     s.critical_path = false;
     s.engine.record_intervals = false;
+    s.engine.blocks = 1;
     s.engine.perturb_sigma = 0;
     auto run = replay_on(trace, std::move(*model), s);
     if (!run) return {};

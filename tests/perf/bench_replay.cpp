@@ -17,6 +17,7 @@
 #include "proc_status.hpp"
 #include "replay/context_profile.hpp"
 #include "replay/critical_path.hpp"
+#include "replay/result_difference.hpp"
 #include "session/run_grid.hpp"
 #include "session/session.hpp"
 
@@ -55,6 +56,8 @@ int main(int argc, char** argv) {
   bool interleave = false;   // --interleave: also time the engine on the graph renumbered with nodes interleaved
   bool start_order = false;  // --start-order: ... and on the graph renumbered in the order the replay started it
   bool lower_bound_order = false;  // --lower-bound-order: ... in the order it would start with unlimited resources
+  std::vector<std::uint32_t> block_counts;  // --blocks N[,N...]: also time one replay split into N blocks
+  std::uint32_t block_threads = 0;          // --block-threads T: on T workers (default: one per block)
   std::vector<std::string> inputs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -64,10 +67,17 @@ int main(int argc, char** argv) {
     else if (a == "--interleave") interleave = true;
     else if (a == "--start-order") start_order = true;
     else if (a == "--lower-bound-order") lower_bound_order = true;
+    else if (a == "--blocks" && i + 1 < argc) {
+      for (std::string list = argv[++i]; !list.empty();) {
+        const auto comma = list.find(',');
+        block_counts.push_back(static_cast<std::uint32_t>(std::stoul(list.substr(0, comma))));
+        list = comma == std::string::npos ? "" : list.substr(comma + 1);
+      }
+    } else if (a == "--block-threads" && i + 1 < argc) block_threads = static_cast<std::uint32_t>(std::stoul(argv[++i]));
     else inputs.push_back(a);
   }
   if (machine.empty() || inputs.empty()) {
-    std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] [--replay-only] [--interleave] [--start-order] [--lower-bound-order] TRACE...\n");
+    std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] [--replay-only] [--interleave] [--start-order] [--lower-bound-order] [--blocks N[,N...]] [--block-threads T] TRACE...\n");
     return 2;
   }
   auto trace = rr::session::load_trace(inputs, {});
@@ -122,6 +132,30 @@ int main(int argc, char** argv) {
       std::printf("engine, %s: median %.3f s, %.0f operations/s, makespan %lld ns\n", numbering, s,
                   renumbered.vertex_count() / s, static_cast<long long>(renumbered_makespan));
     };
+    // One replay split into blocks (docs/replay.md): its time, its speed-up over one engine, and whether its
+    // result is the one engine's, field by field.
+    for (const std::uint32_t blocks : block_counts) {
+      rr::replay::ReplayOptions options = settings.engine;
+      options.blocks = blocks;
+      options.threads = block_threads;
+      std::vector<double> seconds;
+      std::optional<std::string> difference;
+      for (int r = 0; r < repeat; ++r) {
+        auto t = Clock::now();
+        auto run = rr::replay::run_replay(graph, last->map, last->model, options);
+        seconds.push_back(seconds_since(t));
+        if (!run) {
+          std::fprintf(stderr, "%s\n", run.error().to_string().c_str());
+          return 1;
+        }
+        auto serial = rr::replay::run_replay(graph, last->map, last->model, settings.engine);
+        if (auto d = rr::replay::first_difference(*serial, *run)) difference = d;
+      }
+      const double s = median(seconds);
+      std::printf("engine, %u blocks on %u threads: median %.3f s, %.0f operations/s, %.2fx one engine, %s\n", blocks,
+                  block_threads ? block_threads : blocks, s, graph.vertex_count() / s, engine_s / s,
+                  difference ? ("DIFFERS: " + *difference).c_str() : "same result");
+    }
     if (interleave) time_renumbered("nodes interleaved", rr::bench::interleaved(graph));
     if (start_order) time_renumbered("vertices in start order", rr::bench::in_start_order(graph, result.times));
     if (lower_bound_order)

@@ -1,0 +1,160 @@
+// One replay split by model node into blocks (ReplayOptions::blocks, docs/replay.md) gives what one engine gives,
+// field by field (replay/result_difference.hpp): every operation's times, releasers, processors, the channel and
+// path sums, the timeline's intervals, the stuck operations. On every generator family, the bundled real traces
+// and Legion Prof logs, on the generators' truth machine and the bundled models, with noise, at 2 to 4 blocks on
+// 1, 2 and 4 threads (more blocks than threads: a worker steps whichever block is free).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gen/generators.hpp"
+#include "gen/log_writer.hpp"
+#include "gen/s3d.hpp"
+#include "replay/replay_engine.hpp"
+#include "replay/result_difference.hpp"
+#include "session/session.hpp"
+#include "support/test_dir.hpp"
+
+namespace rr::gen {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kModels = {RR_SOURCE_DIR "/data/machines/titan.toml",
+                                          RR_SOURCE_DIR "/data/machines/modern_multigpu.toml"};
+
+// Every block count and thread count against one engine. Returns how many of the runs were split (so a test
+// can say that the split happened, not only that the fallback is right). Small traces are split too
+// (min_block_operations 0).
+int expect_blocks_same(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
+                       double sigma = 0) {
+  auto run = session::replay_trace(trace, {machine, {}}, {});
+  if (!run.ok()) {
+    ADD_FAILURE() << label << ": " << run.error().to_string();
+    return 0;
+  }
+  replay::ReplayOptions one;
+  one.record_intervals = true;
+  one.perturb_sigma = sigma;
+  one.perturb_seed = 7;
+  auto serial = replay::run_replay(trace.graph(), run->map, run->model, one);
+  if (!serial.ok()) {
+    ADD_FAILURE() << label << ": " << serial.error().to_string();
+    return 0;
+  }
+  EXPECT_EQ(serial->blocks, 1u);
+  int split = 0;
+  for (std::uint32_t blocks : {2u, 3u, 4u})
+    for (std::uint32_t threads : {1u, 2u, 4u}) {
+      replay::ReplayOptions options = one;
+      options.blocks = blocks;
+      options.threads = threads;
+      options.min_block_operations = 0;
+      options.min_lookahead_ns = 0;
+      auto split_run = replay::run_replay(trace.graph(), run->map, run->model, options);
+      if (!split_run.ok()) {
+        ADD_FAILURE() << label << ": " << split_run.error().to_string();
+        continue;
+      }
+      split += split_run->blocks > 1;
+      EXPECT_EQ(replay::first_difference(*serial, *split_run), std::nullopt)
+          << label << " on " << machine << ", " << blocks << " blocks (" << split_run->blocks << " used) on " << threads
+          << " threads";
+    }
+  return split;
+}
+
+session::LoadedTrace write_and_load(const Program& program, const fs::path& dir) {
+  TruthMachine machine;
+  const Truth truth = schedule(program, machine);
+  write_trace(program, truth, machine, dir.string(), Compression::none);
+  auto trace = session::load_trace({dir.string()}, {});
+  EXPECT_TRUE(trace.ok());
+  return std::move(*trace);
+}
+
+TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
+  const SmallOptions four{4, 2, 3};
+  struct Family {
+    const char* name;
+    Program program;
+  };
+  S3dOptions mixed;
+  mixed.nodes = 4;
+  mixed.mapping = "mixed";
+  S3dOptions all;
+  all.nodes = 8;
+  all.mechanism = "heptane";
+  const std::vector<Family> families = {
+      {"chain", make_chain(80, four)},          {"fork-join", make_fork_join(9, 5, four)},
+      {"random-dag", make_random_dag(2500, four)}, {"stencil 1-D", make_stencil(1, 4, four)},
+      {"stencil 3-D", make_stencil(3, 3, {8, 2, 5})}, {"s3d mixed", make_s3d(mixed)},
+      {"s3d all", make_s3d(all)}};
+  for (const Family& f : families) {
+    const rr::testing::TestDir dir("rr_blocks");
+    const session::LoadedTrace trace = write_and_load(f.program, dir.path());
+    int split = expect_blocks_same(trace, (dir.path() / "machine.toml").string(), f.name);
+    for (const auto& model : kModels) split += expect_blocks_same(trace, model, f.name);
+    // Chains and fork-joins cross nodes at every step; every family is split on some machine.
+    EXPECT_GT(split, 0) << f.name << " was never split into blocks";
+  }
+}
+
+TEST(ReplayBlocks, NoiseIsTheSameOnEveryBlock) {
+  const rr::testing::TestDir dir("rr_blocks_noise");
+  S3dOptions o;
+  o.nodes = 4;
+  o.mapping = "mixed";
+  const session::LoadedTrace trace = write_and_load(make_s3d(o), dir.path());
+  EXPECT_GT(expect_blocks_same(trace, kModels[0], "s3d mixed, sigma 0.4", 0.4), 0);
+}
+
+TEST(ReplayBlocks, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {
+  for (const char* dir : {"real/full_circuit_2node_p4_cpu2", "real/full_ghost_b2_cpu2", "s3d/dme_mixed_4n",
+                          "s3d/dme_all_4n", "legion-prof/circuit_mpi2_medium_cpu2_util1",
+                          "legion-prof/ghost_mpi2_n4096_b4_s20_cpu2_util1", "legion-prof/circuit_small_cpu2_util1"}) {
+    auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + dir}, {});
+    ASSERT_TRUE(trace.ok()) << dir;
+    for (const auto& model : kModels) expect_blocks_same(*trace, model, dir);
+  }
+}
+
+// A replay that gets stuck (a barrier that never gets its arrivals) is stuck the same way on blocks, and says so
+// the same way.
+TEST(ReplayBlocks, StuckOperationsAreTheSame) {
+  const rr::testing::TestDir dir("rr_blocks_stuck");
+  Program p = make_stencil(1, 3, {4, 2, 9});
+  ASSERT_TRUE(inject_cycle(p));
+  TruthMachine machine;
+  const Truth truth = schedule(p, machine);
+  write_trace(p, truth, machine, dir.path().string(), Compression::none);
+  auto trace = session::load_trace({dir.path().string()}, {});
+  ASSERT_TRUE(trace.ok());
+  expect_blocks_same(*trace, (dir.path() / "machine.toml").string(), "stencil with a cycle");
+}
+
+// Where the split would not pay, one engine runs it: too few operations per block, a model of one node.
+TEST(ReplayBlocks, SmallReplaysStayOnOneEngine) {
+  auto trace = session::load_trace({RR_SOURCE_DIR "/data/traces/s3d/dme_mixed_4n"}, {});
+  ASSERT_TRUE(trace.ok());
+  auto run = session::replay_trace(*trace, {kModels[0], {}}, {});
+  ASSERT_TRUE(run.ok());
+  replay::ReplayOptions options;
+  options.blocks = 2;  // 22,420 operations: fewer than min_block_operations per block
+  auto small = replay::run_replay(trace->graph(), run->map, run->model, options);
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(small->blocks, 1u);
+  session::ReplaySettings fold;
+  fold.mapping.fold = 1;
+  auto folded = session::replay_trace(*trace, {kModels[0], {}}, fold);
+  ASSERT_TRUE(folded.ok());
+  options.min_block_operations = 0;
+  auto one_node = replay::run_replay(trace->graph(), folded->map, folded->model, options);
+  ASSERT_TRUE(one_node.ok());
+  EXPECT_EQ(one_node->blocks, 1u);
+}
+
+}  // namespace
+}  // namespace rr::gen
