@@ -12,7 +12,9 @@
 namespace rr::app {
 
 void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common) {
-  cmd->add_option("-j,--threads", common.threads, "worker threads (0 = all cores)")->capture_default_str();
+  cmd->add_option("-j,--threads", common.threads,
+                  "worker threads (0 = all cores); a large replay is split by model node over them, with the same result")
+      ->capture_default_str();
   cmd->add_flag("--keep-going", flags.keep_going, "report an unreadable file and read the others");
   cmd->add_flag("--strict", flags.strict, "a malformed line (or a file skipped by --keep-going) is an error: exit 1");
   cmd->add_flag("-q,--quiet", flags.quiet, "no reading summary on stderr");

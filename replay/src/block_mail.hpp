@@ -137,6 +137,9 @@ class UnackedTimes {
 // is before `next` (kNoTime: it has nothing left, unless mail comes).
 struct alignas(64) BlockProgress {
   std::atomic<machine::TimeNs> next{0};
+  // Likewise for what can ask another block for a lane at once: an event, or mail that makes one. (A lane the
+  // block owes counts from when its hop could first end.) Stored just before `next`.
+  std::atomic<machine::TimeNs> events{0};
 };
 
 }  // namespace rr::replay

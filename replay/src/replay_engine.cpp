@@ -226,7 +226,7 @@ class Engine {
     for (int look = 0; look < 8; ++look) {
       if (look_around()) did = true;
       else if (look > 0) break;  // nothing new since the last look
-      did |= run_deferred(horizon_);
+      did |= run_deferred(request_horizon_);
       did |= run_rounds();
     }
     publish();
@@ -236,14 +236,15 @@ class Engine {
   // Reads how far the other blocks got and takes in their mail. True when there was mail or the horizon moved.
   bool look_around() {
     Blocks& b = *blocks_;
-    const TimeNs before = horizon_;
-    horizon_ = kNoTime;
+    const TimeNs before = horizon_, requests_before = request_horizon_;
+    horizon_ = request_horizon_ = kNoTime;
     for (std::uint32_t other = 0; other < b.count; ++other) {
       if (other == me_) continue;
       const TimeNs unacked = unacked_time(other, true);
       horizon_ = std::min({horizon_, unacked, b.progress[other].next.load(std::memory_order_acquire)});
+      request_horizon_ = std::min({request_horizon_, unacked, b.progress[other].events.load(std::memory_order_acquire)});
     }
-    bool any = horizon_ != before;
+    bool any = horizon_ != before || request_horizon_ != requests_before;
     for (std::uint32_t other = 0; other < b.count; ++other)
       if (other != me_) any |= b.queue(other, me_).drain([&](const Mail& m) { take(m); });
     return any;
@@ -261,7 +262,7 @@ class Engine {
       if (!deferred_.empty() && t >= core::saturating_add(deferred_.top().time, b.least_hop)) break;
       run_round();
       did = true;
-      run_deferred(horizon_);
+      run_deferred(request_horizon_);
       publish();  // at every round: another block may be waiting for it (publishing only when that would unblock
                   // one was slower: the others then went on by the smallest steps)
     }
@@ -275,10 +276,16 @@ class Engine {
     Blocks& b = *blocks_;
     for (std::uint32_t other = 0; other < b.count; ++other)
       if (other != me_) b.queue(me_, other).flush();
-    TimeNs next = queue_.empty() ? kNoTime : queue_.has_present() ? now_ : queue_.next_time();
-    if (!deferred_.empty()) next = std::min(next, deferred_.top().time);
+    TimeNs events = queue_.empty() ? kNoTime : queue_.has_present() ? now_ : queue_.next_time();
     for (std::uint32_t other = 0; other < b.count; ++other)
-      if (other != me_) next = std::min(next, unacked_time(other, false));
+      if (other != me_) events = std::min(events, unacked_time(other, false));
+    TimeNs next = events;
+    if (!deferred_.empty()) {
+      next = std::min(next, deferred_.top().time);
+      // A lane given out late sends nothing before its hop ends, and asks for none.
+      events = std::min(events, core::saturating_add(deferred_.top().time, b.least_hop));
+    }
+    b.progress[me_].events.store(events, std::memory_order_release);
     b.progress[me_].next.store(next, std::memory_order_release);
     for (std::uint32_t other = 0; other < b.count; ++other)
       if (other != me_) b.queue(other, me_).acknowledge();
@@ -311,6 +318,7 @@ class Engine {
   // Sends mail, made at `sent` (the present, or the instant a late lane was given out at).
   void mail(std::uint32_t to, const Mail& m, TimeNs sent) {
     horizon_ = std::min(horizon_, m.time);
+    request_horizon_ = std::min(request_horizon_, m.time);
     assert(m.kind == Mail::Kind::request ? m.time == sent : m.time >= sent + blocks_->lookahead);
     MailQueue& q = blocks_->queue(me_, to);
     unacked_[to].sent(q.sent(), m.time);
@@ -432,30 +440,27 @@ class Engine {
       const auto& hops = path_of(plan).hops;
       for (std::uint32_t h = 0; h < hops.size(); ++h) {
         const std::uint32_t node = hop_node(plan, h);
-        visit(h, static_cast<std::uint32_t>(hops.size()), std::size_t{hops[h]} * nodes + node, b.of_node[node],
+        visit(h, std::size_t{hops[h]} * nodes + node, b.of_node[node],
               timing_.perturbed(model_.transfer_ns(model_.channels[hops[h]], bytes_of(c)), c));
       }
     };
     for (VertexId c = 0; c < n_; ++c) {
       if (g_.kind(c) != OpKind::copy) continue;
       std::uint8_t before = b.of_vertex[c];
-      hops_of(c, [&](std::uint32_t h, std::uint32_t count, std::size_t key, std::uint8_t block, TimeNs duration) {
+      TimeNs last = 0;
+      hops_of(c, [&](std::uint32_t h, std::size_t key, std::uint8_t block, TimeNs duration) {
         if (h == 0 && block != before) b.shared_instance[key] = 1;
-        if (h > 0 && block != before) lookahead = std::min(lookahead, duration);  // told at the previous hop's start
+        if (h > 0 && block != before) lookahead = std::min(lookahead, last);  // told when the hop before started
         before = block;
-        (void)count;
+        last = duration;
       });
       // The last hop's block tells the copy's own: the last hop's duration ahead.
-      const CopyPlan& plan = plan_of(c);
-      if (plan.path_slot != CopyPlan::kRemoved && before != b.of_vertex[c]) {
-        const auto& hops = path_of(plan).hops;
-        lookahead = std::min(lookahead, timing_.perturbed(model_.transfer_ns(model_.channels[hops.back()], bytes_of(c)), c));
-      }
+      if (plan_of(c).path_slot != CopyPlan::kRemoved && before != b.of_vertex[c]) lookahead = std::min(lookahead, last);
     }
     b.least_hop = kNoTime;
     for (VertexId c = 0; c < n_; ++c)
       if (g_.kind(c) == OpKind::copy)
-        hops_of(c, [&](std::uint32_t, std::uint32_t, std::size_t key, std::uint8_t, TimeNs duration) {
+        hops_of(c, [&](std::uint32_t, std::size_t key, std::uint8_t, TimeNs duration) {
           if (b.shared_instance[key]) b.least_hop = std::min(b.least_hop, duration);
         });
     // A lane of a shared instance is given out once every other block has gone past its instant; until its hop
@@ -1206,6 +1211,9 @@ class Engine {
   std::vector<UnackedTimes> unacked_;  // by receiving block
   std::vector<std::uint64_t> acked_seen_ = std::vector<std::uint64_t>(blocks_ ? blocks_->count : 0, 0);
   TimeNs horizon_ = 0;  // step: no other block has anything left before it
+  // ... nor any event, which alone can ask for a lane (a lane it gives out late asks for none): lanes of shared
+  // instances are given out before it. Blocks that both owe lanes at one instant do not wait for each other.
+  TimeNs request_horizon_ = 0;
   std::priority_queue<Deferred, std::vector<Deferred>, Worse<Deferred>> deferred_;
   std::vector<std::uint32_t> touched_;
   // processors

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -91,7 +93,9 @@ TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
       {"chain", make_chain(80, four)},          {"fork-join", make_fork_join(9, 5, four)},
       {"random-dag", make_random_dag(2500, four)}, {"stencil 1-D", make_stencil(1, 4, four)},
       {"stencil 3-D", make_stencil(3, 3, {8, 2, 5})}, {"s3d mixed", make_s3d(mixed)},
-      {"s3d all", make_s3d(all)}};
+      {"s3d all", make_s3d(all)},
+      // Copies whose first hop is on another block's node: shared channel instances, lanes given out late.
+      {"random-dag, 8 nodes", make_random_dag(6000, {8, 2, 7})}};
   for (const Family& f : families) {
     const rr::testing::TestDir dir("rr_blocks");
     const session::LoadedTrace trace = write_and_load(f.program, dir.path());
@@ -102,6 +106,27 @@ TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
   }
 }
 
+// The generators' machine with the NIC on the destination's side and a second hop back on the source: a remote
+// copy's first hop is on another block's channel instance (a request without lookahead, lanes given out late),
+// its second hop back on the first block's, and its end on its own.
+TEST(ReplayBlocks, FirstHopsOnAnotherBlocksChannel) {
+  const rr::testing::TestDir dir("rr_blocks_shared");
+  const session::LoadedTrace trace = write_and_load(make_random_dag(6000, {8, 2, 7}), dir.path());
+  std::ifstream in(dir.path() / "machine.toml");
+  std::string toml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const auto at = toml.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    toml.replace(at, from.size(), to);
+  };
+  replace("[channels.nic]\n", "[channels.nic]\nside = \"destination\"\n");
+  replace("scope = \"remote\"\nhops = [\"nic\"]", "scope = \"remote\"\nhops = [\"nic\", \"memcpy\"]");
+  const fs::path machine = dir.path() / "far_nic.toml";
+  std::ofstream(machine) << toml;
+  EXPECT_GT(expect_blocks_same(trace, machine.string(), "random-dag, NIC on the far side"), 0);
+  EXPECT_GT(expect_blocks_same(trace, machine.string(), "random-dag, NIC on the far side, sigma 0.5", 0.5), 0);
+}
+
 TEST(ReplayBlocks, NoiseIsTheSameOnEveryBlock) {
   const rr::testing::TestDir dir("rr_blocks_noise");
   S3dOptions o;
@@ -109,6 +134,10 @@ TEST(ReplayBlocks, NoiseIsTheSameOnEveryBlock) {
   o.mapping = "mixed";
   const session::LoadedTrace trace = write_and_load(make_s3d(o), dir.path());
   EXPECT_GT(expect_blocks_same(trace, kModels[0], "s3d mixed, sigma 0.4", 0.4), 0);
+  // Noise on the hops sets the lookahead of the hops handed to another block (each copy's own factor).
+  const rr::testing::TestDir dag_dir("rr_blocks_noise_dag");
+  const session::LoadedTrace dag = write_and_load(make_random_dag(4000, {4, 2, 21}), dag_dir.path());
+  EXPECT_GT(expect_blocks_same(dag, (dag_dir.path() / "machine.toml").string(), "random-dag, sigma 0.8", 0.8), 0);
 }
 
 TEST(ReplayBlocks, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {
