@@ -285,8 +285,9 @@ class Engine {
       // A lane given out late sends nothing before its hop ends, and asks for none.
       events = std::min(events, core::saturating_add(deferred_.top().time, b.least_hop));
     }
-    b.progress[me_].events.store(events, std::memory_order_release);
-    b.progress[me_].next.store(next, std::memory_order_release);
+    // Stored only when they move: a store takes the line back from the blocks that read it.
+    if (events != published_events_) b.progress[me_].events.store(published_events_ = events, std::memory_order_release);
+    if (next != published_next_) b.progress[me_].next.store(published_next_ = next, std::memory_order_release);
     for (std::uint32_t other = 0; other < b.count; ++other)
       if (other != me_) b.queue(other, me_).acknowledge();
   }
@@ -1214,6 +1215,7 @@ class Engine {
   // ... nor any event, which alone can ask for a lane (a lane it gives out late asks for none): lanes of shared
   // instances are given out before it. Blocks that both owe lanes at one instant do not wait for each other.
   TimeNs request_horizon_ = 0;
+  TimeNs published_next_ = -1, published_events_ = -1;  // what publish() last stored
   std::priority_queue<Deferred, std::vector<Deferred>, Worse<Deferred>> deferred_;
   std::vector<std::uint32_t> touched_;
   // processors

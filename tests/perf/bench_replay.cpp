@@ -138,8 +138,12 @@ int main(int argc, char** argv) {
       rr::replay::ReplayOptions options = settings.engine;
       options.blocks = blocks;
       options.threads = block_threads;
-      std::vector<double> seconds;
+      // Each split run is paired with a run on one engine just after it (whose result it is checked against):
+      // the median of the pairs' ratios is the speed-up, steadier than a ratio of medians taken minutes apart
+      // on a machine whose speed drifts.
+      std::vector<double> seconds, ratios;
       std::optional<std::string> difference;
+      std::uint32_t used = 1;
       for (int r = 0; r < repeat; ++r) {
         auto t = Clock::now();
         auto run = rr::replay::run_replay(graph, last->map, last->model, options);
@@ -148,13 +152,17 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "%s\n", run.error().to_string().c_str());
           return 1;
         }
+        used = run->blocks;
+        t = Clock::now();
         auto serial = rr::replay::run_replay(graph, last->map, last->model, settings.engine);
+        ratios.push_back(seconds_since(t) / seconds.back());
         if (auto d = rr::replay::first_difference(*serial, *run)) difference = d;
       }
       const double s = median(seconds);
-      std::printf("engine, %u blocks on %u threads: median %.3f s, %.0f operations/s, %.2fx one engine, %s\n", blocks,
-                  block_threads ? block_threads : blocks, s, graph.vertex_count() / s, engine_s / s,
-                  difference ? ("DIFFERS: " + *difference).c_str() : "same result");
+      std::printf("engine, %u blocks (%u used) on %u threads: median %.3f s, %.0f operations/s, %.2fx one engine "
+                  "(median of %d paired runs), %s\n",
+                  blocks, used, block_threads ? block_threads : blocks, s, graph.vertex_count() / s, median(ratios),
+                  repeat, difference ? ("DIFFERS: " + *difference).c_str() : "same result");
     }
     if (interleave) time_renumbered("nodes interleaved", rr::bench::interleaved(graph));
     if (start_order) time_renumbered("vertices in start order", rr::bench::in_start_order(graph, result.times));
