@@ -14,6 +14,7 @@
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
 #include "gen/s3d.hpp"
+#include "machine_models/mapping.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/result_difference.hpp"
 #include "session/session.hpp"
@@ -31,8 +32,8 @@ const std::vector<std::string> kModels = {RR_SOURCE_DIR "/data/machines/titan.to
 // can say that the split happened, not only that the fallback is right). Small traces are split too
 // (min_block_operations 0).
 int expect_blocks_same(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
-                       double sigma = 0) {
-  auto run = session::replay_trace(trace, {machine, {}}, {});
+                       double sigma = 0, const session::ReplaySettings& settings = {}) {
+  auto run = session::replay_trace(trace, {machine, {}}, settings);
   if (!run.ok()) {
     ADD_FAILURE() << label << ": " << run.error().to_string();
     return 0;
@@ -148,6 +149,44 @@ TEST(ReplayBlocks, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {
     ASSERT_TRUE(trace.ok()) << dir;
     for (const auto& model : kModels) expect_blocks_same(*trace, model, dir);
   }
+}
+
+// The mappings of docs/mapping.md: placements (traced, pool, eft: the queue is chosen when the task is ready),
+// functions moved to the GPU (with the copies that follow their data and the implied ones), node maps and folds
+// (a task may then run on another node than its record's, and an issue cross blocks with no delay: one engine).
+TEST(ReplayBlocks, MappingsGiveTheOneEngineResult) {
+  const rr::testing::TestDir dir("rr_blocks_mapping");
+  S3dOptions o;
+  o.nodes = 8;
+  o.mapping = "mixed";
+  const session::LoadedTrace trace = write_and_load(make_s3d(o), dir.path());
+  std::vector<std::pair<std::string, session::ReplaySettings>> mappings;
+  for (auto placement : {machine::Placement::traced, machine::Placement::pool, machine::Placement::eft}) {
+    session::ReplaySettings s;
+    s.mapping.placement = placement;
+    mappings.push_back({"placement " + std::to_string(static_cast<int>(placement)), s});
+  }
+  session::ReplaySettings moved;
+  for (const char* m : {"18=gpu:0.0191", "20=gpu:0.0153"}) {
+    auto move = machine::parse_move(m);
+    ASSERT_TRUE(move.ok());
+    moved.mapping.moves.push_back(*move);
+  }
+  mappings.push_back({"functions moved to the GPU", moved});
+  moved.mapping.placement = machine::Placement::eft;
+  mappings.push_back({"functions moved, eft", moved});
+  session::ReplaySettings cyclic;
+  auto map = machine::parse_node_map("cyclic");
+  ASSERT_TRUE(map.ok());
+  cyclic.mapping.nodes = *map;
+  cyclic.mapping.fold = 4;
+  mappings.push_back({"cyclic node map on 4 nodes", cyclic});
+  session::ReplaySettings folded;
+  folded.mapping.fold = 2;
+  mappings.push_back({"folded on 2 nodes", folded});
+  int split = 0;
+  for (const auto& [label, settings] : mappings) split += expect_blocks_same(trace, kModels[0], label, 0, settings);
+  EXPECT_GT(split, 0);
 }
 
 // A replay that gets stuck (a barrier that never gets its arrivals) is stuck the same way on blocks, and says so
