@@ -78,6 +78,14 @@ session::LoadedTrace write_and_load(const Program& program, const fs::path& dir)
   return std::move(*trace);
 }
 
+// An S3D-like trace of `nodes` nodes, mixed mapping (CPU and GPU tasks, host-device copies), written to dir.
+session::LoadedTrace mixed_s3d(std::uint32_t nodes, const fs::path& dir) {
+  S3dOptions o;
+  o.nodes = nodes;
+  o.mapping = "mixed";
+  return write_and_load(make_s3d(o), dir);
+}
+
 TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
   const SmallOptions four{4, 2, 3};
   struct Family {
@@ -130,10 +138,7 @@ TEST(ReplayBlocks, FirstHopsOnAnotherBlocksChannel) {
 
 TEST(ReplayBlocks, NoiseIsTheSameOnEveryBlock) {
   const rr::testing::TestDir dir("rr_blocks_noise");
-  S3dOptions o;
-  o.nodes = 4;
-  o.mapping = "mixed";
-  const session::LoadedTrace trace = write_and_load(make_s3d(o), dir.path());
+  const session::LoadedTrace trace = mixed_s3d(4, dir.path());
   EXPECT_GT(expect_blocks_same(trace, kModels[0], "s3d mixed, sigma 0.4", 0.4), 0);
   // Noise on the hops sets the lookahead of the hops handed to another block (each copy's own factor).
   const rr::testing::TestDir dag_dir("rr_blocks_noise_dag");
@@ -156,10 +161,7 @@ TEST(ReplayBlocks, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {
 // (a task may then run on another node than its record's, and an issue cross blocks with no delay: one engine).
 TEST(ReplayBlocks, MappingsGiveTheOneEngineResult) {
   const rr::testing::TestDir dir("rr_blocks_mapping");
-  S3dOptions o;
-  o.nodes = 8;
-  o.mapping = "mixed";
-  const session::LoadedTrace trace = write_and_load(make_s3d(o), dir.path());
+  const session::LoadedTrace trace = mixed_s3d(8, dir.path());
   std::vector<std::pair<std::string, session::ReplaySettings>> mappings;
   for (auto placement : {machine::Placement::traced, machine::Placement::pool, machine::Placement::eft}) {
     session::ReplaySettings s;
