@@ -400,7 +400,7 @@ class Engine {
             return a;
           });
     };
-    Found found = over_vertices([&](VertexId v, Found& f) {
+    auto place = [&](VertexId v, Found& f) {
       if (g_.kind(v) != OpKind::task) {
         b.of_vertex[v] = node_block(v);
         return;
@@ -410,7 +410,15 @@ class Engine {
       b.of_vertex[v] = targets.empty() ? node_block(v) : b.of_node[map_.processors()[targets.front()].node];
       for (auto p : targets)
         if (b.of_node[map_.processors()[p].node] != b.of_vertex[v]) f.why_not = "a task may run on the nodes of two blocks";
-    });
+    };
+    // MachineMap fills tables on first use under eft (a task's candidates) and traced placement (an unknown
+    // processor's fallback): there every task asks here, on one thread, and the blocks' threads, asking again,
+    // only read. Pool placement reads fixed tables, from any thread.
+    Found found;
+    if (eft || map_.placement() == machine::Placement::traced)
+      for (VertexId v = 0; v < n_ && !found.why_not; ++v) place(v, found);
+    else
+      found = over_vertices(place);
     if (found.why_not) return found.why_not;
     over_vertices([&](VertexId v, Found&) {
       if (g_.kind(v) == OpKind::task_resume) b.of_vertex[v] = b.of_vertex[g_.task_of(v)];
