@@ -29,6 +29,19 @@ struct Mail {
   Kind kind;
 };
 
+// The hand-over of a replay's state between the thread that sets it up and oneTBB's workers, said in atomics
+// of our own. oneTBB already orders a task's start after its spawn and a wait after the tasks it waits for, but
+// inside its library, where ThreadSanitizer does not see: without this every field written before a parallel
+// region and read inside it (or the other way round) would be reported as a race, and real ones would drown.
+// Costs one atomic per task.
+class Handoff {
+ public:
+  void give() { seq_.fetch_add(1, std::memory_order_release); }  // before tasks start; at a task's end
+  void take() const { (void)seq_.load(std::memory_order_acquire); }  // at a task's start; after the wait
+ private:
+  std::atomic<std::uint64_t> seq_{0};
+};
+
 // Mail from one block to one other: one writer, one reader, unbounded (a chain of chunks, so that neither side
 // ever waits for the other to make room). The writer makes what it sent visible with flush(); the reader says
 // how much it has taken in with acknowledge().

@@ -233,6 +233,11 @@ class Engine {
     return did;
   }
 
+  // When this block's next round is: the present while the instant goes on, else its earliest queued event.
+  TimeNs next_event_time() const {
+    return queue_.empty() ? kNoTime : queue_.has_present() ? now_ : queue_.next_time();
+  }
+
   // Reads how far the other blocks got and takes in their mail. True when there was mail or the horizon moved.
   bool look_around() {
     Blocks& b = *blocks_;
@@ -255,7 +260,7 @@ class Engine {
     Blocks& b = *blocks_;
     bool did = false;
     while (!queue_.empty()) {
-      const TimeNs t = queue_.has_present() ? now_ : queue_.next_time();
+      const TimeNs t = next_event_time();
       // (Mail this block sends lowers the horizon as it goes: its receiver may answer it.)
       if (t >= core::saturating_add(horizon_, b.lookahead)) break;
       // A lane given out late starts a hop then, which ends at least least_hop later: not before it is given.
@@ -276,7 +281,7 @@ class Engine {
     Blocks& b = *blocks_;
     for (std::uint32_t other = 0; other < b.count; ++other)
       if (other != me_) b.queue(me_, other).flush();
-    TimeNs events = queue_.empty() ? kNoTime : queue_.has_present() ? now_ : queue_.next_time();
+    TimeNs events = next_event_time();
     for (std::uint32_t other = 0; other < b.count; ++other)
       if (other != me_) events = std::min(events, unacked_time(other, false));
     TimeNs next = events;
@@ -335,10 +340,9 @@ class Engine {
     while (!deferred_.empty()) {
       const Deferred top = deferred_.top();
       if (top.time >= horizon) break;
-      const bool own_next_later = queue_.empty() ? true
-                                  : queue_.has_present() ? std::tie(top.time, top.round) < std::tie(now_, round_) ||
-                                                               (top.time == now_ && top.round == round_)
-                                                         : top.time < queue_.next_time();
+      // Not after this block's own next round: (now_, round_) while the instant goes on.
+      const bool own_next_later =
+          top.time < next_event_time() || (top.time == now_ && queue_.has_present() && top.round <= round_);
       if (!own_next_later) break;
       touched_.clear();
       while (!deferred_.empty() && deferred_.top().time == top.time && deferred_.top().round == top.round) {
@@ -349,14 +353,7 @@ class Engine {
         else ci.waiting.push({d.time, d.copy});
         if (touched_.empty() || touched_.back() != d.inst) touched_.push_back(d.inst);
       }
-      for (const std::uint32_t inst : touched_) {
-        ChannelInstance& ci = instances_[inst];
-        while (ci.free_lanes > 0 && !ci.waiting.empty()) {
-          const VertexId next = ci.waiting.top().vertex;
-          ci.waiting.pop();
-          start_hop(next, inst, top.time);
-        }
-      }
+      for (const std::uint32_t inst : touched_) give_lanes(inst, top.time);
       did = true;
     }
     return did;
@@ -389,16 +386,22 @@ class Engine {
       }
     };
     auto over_vertices = [&](auto&& visit) {
-      return oneapi::tbb::parallel_deterministic_reduce(
+      Handoff handoff;
+      handoff.give();
+      Found all = oneapi::tbb::parallel_deterministic_reduce(
           Range(0, n_, 1 << 14), Found{},
           [&](const Range& range, Found found) {
+            handoff.take();
             for (VertexId v = range.begin(); v != range.end() && !found.why_not; ++v) visit(v, found);
+            handoff.give();
             return found;
           },
           [](Found a, const Found& b) {
             a.join(b);
             return a;
           });
+      handoff.take();
+      return all;
     };
     auto place = [&](VertexId v, Found& f) {
       if (g_.kind(v) != OpKind::task) {
@@ -788,14 +791,17 @@ class Engine {
   // idle lanes their earliest transfer. Starting work can only create events at now_ or later.
   void allocate_resources() {
     dirty_procs_.drain([&](std::uint32_t p) { dispatch(p); });
-    dirty_instances_.drain([&](std::uint32_t inst) {
-      ChannelInstance& ci = instances_[inst];
-      while (ci.free_lanes > 0 && !ci.waiting.empty()) {
-        VertexId next = ci.waiting.top().vertex;
-        ci.waiting.pop();
-        start_hop(next, inst, now_);
-      }
-    });
+    dirty_instances_.drain([&](std::uint32_t inst) { give_lanes(inst, now_); });
+  }
+
+  // The instance's free lanes start its earliest waiting transfers, at `at`.
+  void give_lanes(std::uint32_t inst, TimeNs at) {
+    ChannelInstance& ci = instances_[inst];
+    while (ci.free_lanes > 0 && !ci.waiting.empty()) {
+      const VertexId next = ci.waiting.top().vertex;
+      ci.waiting.pop();
+      start_hop(next, inst, at);
+    }
   }
 
   void dispatch(std::uint32_t p) {
@@ -1310,11 +1316,17 @@ void run_blocks(std::vector<std::unique_ptr<Engine>>& engines, Blocks& b, std::u
       }
     }
   };
+  Handoff handoff;
+  handoff.give();
   oneapi::tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
-    oneapi::tbb::parallel_for(std::uint32_t{0}, threads, [&](std::uint32_t worker) { work(worker); },
-                              oneapi::tbb::simple_partitioner{});
+    oneapi::tbb::parallel_for(std::uint32_t{0}, threads, [&](std::uint32_t worker) {
+      handoff.take();
+      work(worker);
+      handoff.give();
+    }, oneapi::tbb::simple_partitioner{});
   });
+  handoff.take();
   if (failure) std::rethrow_exception(failure);
 }
 
@@ -1332,10 +1344,15 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
     if (!copy_error) first.init_shared();
   } else {
     // The split reads the graph and the copies' routes: it is worked out while the shared state is set up.
-    oneapi::tbb::parallel_invoke([&] { first.init_shared(); }, [&] {
+    Handoff handoff;
+    handoff.give();
+    oneapi::tbb::parallel_invoke([&] { handoff.take(); first.init_shared(); handoff.give(); }, [&] {
+      handoff.take();
       copy_error = first.plan_copies();
       split = !copy_error && !first.partition(blocks, options.blocks);
+      handoff.give();
     });
+    handoff.take();
   }
   if (copy_error) return *copy_error;
   if (!split) {
@@ -1350,7 +1367,14 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   for (std::uint32_t i = 0; i < blocks.count; ++i)
     engines.push_back(std::make_unique<Engine>(g, map, model, options, shared, &blocks, i));
   std::vector<std::optional<std::pair<VertexId, core::InputError>>> errors(blocks.count);
-  oneapi::tbb::parallel_for(std::uint32_t{0}, blocks.count, [&](std::uint32_t i) { errors[i] = engines[i]->init_block(); });
+  Handoff handoff;
+  handoff.give();
+  oneapi::tbb::parallel_for(std::uint32_t{0}, blocks.count, [&](std::uint32_t i) {
+    handoff.take();
+    errors[i] = engines[i]->init_block();
+    handoff.give();
+  });
+  handoff.take();
   std::optional<std::pair<VertexId, core::InputError>> error;
   for (auto& e : errors)
     if (e && (!error || e->first < error->first)) error = std::move(e);
