@@ -32,13 +32,17 @@ constexpr std::uint64_t saturating_sum(std::uint64_t a, std::uint64_t b) {
   return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
 }
 
-// A duration computed in floating point, rounded to the nearest ns and held (nan counts as 0): llround of a
-// value beyond int64 is undefined.
+// A duration computed in floating point, rounded to the nearest ns, halves away from zero as llround does, and
+// held (nan counts as 0): llround of a value beyond int64 is undefined. Rounded here rather than by llround, a
+// library call the replay made for every task segment: within the ceiling the truncation to int64 is exact,
+// and so is the fraction left (ns and its truncation are within a factor of two of each other, or it is 0).
 inline std::int64_t held_round(double ns) {
   if (std::isnan(ns)) return 0;
   if (ns >= static_cast<double>(kTimeCeilingNs)) return kTimeCeilingNs;
   if (ns <= -static_cast<double>(kTimeCeilingNs)) return -kTimeCeilingNs;
-  return std::llround(ns);
+  const auto whole = static_cast<std::int64_t>(ns);
+  const double fraction = ns - static_cast<double>(whole);
+  return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole;
 }
 
 }  // namespace rr::core

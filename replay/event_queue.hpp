@@ -105,6 +105,10 @@ class EventQueue {
 
   void put(const QueuedEvent& e) {
     if (next_ >= 0) next_ = std::min(next_, e.time());
+    move(e);
+  }
+  // Into its bucket, without keeping next_ (advance() has just forgotten it).
+  void move(const QueuedEvent& e) {
     const std::size_t b = bucket_of(e.time());
     buckets_[b].push_back(e);
     occupied_ |= std::uint64_t{1} << (b - 1);
@@ -129,7 +133,7 @@ class EventQueue {
     present_time_ = next;
     for (const QueuedEvent& e : from) {
       if (e.time() == next) present_.push_back(e);
-      else put(e);  // into a strictly lower bucket, never i again
+      else move(e);  // into a strictly lower bucket, never i again
     }
     from.clear();
     std::make_heap(present_.begin(), present_.end(), later);
