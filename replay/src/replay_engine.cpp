@@ -251,7 +251,7 @@ class Engine {
     }
     bool any = horizon_ != before || request_horizon_ != requests_before;
     for (std::uint32_t other = 0; other < b.count; ++other)
-      if (other != me_) any |= b.queue(other, me_).drain([&](const Mail& m) { take(m); });
+      if (other != me_ && b.queue(other, me_).drain([&](const Mail& m) { take(m); })) any = unacknowledged_ = true;
     return any;
   }
 
@@ -279,8 +279,11 @@ class Engine {
   // Then that the mail it took in is accounted for: after the time that includes what that mail queued.
   void publish() {
     Blocks& b = *blocks_;
-    for (std::uint32_t other = 0; other < b.count; ++other)
-      if (other != me_) b.queue(me_, other).flush();
+    // (At every round, so the loops over the other blocks run only when there is something to flush or acknowledge.)
+    if (unflushed_)
+      for (std::uint32_t other = 0; other < b.count; ++other)
+        if (other != me_) b.queue(me_, other).flush();
+    unflushed_ = false;
     TimeNs events = next_event_time();
     for (std::uint32_t other = 0; other < b.count; ++other)
       if (other != me_) events = std::min(events, unacked_time(other, false));
@@ -293,8 +296,10 @@ class Engine {
     // Stored only when they move: a store takes the line back from the blocks that read it.
     if (events != published_events_) b.progress[me_].events.store(published_events_ = events, std::memory_order_release);
     if (next != published_next_) b.progress[me_].next.store(published_next_ = next, std::memory_order_release);
-    for (std::uint32_t other = 0; other < b.count; ++other)
-      if (other != me_) b.queue(other, me_).acknowledge();
+    if (unacknowledged_)
+      for (std::uint32_t other = 0; other < b.count; ++other)
+        if (other != me_) b.queue(other, me_).acknowledge();
+    unacknowledged_ = false;
   }
 
   void take(const Mail& m) {
@@ -329,6 +334,7 @@ class Engine {
     MailQueue& q = blocks_->queue(me_, to);
     unacked_[to].sent(q.sent(), m.time);
     q.send(m);
+    unflushed_ = true;
   }
 
   void defer(const Deferred& d) { deferred_.push(d); }
@@ -1230,6 +1236,8 @@ class Engine {
   // instances are given out before it. Blocks that both owe lanes at one instant do not wait for each other.
   TimeNs request_horizon_ = 0;
   TimeNs published_next_ = -1, published_events_ = -1;  // what publish() last stored
+  bool unflushed_ = false;        // mail was sent since publish() last flushed
+  bool unacknowledged_ = false;   // mail was taken in since publish() last acknowledged
   std::priority_queue<Deferred, std::vector<Deferred>, Worse<Deferred>> deferred_;
   std::vector<std::uint32_t> touched_;
   // processors
