@@ -1,7 +1,6 @@
-// The replay's queue of timed events: a radix heap on the time (the replay never schedules before the
-// present), with the events of the present instant in a small binary heap ordered by (vertex, type, aux).
-// It pops exactly what a binary heap on (time, vertex, type, aux) would, at a fraction of the cost: a push
-// into the future is an append, and an event moves between buckets only as the present approaches it.
+// The replay's queue of timed events: a calendar of time windows (the replay never schedules before the present).
+// It pops exactly what a binary heap on (time, vertex, type, aux) would, at a fraction of the cost: a push into
+// the future is a list insertion, and an event is moved once, when its window comes.
 #pragma once
 
 #include <algorithm>
@@ -45,9 +44,57 @@ class QueuedEvent {
 };
 static_assert(sizeof(QueuedEvent) == 16);
 
+// Which windows of a ring hold events: one bit per window and one per 64 windows, so that the next occupied
+// window after any other is found in a few word operations, without a scan of empty windows.
+class RingOccupancy {
+ public:
+  static constexpr std::size_t kSize = std::size_t{1} << 14;
+  static constexpr std::size_t kNone = kSize;
+  void set(std::size_t i) {
+    bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
+    words_[i >> 12] |= std::uint64_t{1} << ((i >> 6) & 63);
+  }
+  void clear(std::size_t i) {
+    bits_[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
+    if (bits_[i >> 6] == 0) words_[i >> 12] &= ~(std::uint64_t{1} << ((i >> 6) & 63));
+  }
+  // The first occupied window at or after `from` going round the ring (from itself last, for the bits below it),
+  // or kNone.
+  std::size_t first_from(std::size_t from) const {
+    const std::size_t word = from >> 6;
+    if (const std::uint64_t here = bits_[word] & (~std::uint64_t{0} << (from & 63)))
+      return (word << 6) + static_cast<std::size_t>(std::countr_zero(here));
+    // The next word that has a bit, round the ring, this one last (its bits below `from`).
+    const std::size_t next = (word + 1) & (kWords - 1);
+    for (std::size_t k = 0; k <= kSummaries; ++k) {
+      const std::size_t s = ((next >> 6) + k) & (kSummaries - 1);
+      std::uint64_t candidates = words_[s];
+      if (k == 0) candidates &= ~std::uint64_t{0} << (next & 63);
+      if (candidates) {
+        const std::size_t w = (s << 6) + static_cast<std::size_t>(std::countr_zero(candidates));
+        return (w << 6) + static_cast<std::size_t>(std::countr_zero(bits_[w]));
+      }
+    }
+    return kNone;
+  }
+
+ private:
+  static constexpr std::size_t kWords = kSize / 64;
+  static constexpr std::size_t kSummaries = kWords / 64;
+  std::array<std::uint64_t, kWords> bits_{};
+  std::array<std::uint64_t, kSummaries> words_{};  // bit w: bits_[w] is not 0
+};
+
 // Used one instant at a time: begin_instant() makes the earliest time the present; pop() then returns the
 // present's events while has_present(), new ones at the present included. Times are non-negative and never
 // before the present (push() holds them there).
+//
+// A calendar of time windows of 2^10 ns: the events of the current window (and of any earlier one, pushed after
+// the calendar moved on) are in current_, ordered on the whole key, which pops them in order; each of the next
+// 2^14 windows (16.7 ms) keeps its events in a list, unordered, until it becomes the current window; later events
+// wait in a heap of their own. Nearly every event is pushed into a list once, moved into current_ once, and
+// popped: no event is moved twice, whatever the spread of times (a radix heap moved each event about four times
+// on S3D traces).
 class EventQueue {
  public:
   bool empty() const { return size_ == 0; }
@@ -55,96 +102,122 @@ class EventQueue {
 
   // The time of the earliest event, now the present. Not empty.
   machine::TimeNs begin_instant() {
-    if (present_.empty()) advance();
+    if (current_.empty()) next_window();
+    present_time_ = earliest().time();
     return present_time_;
   }
-  bool has_present() const { return !present_.empty(); }
+  bool has_present() const { return !current_.empty() && earliest().time() == present_time_; }
 
   // The time of the earliest event, without making it the present (an event before it may still be pushed:
   // a block of a replay on several threads looks before it knows it may go on). Not empty.
-  machine::TimeNs next_time() const {
-    if (!present_.empty()) return present_time_;
-    if (next_ < 0) {  // found once, then kept until the present moves (put lowers it)
-      const std::vector<QueuedEvent>& lowest = buckets_[1 + static_cast<std::size_t>(std::countr_zero(occupied_))];
-      next_ = lowest.front().time();
-      for (const QueuedEvent& e : lowest) next_ = std::min(next_, e.time());
-    }
-    return next_;
+  machine::TimeNs next_time() {
+    if (current_.empty()) next_window();
+    return earliest().time();
   }
+
 
   void push(QueuedEvent e) {
     if (e.time() < present_time_) e = e.at(present_time_);
     ++size_;
-    if (e.time() == present_time_) {
-      present_.push_back(e);
-      std::push_heap(present_.begin(), present_.end(), later);
+    const std::uint64_t w = window_of(e.time());
+    if (w <= window_) {
+      add_current(e);
+    } else if (w - window_ < RingOccupancy::kSize) {
+      const std::size_t slot = w & (RingOccupancy::kSize - 1);
+      std::uint32_t node = free_;
+      if (node != kNil) {
+        free_ = nodes_[node].next;
+        nodes_[node] = {e, heads_[slot]};
+      } else {
+        node = static_cast<std::uint32_t>(nodes_.size());
+        nodes_.push_back({e, heads_[slot]});
+      }
+      if (heads_[slot] == kNil) occupied_.set(slot);
+      heads_[slot] = node;
     } else {
-      put(e);
+      far_.push_back(e);
+      std::push_heap(far_.begin(), far_.end(), later);
     }
   }
 
   // Removes and returns the earliest event of the present. has_present().
   QueuedEvent pop() {
-    std::pop_heap(present_.begin(), present_.end(), later);
-    QueuedEvent e = present_.back();
-    present_.pop_back();
+    if (heap_) std::pop_heap(current_.begin(), current_.end(), later);
+    QueuedEvent e = current_.back();
+    current_.pop_back();
+    heap_ = heap_ && !current_.empty();
     --size_;
     return e;
   }
 
  private:
-  // Bucket i > 0 holds times whose highest bit differing from the present time is bit i-1; bucket 0 is
-  // present_. The lowest non-empty bucket holds the next time, and emptying it moves each of its events to a
-  // strictly lower bucket: every event is moved at most 64 times, in practice a few.
-  static constexpr std::size_t kBuckets = 65;
-  std::size_t bucket_of(machine::TimeNs t) const {
-    const auto diff = static_cast<std::uint64_t>(t) ^ static_cast<std::uint64_t>(present_time_);
-    return diff == 0 ? 0 : 64 - static_cast<std::size_t>(std::countl_zero(diff));
-  }
+  static constexpr int kWindowBits = 10;
+  static constexpr std::uint32_t kNil = ~0u;
+  static std::uint64_t window_of(machine::TimeNs t) { return static_cast<std::uint64_t>(t) >> kWindowBits; }
   static bool later(const QueuedEvent& a, const QueuedEvent& b) { return b.before(a); }
 
-  void put(const QueuedEvent& e) {
-    if (next_ >= 0) next_ = std::min(next_, e.time());
-    move(e);
-  }
-  // Into its bucket, without keeping next_ (advance() has just forgotten it).
-  void move(const QueuedEvent& e) {
-    const std::size_t b = bucket_of(e.time());
-    buckets_[b].push_back(e);
-    occupied_ |= std::uint64_t{1} << (b - 1);
+  // The current window's events are all popped (current_ is empty, the queue is not): the next window that has
+  // events becomes the current one, and its events, from the ring and from far_, go into current_.
+  void next_window() {
+    const std::size_t from = (window_ + 1) & (RingOccupancy::kSize - 1);
+    const std::size_t slot = occupied_.first_from(from);
+    const std::uint64_t ring_window = slot == RingOccupancy::kNone
+                                          ? ~std::uint64_t{0}
+                                          : window_ + 1 + ((slot - from) & (RingOccupancy::kSize - 1));
+    const std::uint64_t w = far_.empty() ? ring_window : std::min(ring_window, window_of(far_.front().time()));
+    window_ = w;
+    if (ring_window == w) {
+      for (std::uint32_t node = heads_[slot]; node != kNil;) {
+        add_current(nodes_[node].event);
+        const std::uint32_t next = nodes_[node].next;
+        nodes_[node].next = free_;
+        free_ = node;
+        node = next;
+      }
+      heads_[slot] = kNil;
+      occupied_.clear(slot);
+    }
+    while (!far_.empty() && window_of(far_.front().time()) == w) {
+      add_current(far_.front());
+      std::pop_heap(far_.begin(), far_.end(), later);
+      far_.pop_back();
+    }
   }
 
-  // The present instant is over: the earliest remaining time becomes the present. The lowest non-empty
-  // bucket is found from a mask, not by a scan (whose exit branch the processor mispredicts at every instant);
-  // a bucket of one event (about half of them on S3D traces) is taken without the loops.
-  void advance() {
-    next_ = -1;
-    const std::size_t i = 1 + static_cast<std::size_t>(std::countr_zero(occupied_));
-    std::vector<QueuedEvent>& from = buckets_[i];
-    occupied_ &= ~(std::uint64_t{1} << (i - 1));
-    if (from.size() == 1) {
-      present_time_ = from.front().time();
-      present_.push_back(from.front());
-      from.clear();
-      return;
-    }
-    machine::TimeNs next = from.front().time();
-    for (const QueuedEvent& e : from) next = std::min(next, e.time());
-    present_time_ = next;
-    for (const QueuedEvent& e : from) {
-      if (e.time() == next) present_.push_back(e);
-      else move(e);  // into a strictly lower bucket, never i again
-    }
-    from.clear();
-    std::make_heap(present_.begin(), present_.end(), later);
+  // current_ holds a window's few events (two on average on S3D traces) sorted latest first, so the earliest is
+  // popped from the back and a new one slides in from there; past kSortedAtMost events it becomes a binary heap
+  // until it is empty again (the start of a run readies thousands of operations at once).
+  static constexpr std::size_t kSortedAtMost = 32;
+  const QueuedEvent& earliest() const { return heap_ ? current_.front() : current_.back(); }
+  [[gnu::always_inline]] void add_current(const QueuedEvent& e) {
+    if (heap_ || current_.size() == kSortedAtMost) return add_to_heap(e);
+    current_.push_back(e);
+    auto at = current_.end() - 1;
+    for (; at != current_.begin() && (at - 1)->before(e); --at) *at = *(at - 1);
+    *at = e;
   }
+  [[gnu::noinline]] void add_to_heap(const QueuedEvent& e) {
+    if (!heap_) std::make_heap(current_.begin(), current_.end(), later);
+    heap_ = true;
+    current_.push_back(e);
+    std::push_heap(current_.begin(), current_.end(), later);
+  }
+
+  struct Node {
+    QueuedEvent event;
+    std::uint32_t next;
+  };
 
   machine::TimeNs present_time_ = 0;
   std::size_t size_ = 0;
-  std::vector<QueuedEvent> present_;  // events at present_time_, a heap on (vertex, type, aux)
-  std::array<std::vector<QueuedEvent>, kBuckets> buckets_;
-  std::uint64_t occupied_ = 0;  // bit i-1: buckets_[i] is not empty
-  mutable machine::TimeNs next_ = -1;  // next_time() when the present is empty; -1: not known
+  std::uint64_t window_ = 0;           // the current window: its events, and any before it, are in current_
+  std::vector<QueuedEvent> current_;   // sorted latest first, or a heap on the whole key (heap_)
+  bool heap_ = false;
+  std::vector<std::uint32_t> heads_ = std::vector<std::uint32_t>(RingOccupancy::kSize, kNil);  // by window mod size
+  RingOccupancy occupied_;
+  std::vector<Node> nodes_;            // the lists' nodes; free ones chained from free_
+  std::uint32_t free_ = kNil;
+  std::vector<QueuedEvent> far_;       // a heap of the events past the ring
 };
 
 }  // namespace rr::replay

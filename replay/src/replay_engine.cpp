@@ -234,7 +234,7 @@ class Engine {
   }
 
   // When this block's next round is: the present while the instant goes on, else its earliest queued event.
-  TimeNs next_event_time() const {
+  TimeNs next_event_time() {
     return queue_.empty() ? kNoTime : queue_.has_present() ? now_ : queue_.next_time();
   }
 

@@ -69,6 +69,41 @@ TEST(EventQueue, PopsWhatABinaryHeapPops) {
   for (std::uint32_t seed = 1; seed <= 40; ++seed) check_event_queue(seed, seed % 2 ? 7 : 1'000'000'007, 20000);
 }
 
+// Spreads that put events in the current window, in the ring of the next windows, past it, and across both, over
+// runs long enough for the ring to go round many times.
+TEST(EventQueue, PopsWhatABinaryHeapPopsAtEverySpread) {
+  const machine::TimeNs spreads[] = {1000, 5000, 1 << 20, 1 << 24, 1 << 26, machine::TimeNs{1} << 40};
+  for (std::uint32_t seed = 1; seed <= 12; ++seed)
+    for (const machine::TimeNs spread : spreads) check_event_queue(seed * 131 + 7, spread, 50000);
+}
+
+// Events exactly on the edges of the ring: the last window it holds, the first it does not, and one a whole
+// ring later, in the same slot as the current window.
+TEST(EventQueue, TheRingsEdges) {
+  const machine::TimeNs window = 1024, ring = window << 14;
+  for (const machine::TimeNs base : std::initializer_list<machine::TimeNs>{0, machine::TimeNs{5} * window + 17, ring - 1, 3 * ring + 1000}) {
+    EventQueue q;
+    std::priority_queue<QueuedEvent, std::vector<QueuedEvent>, EventLater> oracle;
+    auto push = [&](machine::TimeNs t, graph::VertexId v) {
+      q.push({t, v, EventType::fire, 0});
+      oracle.push({t, v, EventType::fire, 0});
+    };
+    push(base, 0);
+    ASSERT_EQ(q.begin_instant(), base);
+    for (const machine::TimeNs d : std::initializer_list<machine::TimeNs>{ring - window, ring - 1, ring, ring + 1, 2 * ring, window, 1, 0, ring + window})
+      push(base + d, static_cast<graph::VertexId>(d % 97));
+    while (!q.empty()) {
+      ASSERT_EQ(q.next_time(), oracle.top().time());
+      q.begin_instant();
+      while (q.has_present()) {
+        ASSERT_TRUE(same(q.pop(), oracle.top()));
+        oracle.pop();
+      }
+    }
+    EXPECT_TRUE(oracle.empty());
+  }
+}
+
 TEST(EventQueue, HugeTimesAndDrain) {
   EventQueue q;
   const machine::TimeNs big = (machine::TimeNs{1} << 61) - 1;  // the latest time a QueuedEvent holds
