@@ -374,8 +374,8 @@ void write_timeline(const ReplayView& v, const TimelineFilter& filter, const std
                        {{"event", core::to_string(v.graph.event(in.vertex))},
                         {"vertex", in.vertex},
                         {"ready_us", static_cast<double>(r.ready(in.vertex)) / 1000.0},
-                        {"released_by", r.released_by[in.vertex] == graph::kNoVertex ? -1 : static_cast<std::int64_t>(r.released_by[in.vertex])},
-                        {"release", replay::release_name(r.release[in.vertex])}}}});
+                        {"released_by", r.released_by(in.vertex) == graph::kNoVertex ? -1 : static_cast<std::int64_t>(r.released_by(in.vertex))},
+                        {"release", replay::release_name(r.release(in.vertex))}}}});
     used_tracks.insert(in.track);
   }
   std::set<std::uint32_t> named_nodes;

@@ -216,12 +216,12 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
       std::optional<int64_t> issuer;
       if (g.issuer(v) != graph::kNoVertex) issuer = g.issuer(v);
       std::optional<int64_t> released_by;
-      if (r.released_by[v] != graph::kNoVertex) released_by = r.released_by[v];
+      if (r.released_by(v) != graph::kNoVertex) released_by = r.released_by(v);
       ops << run_id << static_cast<int64_t>(v) << graph::op_kind_name(kind) << sv(core::to_string(g.event(v)))
           << or_null(columns.node[v]) << or_null(columns.processor[v]) << or_null(columns.function[v])
           << (function_name ? std::optional<std::string_view>(*function_name) : std::nullopt) << issuer
           << time_or_null(r.ready(v)) << time_or_null(r.start(v)) << time_or_null(r.end(v)) << queued << released_by
-          << replay::release_name(r.release[v]) << or_null(columns.bytes[v]) << static_cast<int64_t>(r.counts(v));
+          << replay::release_name(r.release(v)) << or_null(columns.bytes[v]) << static_cast<int64_t>(r.counts(v));
       ops.row();
     }
   }

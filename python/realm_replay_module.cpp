@@ -150,7 +150,7 @@ py::dict operations(const Result& res) {
   d["node"] = owned(std::move(c.node));
   d["processor"] = owned(std::move(c.processor));
   d["function"] = owned(std::move(c.function));
-  // The result keeps these in 16 bytes per operation (replay/operation_times.hpp): they are written out whole here.
+  // The result keeps these in its 24-byte records (replay/operation_records.hpp): they are written out whole here.
   std::vector<std::int64_t> ready(n), start(n), end(n);
   for (std::uint32_t v = 0; v < n; ++v) {
     ready[v] = r.ready(v);

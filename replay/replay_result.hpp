@@ -8,28 +8,9 @@
 
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
-#include "replay/operation_times.hpp"
+#include "replay/operation_records.hpp"
 
 namespace rr::replay {
-
-// Why an operation started when it did: the predecessor that released it (critical path, DESIGN §3).
-enum class Release : std::uint8_t {
-  none,      // ready at t=0
-  input,     // the last input event to fire (precondition, merge input, awaited event, arrival, phase order)
-  issue,     // its issuing task reached the point where it issues it
-  resource,  // it waited for a processor or channel lane; released_by is the previous occupant
-  observed,  // it waited on an event no record produces, kept at the time the traced run saw it
-};
-constexpr const char* release_name(Release r) {
-  switch (r) {
-    case Release::none: return "none";
-    case Release::input: return "input";
-    case Release::issue: return "issue";
-    case Release::resource: return "resource";
-    case Release::observed: return "observed";
-  }
-  return "?";
-}
 
 struct ProcessorUsage {
   TimeNs busy_ns = 0;
@@ -72,14 +53,14 @@ struct StuckExample {
 
 struct ReplayResult {
   TimeNs makespan_ns = 0;
-  OperationTimes times;  // per vertex: when it became ready, began and ended
+  OperationRecords ops;  // per vertex: when it became ready, began and ended, and what released it
   // When v began (task segment start, copy's first hop); kNever if never.
-  TimeNs start(graph::VertexId v) const { return times.start(v); }
-  TimeNs end(graph::VertexId v) const { return times.end(v); }  // when its event fired; kNever if never
-  TimeNs ready(graph::VertexId v) const { return times.ready(v); }  // when it became ready
+  TimeNs start(graph::VertexId v) const { return ops.start(v); }
+  TimeNs end(graph::VertexId v) const { return ops.end(v); }  // when its event fired; kNever if never
+  TimeNs ready(graph::VertexId v) const { return ops.ready(v); }  // when it became ready
   // (When its issuer reached an operation is not kept: replay::issue_time recomputes it.)
-  std::vector<graph::VertexId> released_by;
-  std::vector<Release> release;
+  graph::VertexId released_by(graph::VertexId v) const { return ops.released_by(v); }  // kNoVertex: none
+  Release release(graph::VertexId v) const { return ops.release(v); }
   std::vector<std::uint32_t> processor_of;  // per vertex: model processor of a task segment, else ~0u
   Noise noise;                              // the noise its durations had
 

@@ -87,8 +87,8 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
       account(v, cls, label, start, hi);
     }
     hi = start;
-    const VertexId next = r.released_by[v];
-    switch (r.release[v]) {
+    const VertexId next = r.released_by(v);
+    switch (r.release(v)) {
       case Release::none:
         account(v, PathClass::queueing, "queueing", 0, hi);
         hi = 0;
@@ -162,7 +162,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   // An issued operation starts from its issuer's issue point, which is (end - issue time) before the issuer's end.
   // A phase's own span is spent waiting for its arrivals, which the edges already carry: it weighs nothing.
   // Operations outside the estimate weigh nothing, nor do the edges into them: they cannot lengthen the bound.
-  const OperationTimes& times = r.times;
+  const OperationRecords& times = r.ops;
   auto weight = [&](VertexId u) -> std::int64_t {
     if (!times.ended(u) || g.kind(u) == OpKind::barrier_phase || !r.counts(u)) return 0;
     return times.run(u);

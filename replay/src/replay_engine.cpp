@@ -10,7 +10,6 @@
 #include <oneapi/tbb/parallel_reduce.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "graph/vertex_counts.hpp"
 #include "replay/copy_route.hpp"
 #include "replay/event_queue.hpp"
 #include "replay/src/block_mail.hpp"
@@ -122,10 +121,8 @@ struct PhaseState {
 // hop's channel), which mail between blocks orders.
 struct Shared {
   ReplayResult r;
-  graph::VertexCounts pending;  // inputs each vertex still waits for
   std::vector<PhaseState> phase;
   std::vector<CopyPlan> copies;
-  std::vector<char> external_pending;
   std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t> path_slot_of;
   std::vector<std::string> path_names;
   std::vector<const machine::CopyPath*> slot_path;
@@ -176,8 +173,7 @@ class Engine {
   Engine(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
          const ReplayOptions& options, Shared& shared, Blocks* blocks = nullptr, std::uint32_t me = 0)
       : g_(g), map_(map), model_(model), options_(options), n_(g.vertex_count()), s_(shared), r_(shared.r),
-        pending_(shared.pending), phase_(shared.phase), copies_(shared.copies),
-        external_pending_(shared.external_pending), path_slot_of_(shared.path_slot_of),
+        ops_(shared.r.ops), phase_(shared.phase), copies_(shared.copies), path_slot_of_(shared.path_slot_of),
         path_names_(shared.path_names), slot_path_(shared.slot_path), blocks_(blocks), me_(me) {
     if (blocks_) unacked_.resize(blocks_->count);
   }
@@ -206,7 +202,7 @@ class Engine {
         case EventType::hop_end: on_hop_end(v, e.aux()); break;
         case EventType::arrival_effect: on_arrival(v, e.aux()); break;  // aux: the arrive vertex
         // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
-        case EventType::floor: contribute(v, now_, r_.released_by[v], Release::observed); break;
+        case EventType::floor: contribute(v, now_, ops_.released_by(v), Release::observed); break;
       }
     }
     allocate_resources();
@@ -327,7 +323,7 @@ class Engine {
   }
 
   // Sends mail, made at `sent` (the present, or the instant a late lane was given out at).
-  void mail(std::uint32_t to, const Mail& m, TimeNs sent) {
+  void mail(std::uint32_t to, const Mail& m, [[maybe_unused]] TimeNs sent) {
     horizon_ = std::min(horizon_, m.time);
     request_horizon_ = std::min(request_horizon_, m.time);
     assert(m.kind == Mail::Kind::request ? m.time == sent : m.time >= sent + blocks_->lookahead);
@@ -517,19 +513,20 @@ class Engine {
         ++r_.copies_removed;
         continue;
       }
-      const machine::CopyPath* path = model_.path(src.kind, dst.kind, remote);
-      if (path == nullptr)
-        return core::InputError{core::SourceLocation{model_.source, 0, std::nullopt},
-                              "machine '" + model_.name + "' has no [[paths]] entry for copies " + route_name(route) +
-                                  ", needed by copy " + core::to_string(g_.event(v))};
-      if (c.bytes == graph::kNoValue) ++r_.copies_default_size;
-      // One usage slot per distinct (source kind, destination kind, scope); its name is built once.
+      // One usage slot per distinct (source kind, destination kind, scope); its path is found and its name built
+      // once.
       auto [slot, fresh] = path_slot_of_.try_emplace(std::make_tuple(src.kind, dst.kind, remote),
                                                      static_cast<std::uint32_t>(path_names_.size()));
       if (fresh) {
+        const machine::CopyPath* path = model_.path(src.kind, dst.kind, remote);
+        if (path == nullptr)
+          return core::InputError{core::SourceLocation{model_.source, 0, std::nullopt},
+                                  "machine '" + model_.name + "' has no [[paths]] entry for copies " +
+                                      route_name(route) + ", needed by copy " + core::to_string(g_.event(v))};
         path_names_.push_back(route_name(route));
         slot_path_.push_back(path);
       }
+      if (c.bytes == graph::kNoValue) ++r_.copies_default_size;
       plan.path_slot = slot->second;
     }
     return std::nullopt;
@@ -537,15 +534,11 @@ class Engine {
 
   // The state every block shares: the result's arrays and each operation's count of inputs.
   void init_shared() {
-    r_.times.reset(n_);
-    r_.released_by.assign(n_, kNoVertex);
-    pending_.reset(n_);
+    ops_.reset(n_);
     r_.noise = {options_.perturb_sigma, options_.perturb_seed};
-    r_.release.assign(n_, Release::none);
     r_.processor_of.assign(n_, ~0u);
     r_.processors.assign(map_.processors().size(), {});
     phase_.resize(g_.phase_count());
-    if (g_.has_external_delays()) external_pending_.assign(n_, 0);
 
     // Inputs counted along the forward edges (the replay does not need the graph's reverse CSR). A phase
     // waits only for the phase before it; its arrivals count through arrival_effect events.
@@ -553,18 +546,18 @@ class Engine {
       auto succ = g_.successors(v);
       auto kinds = g_.successor_kinds(v);
       for (std::size_t i = 0; i < succ.size(); ++i)
-        if (kinds[i] == EdgeKind::phase_order || g_.kind(succ[i]) != OpKind::barrier_phase) pending_.add_one(succ[i]);
+        if (kinds[i] == EdgeKind::phase_order || g_.kind(succ[i]) != OpKind::barrier_phase) ops_.add_pending(succ[i]);
     }
     for (VertexId v = 0; v < n_; ++v) {
-      std::uint32_t count = pending_.get(v);
+      std::uint32_t count = ops_.pending(v);
       // A completion queue fires on its first input: one input is all it waits for (later ones are ignored).
       if (g_.kind(v) == OpKind::first_of) count = std::min<std::uint32_t>(count, 1);
       // An input no record produces: it fires EventGraph::external_delay after the others (Legion Prof logs).
       if (g_.external_delay(v) > 0) {
         ++count;
-        external_pending_[v] = 1;
+        ops_.set_waits_unrecorded(v, true);
       }
-      pending_.set(v, count);
+      ops_.set_pending(v, count);
     }
     mark_outside_estimate();
   }
@@ -580,12 +573,12 @@ class Engine {
     path_usage_.assign(path_names_.size(), {});
     for (VertexId v = 0; v < n_; ++v) {
       if (!owned(v)) continue;
-      if (pending_.get(v) == 1 && waits_unrecorded(v)) schedule_external(v);
+      if (ops_.pending(v) == 1 && ops_.waits_unrecorded(v)) schedule_external(v);
       if (g_.kind(v) == OpKind::task)
         if (auto error = assign_queue(v)) return std::pair{v, *error};
     }
     for (VertexId v = 0; v < n_; ++v)
-      if (owned(v) && pending_.get(v) == 0) become_ready(v, 0);
+      if (owned(v) && ops_.pending(v) == 0) become_ready(v, 0);
     return std::nullopt;
   }
 
@@ -712,18 +705,11 @@ class Engine {
       mail(owner(v), {t, v, from, static_cast<std::uint32_t>(why), Mail::Kind::contribute}, now_);
       return;
     }
-    if (pending_.get(v) == 0) return;  // a completion queue already fired on an earlier input
-    // The latest input releases v; among equal times the lowest vertex id, for determinism.
-    TimeNs& ready = r_.times.ready_until_start(v);
-    VertexId& released_by = r_.released_by[v];
-    if (released_by == kNoVertex || t > ready || (t == ready && from < released_by)) {
-      ready = std::max(ready, t);
-      released_by = from;
-      r_.release[v] = why;
-    }
-    const std::uint32_t left = pending_.take_one(v);
-    if (left == 0) become_ready(v, ready);
-    else if (left == 1 && waits_unrecorded(v)) schedule_external(v);
+    if (ops_.pending(v) == 0) return;  // a completion queue already fired on an earlier input
+    ops_.raise_ready(v, t, from, why);
+    const std::uint32_t left = ops_.take_pending(v);
+    if (left == 0) become_ready(v, ops_.ready_before_start(v));
+    else if (left == 1 && ops_.waits_unrecorded(v)) schedule_external(v);
   }
 
   // The runtime's own operations (merges, triggers, arrivals...) need no resource: they start when ready and
@@ -733,7 +719,7 @@ class Engine {
   // fire(t + cost, v) has the key that is pushed here.
   void become_ready(VertexId v, TimeNs at) {
     if (const TimeNs cost = runtime_cost(g_.kind(v)); cost >= 0) {
-      r_.times.start_at(v, at);
+      ops_.start_at(v, at);
       push(core::saturating_add(at, cost), v, EventType::fire);
     } else {
       // A task's attributes are read when its ready event pops (enqueue_segment): loaded from here on, beside this
@@ -756,8 +742,8 @@ class Engine {
 
   // Every recorded input of v is in: its unrecorded one fires its measured delay after the last of them.
   void schedule_external(VertexId v) {
-    external_pending_[v] = 0;
-    push(core::saturating_add(r_.times.ready_before_start(v), g_.external_delay(v)), v, EventType::floor);
+    ops_.set_waits_unrecorded(v, false);
+    push(core::saturating_add(ops_.ready_before_start(v), g_.external_delay(v)), v, EventType::floor);
   }
 
   // ---- tasks ----------------------------------------------------------------------------
@@ -784,7 +770,7 @@ class Engine {
     } else {
       q = first_queues_.find(info.func_id, info.processor.value());
     }
-    TimeNs order = r_.times.ready_before_start(v);
+    TimeNs order = ops_.ready_before_start(v);
     if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
     queues_[q].push({info.priority, payload, order, v});
     // Only an idle processor can take it at the end of this instant; a busy one looks at its queues when its
@@ -832,7 +818,7 @@ class Engine {
       const WaitingSegment& next = queue.top();
       __builtin_prefetch(&g_.task_at(next.task_payload));
       g_.prefetch_vertex(next.vertex);
-      r_.times.prefetch(next.vertex);
+      ops_.prefetch(next.vertex);
     }
     start_segment(p, v);
   }
@@ -840,17 +826,16 @@ class Engine {
   void start_segment(std::uint32_t p, VertexId v) {
     const bool first = g_.kind(v) == OpKind::task;
     VertexId task = g_.task_of(v);
-    if (now_ > r_.times.ready_before_start(v) && proc_last_[p] != kNoVertex) {
+    if (now_ > ops_.ready_before_start(v) && proc_last_[p] != kNoVertex) {
       // It waited for the processor: the previous occupant released it (critical path: queueing).
-      r_.released_by[v] = proc_last_[p];
-      r_.release[v] = Release::resource;
+      ops_.set_release(v, proc_last_[p], Release::resource);
     }
     if (first) {
       const graph::TaskInfo& info = g_.task(task);
       if (info.time_ns != graph::kNoTime && info.time_ns < timing_.total_wait_ns(task)) ++t_.clamped_waits;
     }
     const Issuing running = timing_.segment(v, task, now_, p);
-    r_.times.start_at(v, now_);
+    ops_.start_at(v, now_);
     r_.processor_of[v] = p;
     proc_busy_[p] = true;
     proc_last_[p] = v;
@@ -932,11 +917,10 @@ class Engine {
     CopyPlan& plan = plan_of(c);
     --ci.free_lanes;
     if (plan.hop == 0) {
-      const TimeNs ready = r_.times.ready_before_start(c);
-      r_.times.start_at(c, at);
+      const TimeNs ready = ops_.ready_before_start(c);
+      ops_.start_at(c, at);
       if (at > ready && ci.last_user != kNoVertex) {
-        r_.released_by[c] = ci.last_user;
-        r_.release[c] = Release::resource;
+        ops_.set_release(c, ci.last_user, Release::resource);
       }
     }
     ci.last_user = c;
@@ -980,7 +964,7 @@ class Engine {
     PathUsage& usage = path_usage_[plan.path_slot];
     ++usage.copies;
     usage.bytes += bytes_of(c);
-    usage.time_ns = core::saturating_add(usage.time_ns, now_ - r_.times.ready(c));
+    usage.time_ns = core::saturating_add(usage.time_ns, now_ - ops_.ready(c));
     on_fire(c);
   }
 
@@ -991,10 +975,9 @@ class Engine {
     PhaseState& s = phase_of(p);
     if (s.fired || !s.previous_done || s.arrived < g_.phase(p).required) return;
     s.fired = true;
-    r_.times.ready_until_start(p) = now_;
-    r_.times.start_at(p, now_);  // a phase takes no time: waiting for its arrivals is the arrivals' and the edges' time
-    r_.released_by[p] = because;
-    r_.release[p] = because == kNoVertex ? Release::none : why;
+    ops_.set_ready(p, now_);
+    ops_.start_at(p, now_);  // a phase takes no time: waiting for its arrivals is the arrivals' and the edges' time
+    ops_.set_release(p, because, because == kNoVertex ? Release::none : why);
     push(now_, p, EventType::fire);
   }
 
@@ -1006,14 +989,14 @@ class Engine {
   // ---- readiness and firing -------------------------------------------------------------
 
   void on_ready(VertexId v) {
-    if (r_.release[v] == Release::none && r_.released_by[v] == kNoVertex) r_.times.ready_until_start(v) = now_;
+    if (ops_.release(v) == Release::none && ops_.released_by(v) == kNoVertex) ops_.set_ready(v, now_);
     switch (g_.kind(v)) {
       case OpKind::task:
       case OpKind::task_resume: enqueue_segment(v); break;
       case OpKind::copy:
         if (plan_of(v).path_slot != CopyPlan::kRemoved) request_hop(v);
         else {  // removed by a mapping (copy_route): done at once
-          r_.times.start_at(v, now_);
+          ops_.start_at(v, now_);
           push(now_, v, EventType::fire);
         }
         break;
@@ -1021,7 +1004,7 @@ class Engine {
         // Realm's own background work (dependent partitioning) holds no modelled processor.
         // What it launched (a profiling response triggers events) happens where in its time the run saw it.
         const Issuing running = timing_.background(v, now_);
-        r_.times.start_at(v, now_);
+        ops_.start_at(v, now_);
         issue_actions(v, running);
         push(now_ + running.busy, v, EventType::fire);
         break;
@@ -1034,14 +1017,14 @@ class Engine {
       case OpKind::barrier_phase: {
         PhaseState& s = phase_of(v);
         s.previous_done = true;
-        try_fire_phase(v, r_.released_by[v], Release::input);
+        try_fire_phase(v, ops_.released_by(v), Release::input);
         break;
       }
     }
   }
 
   void on_fire(VertexId v) {
-    r_.times.end_at(v, now_);  // and starts it then, if nothing did
+    ops_.end_at(v, now_);  // and starts it then, if nothing did
     ++t_.operations;
     t_.last_end_ns = std::max(t_.last_end_ns, now_);
     if (r_.counts(v)) t_.makespan_ns = std::max(t_.makespan_ns, now_);
@@ -1112,14 +1095,13 @@ class Engine {
     list_channels_and_intervals(outputs);
     std::vector<VertexId> examples;
     for (VertexId v = 0; v < n_; ++v) {
-      if (r_.times.ended(v)) continue;
+      if (ops_.ended(v)) continue;
       ++r_.stuck;
       if (examples.size() < options_.stuck_examples) examples.push_back(v);
     }
     const std::vector<std::vector<InEdge>> inputs = inputs_of(examples);
     for (std::size_t i = 0; i < examples.size(); ++i)
       r_.stuck_examples.push_back({examples[i], why_stuck(examples[i], inputs[i])});
-    pending_.release();
   }
 
   // Channel instances are listed by (channel, node), and timeline intervals by (start, track, vertex): orders
@@ -1186,10 +1168,10 @@ class Engine {
     // that never started.
     for (const bool issue : {false, true})
       for (const InEdge& in : inputs)
-        if ((in.kind == EdgeKind::issue) == issue && !r_.times.ended(in.from) && (!issue || !r_.times.started(in.from)))
+        if ((in.kind == EdgeKind::issue) == issue && !ops_.ended(in.from) && (!issue || !ops_.started(in.from)))
           return what + ": waits on " + graph::op_kind_name(g_.kind(in.from)) + " " + core::to_string(g_.event(in.from)) +
                  " (" + graph::edge_kind_name(in.kind) + "), which never completed";
-    if (pending_.get(v) == 0) return what + ": ready but its processor was held by a waiting task";
+    if (ops_.pending(v) == 0) return what + ": ready but its processor was held by a waiting task";
     return what + ": never became ready";
   }
 
@@ -1207,9 +1189,10 @@ class Engine {
   std::uint32_t round_ = 1;  // of the present instant (run_round)
   bool began_ = false;
   EventQueue queue_;
-  // Inputs each vertex still waits for. Its ready time and releaser are written in place in the result
-  // (ReplayResult::times, released_by), so that the end of the run makes no second copy of them.
-  graph::VertexCounts& pending_;
+  // Each operation's record in the result (its times, what released it) also counts the inputs it still waits for
+  // and whether it waits on an unrecorded event not yet scheduled (schedule_external): every step on an operation
+  // reads and writes one record.
+  OperationRecords& ops_;
   // Per copy and per phase, indexed by the vertex's payload (EventGraph::copy_count): a copy is one vertex in
   // nine, a phase one in two hundred, so a slot per vertex would be mostly empty and spread the hot state.
   std::vector<PhaseState>& phase_;
@@ -1219,9 +1202,6 @@ class Engine {
   std::uint64_t bytes_of(VertexId copy) const { return copy_bytes(g_.copy(copy), model_); }
   PhaseState& phase_of(VertexId phase) { return phase_[g_.payload(phase)]; }
   const PhaseState& phase_of(VertexId phase) const { return phase_[g_.payload(phase)]; }
-  // v waits on an unrecorded event not yet scheduled (schedule_external); empty when the graph has none.
-  std::vector<char>& external_pending_;
-  bool waits_unrecorded(VertexId v) const { return !external_pending_.empty() && external_pending_[v]; }
   std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t>& path_slot_of_;
   std::vector<std::string>& path_names_;
   std::vector<const machine::CopyPath*>& slot_path_;

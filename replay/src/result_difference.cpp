@@ -18,14 +18,16 @@ std::optional<std::string> differ_at(const char* field, const std::vector<T>& a,
 }  // namespace
 
 std::optional<std::string> first_difference(const ReplayResult& a, const ReplayResult& b) {
-  if (a.times.size() != b.times.size()) return "times: different operation counts";
-  for (graph::VertexId v = 0; v < a.times.size(); ++v)
+  if (a.ops.size() != b.ops.size()) return "times: different operation counts";
+  for (graph::VertexId v = 0; v < a.ops.size(); ++v)
     if (a.ready(v) != b.ready(v) || a.start(v) != b.start(v) || a.end(v) != b.end(v))
       return "times of operation " + std::to_string(v) + ": ready " + std::to_string(a.ready(v)) + "/" +
              std::to_string(b.ready(v)) + ", start " + std::to_string(a.start(v)) + "/" + std::to_string(b.start(v)) +
              ", end " + std::to_string(a.end(v)) + "/" + std::to_string(b.end(v));
-  if (auto d = differ_at("released_by", a.released_by, b.released_by)) return d;
-  if (auto d = differ_at("release", a.release, b.release)) return d;
+  for (graph::VertexId v = 0; v < a.ops.size(); ++v) {
+    if (a.released_by(v) != b.released_by(v)) return "released_by[" + std::to_string(v) + "]";
+    if (a.release(v) != b.release(v)) return "release[" + std::to_string(v) + "]";
+  }
   if (auto d = differ_at("processor_of", a.processor_of, b.processor_of)) return d;
   if (auto d = differ_at("outside_estimate", a.outside_estimate, b.outside_estimate)) return d;
   auto same_processor = [](const ProcessorUsage& x, const ProcessorUsage& y) {

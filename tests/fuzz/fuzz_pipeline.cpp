@@ -24,7 +24,7 @@ constexpr std::uint32_t kMaxFuzzedNodes = 64;
 
 bool replay_holds(const rr::session::ReplayRun& run) {
   const auto& r = run.result;
-  for (std::size_t v = 0; v < r.times.size(); ++v) {
+  for (std::size_t v = 0; v < r.ops.size(); ++v) {
     if (r.end(v) == rr::replay::kNever) continue;
     if (r.start(v) != rr::replay::kNever && r.start(v) > r.end(v)) return false;
     if (r.counts(static_cast<rr::graph::VertexId>(v)) && r.end(v) > r.makespan_ns) return false;

@@ -103,7 +103,7 @@ Replayed replay_written(const fs::path& dir) {
   out.makespan_ns = run->result.makespan_ns;
   out.stuck = run->result.stuck;
   out.malformed_lines = trace->malformed_lines();
-  for (graph::VertexId v = 0; v < run->result.times.size(); ++v) {
+  for (graph::VertexId v = 0; v < run->result.ops.size(); ++v) {
     out.start.push_back(run->result.start(v));
     out.end.push_back(run->result.end(v));
   }

@@ -93,7 +93,9 @@ TEST(GraphAlgorithms, EarliestStartsAreTheHeaviestPathsIn) {
   // By hand: the top task (1) at 0; tasks 2 and 3 after it, at 1; the merge after the longer (3: 1 + 30), and
   // task 4 after the merge.
   for (VertexId v = 0; v < g.vertex_count(); ++v) {
-    if (g.kind(v) == OpKind::merge) EXPECT_EQ(starts[v], 31);
+    if (g.kind(v) == OpKind::merge) {
+      EXPECT_EQ(starts[v], 31);
+    }
     if (g.kind(v) != OpKind::task) continue;
     const std::int64_t expected[] = {0, 0, 1, 1, 31};
     EXPECT_EQ(starts[v], expected[g.task(v).func_id]) << "function " << g.task(v).func_id;

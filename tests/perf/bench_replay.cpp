@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   bool interleave = false;   // --interleave: also time the engine on the graph renumbered with nodes interleaved
   bool start_order = false;  // --start-order: ... and on the graph renumbered in the order the replay started it
   bool lower_bound_order = false;  // --lower-bound-order: ... in the order it would start with unlimited resources
+  bool random_order = false;       // --random-order: ... in no order at all (what locality is worth)
   std::vector<std::uint32_t> block_counts;  // --blocks N[,N...]: also time one replay split into N blocks
   std::uint32_t block_threads = 0;          // --block-threads T: on T workers (default: one per block)
   std::vector<std::string> inputs;
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
     else if (a == "--interleave") interleave = true;
     else if (a == "--start-order") start_order = true;
     else if (a == "--lower-bound-order") lower_bound_order = true;
+    else if (a == "--random-order") random_order = true;
     else if (a == "--blocks" && i + 1 < argc) {
       for (std::string list = argv[++i]; !list.empty();) {
         const auto comma = list.find(',');
@@ -77,7 +79,7 @@ int main(int argc, char** argv) {
     else inputs.push_back(a);
   }
   if (machine.empty() || inputs.empty()) {
-    std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] [--replay-only] [--interleave] [--start-order] [--lower-bound-order] [--blocks N[,N...]] [--block-threads T] TRACE...\n");
+    std::fprintf(stderr, "usage: bench_replay --machine FILE [--repeat R] [--replay-only] [--interleave] [--start-order] [--lower-bound-order] [--random-order] [--blocks N[,N...]] [--block-threads T] TRACE...\n");
     return 2;
   }
   auto trace = rr::session::load_trace(inputs, {});
@@ -165,9 +167,11 @@ int main(int argc, char** argv) {
                   repeat, difference ? ("DIFFERS: " + *difference).c_str() : "same result");
     }
     if (interleave) time_renumbered("nodes interleaved", rr::bench::interleaved(graph));
-    if (start_order) time_renumbered("vertices in start order", rr::bench::in_start_order(graph, result.times));
+    if (random_order)
+      time_renumbered("random order", rr::bench::in_order_of(graph, [](rr::graph::VertexId v) { return v * 2654435761u; }));
+    if (start_order) time_renumbered("vertices in start order", rr::bench::in_start_order(graph, result.ops));
     if (lower_bound_order)
-      time_renumbered("vertices in lower-bound order", rr::bench::in_lower_bound_order(graph, result.times));
+      time_renumbered("vertices in lower-bound order", rr::bench::in_lower_bound_order(graph, result.ops));
   }
   {
     // The critical path of that replay: the walk back along the releasers, and the lower bound's longest path

@@ -7,6 +7,8 @@
 //   the engine of 2026-11-25, 4-15% and 0-9% faster.
 // - --lower-bound-order: vertices in the order they would start with unlimited resources (a time order a graph
 //   gives before any replay). From no gain to 22% faster on 32 nodes, 12-18% slower on 128 (2026-11-25).
+// - --random-order: vertices in no order at all, payloads with them: what locality is worth (2-3x slower on the
+//   32-node and 4-node S3D traces, 2026-11-26).
 // They stay so that the findings can be rerun. Ties between equal times are broken by vertex id, and the
 // predecessors of a vertex come in the new order of their sources, so a replay of a renumbered graph may order
 // simultaneous work differently, and choices made in vertex order (a moved task's home for copies, the first
@@ -22,7 +24,7 @@
 
 #include "graph/event_graph.hpp"
 #include "graph/graph_algorithms.hpp"
-#include "replay/operation_times.hpp"
+#include "replay/operation_records.hpp"
 
 namespace rr::bench {
 
@@ -144,14 +146,14 @@ graph::EventGraph in_order_of(const graph::EventGraph& g, Key&& key) {
 
 // Vertices in the order a replay started them (`start`, ties by id; never-started ones last), payload arrays
 // likewise: the numbering that follows time most closely, and the layout a replay would walk in address order.
-inline graph::EventGraph in_start_order(const graph::EventGraph& g, const replay::OperationTimes& times) {
+inline graph::EventGraph in_start_order(const graph::EventGraph& g, const replay::OperationRecords& times) {
   return in_order_of(g, [&](graph::VertexId v) { return times.started(v) ? times.start(v) : INT64_MAX; });
 }
 
 // Vertices in the order they would start with unlimited processors and lanes, with the durations of a replay and
 // no delay on any edge: a numbering by time that a graph alone (with durations) could give, before any replay of
 // it under contention (--lower-bound-order).
-inline graph::EventGraph in_lower_bound_order(const graph::EventGraph& g, const replay::OperationTimes& times) {
+inline graph::EventGraph in_lower_bound_order(const graph::EventGraph& g, const replay::OperationRecords& times) {
   const std::vector<std::int64_t> start =
       graph::earliest_starts(g, [&](graph::VertexId v) -> std::int64_t { return times.ended(v) ? times.run(v) : 0; });
   return in_order_of(g, [&](graph::VertexId v) { return start[v]; });

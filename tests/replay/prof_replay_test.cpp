@@ -51,7 +51,7 @@ struct Run {
   TimeNs end(OpKind kind, ProfEvent e) const { return at(&ReplayResult::end, find(kind, e)); }
   TimeNs ready(OpKind kind, ProfEvent e) const { return at(&ReplayResult::ready, find(kind, e)); }
   TimeNs at(TimeNs (ReplayResult::*time)(VertexId) const, VertexId v) const {
-    return v < result.times.size() ? (result.*time)(v) : -2;
+    return v < result.ops.size() ? (result.*time)(v) : -2;
   }
 };
 
@@ -97,7 +97,7 @@ TEST(ProfReplay, CompletionQueueFiresOnItsFirstInputMergeOnItsLast) {
   EXPECT_EQ(r.end(OpKind::task, ev(2)), 300);
   EXPECT_EQ(r.ready(OpKind::first_of, ev(10)), 100);  // B's input at 300 is ignored, not a later ready time
   EXPECT_EQ(r.end(OpKind::first_of, ev(10)), 100);
-  EXPECT_EQ(r.result.released_by[r.find(OpKind::first_of, ev(10))], r.find(OpKind::task, ev(1)));
+  EXPECT_EQ(r.result.released_by(r.find(OpKind::first_of, ev(10))), r.find(OpKind::task, ev(1)));
   EXPECT_EQ(r.start(OpKind::task, ev(3)), 100);
   EXPECT_EQ(r.end(OpKind::task, ev(3)), 150);  // 100 + 50
   EXPECT_EQ(r.end(OpKind::merge, ev(11)), 300);
@@ -123,7 +123,7 @@ TEST(ProfReplay, MeasuredDelayOfAnUnrecordedEventFollowsTheRecordedInputs) {
   EXPECT_EQ(one.end(OpKind::task, ev(1)), 400);
   EXPECT_EQ(one.end(OpKind::merge, ev(10)), 400);
   EXPECT_EQ(one.ready(OpKind::task, ev(2)), 900);
-  EXPECT_EQ(one.result.release[x], Release::observed);
+  EXPECT_EQ(one.result.release(x), Release::observed);
   EXPECT_EQ(one.end(OpKind::task, ev(2)), 1100);
   EXPECT_EQ(one.result.makespan_ns, 1100);
 

@@ -49,7 +49,7 @@ TEST(Renumbering, StartOrderAndInterleavingReplayToTheSameSchedule) {
   ASSERT_TRUE(run.ok());
   const graph::EventGraph& g = trace->graph();
 
-  const graph::EventGraph ordered = bench::in_start_order(g, run->result.times);
+  const graph::EventGraph ordered = bench::in_start_order(g, run->result.ops);
   auto again = run_replay(ordered, run->map, run->model, {});
   ASSERT_TRUE(again.ok());
   expect_same_schedule(g, run->result, ordered, *again);

@@ -198,7 +198,7 @@ TEST(Replay, AReplayAndItsCriticalPathLeaveTheReverseCsrUnbuilt) {
 }
 
 // A model without a kind the trace has is fine until a task needs it; then the replay fails naming the kind.
-// The result keeps waits and runs in 32 bits and pending inputs in 16 (OperationTimes, graph::VertexCounts); past
+// The result keeps waits and runs in 32 bits and pending inputs in 16 (OperationRecords); past
 // those limits the side tables take over. A 5 s task (run over 2^32 ns), a task queued behind it for 5 s (wait
 // over 2^32 ns), and a merge of 70,000 inputs (pending count over 2^16), all on one processor, by hand:
 // T1 0..5 s; T2 ready at 0, starts at 5 s, ends 10 us later; the merge fires when T1's 70,000 inputs are in, at
@@ -331,7 +331,7 @@ TEST(ReplayProperty, FoldingToTheSameNodeCountChangesNothing) {
   auto plain = testing::replay_path(circuit, titan, {}, 0);
   auto folded = testing::replay_path(circuit, titan, {}, 2);
   EXPECT_EQ(plain.run.result.makespan_ns, folded.run.result.makespan_ns);
-  EXPECT_EQ(plain.run.result.times, folded.run.result.times);
+  EXPECT_EQ(plain.run.result.ops, folded.run.result.ops);
   EXPECT_EQ(plain.run.result.processor_of, folded.run.result.processor_of);
 }
 

@@ -36,8 +36,8 @@ std::pair<std::uint64_t, std::uint64_t> compare_issue_times(const Case& c) {
   const ReplayResult& r = run->result;
   std::uint64_t same = 0, different = 0;
   for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
-    if (r.release[v] != Release::issue) continue;
-    const TimeNs recomputed = issue_time(g, run->map, run->model, r, r.released_by[v], v);
+    if (r.release(v) != Release::issue) continue;
+    const TimeNs recomputed = issue_time(g, run->map, run->model, r, r.released_by(v), v);
     if (recomputed == r.ready(v)) {
       ++same;
     } else if (++different <= 3) {
