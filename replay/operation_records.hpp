@@ -21,6 +21,7 @@
 
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
+#include "platform/zeroed_array.hpp"
 
 namespace rr::replay {
 
@@ -51,7 +52,7 @@ class OperationRecords {
   // n operations, none started, each ready at 0 until its inputs say otherwise, released by nothing, with no
   // pending inputs.
   void reset(std::size_t n) {
-    records_.assign(n, Record{});
+    records_.reset(n);
     wide_wait_.clear();
     wide_run_.clear();
     wide_pending_.clear();
@@ -64,17 +65,16 @@ class OperationRecords {
   TimeNs ready(graph::VertexId v) const { return started(v) ? slot(v) - wait(v) : slot(v); }
   TimeNs start(graph::VertexId v) const { return started(v) ? slot(v) : kNever; }
   TimeNs end(graph::VertexId v) const {
-    const std::uint32_t run = records_[v].run;
-    if (run == kNotYet) return kNever;
-    return slot(v) + (run == kWideRun ? wide_at(wide_run_, v) : run);
+    if (!ended(v)) return kNever;
+    return slot(v) + run(v);
   }
   // end - start of an operation that ended (one load, where end() takes two).
   TimeNs run(graph::VertexId v) const {
     assert(ended(v));
-    return records_[v].run == kWideRun ? wide_at(wide_run_, v) : records_[v].run;
+    return records_[v].run == kWideRun ? wide_at(wide_run_, v) : records_[v].run - 1;
   }
-  bool started(graph::VertexId v) const { return (records_[v].wait & kNotStarted) == 0; }
-  bool ended(graph::VertexId v) const { return records_[v].run != kNotYet; }
+  bool started(graph::VertexId v) const { return (records_[v].wait & kStarted) != 0; }
+  bool ended(graph::VertexId v) const { return records_[v].run != 0; }
   // Starts loading v's record ahead of a use that would miss the cache.
   void prefetch(graph::VertexId v) const { __builtin_prefetch(&records_[v]); }
 
@@ -90,7 +90,7 @@ class OperationRecords {
   }
   void start_at(graph::VertexId v, TimeNs t) {
     assert(!started(v) && t >= slot(v));
-    records_[v].wait = narrow(t - slot(v), kWideWait, wide_wait_, v);
+    records_[v].wait = kStarted | narrow(t - slot(v), kWideWait, wide_wait_, v);
     set_slot(v, t);
   }
   // Ends v at t; one that never started starts then too.
@@ -98,17 +98,17 @@ class OperationRecords {
     assert(!ended(v));
     if (!started(v)) start_at(v, t);
     assert(t >= slot(v));
-    records_[v].run = narrow(t - slot(v), kWideRun, wide_run_, v);
+    records_[v].run = narrow(t - slot(v), kWideRun - 1, wide_run_, v) + 1;
   }
 
   // ---- what released it ---------------------------------------------------------------------------------------
 
   // The operation whose input (or issue, or resource) released v, kNoVertex for none; and why.
-  graph::VertexId released_by(graph::VertexId v) const { return records_[v].released_by; }
+  graph::VertexId released_by(graph::VertexId v) const { return records_[v].released_by - 1; }
   Release release(graph::VertexId v) const { return static_cast<Release>(records_[v].word() >> kTimeBits); }
   void set_release(graph::VertexId v, graph::VertexId by, Release why) {
     Record& r = records_[v];
-    r.released_by = by;
+    r.released_by = by + 1;
     r.set_word((r.word() & kTimeMask) | std::uint64_t{static_cast<std::uint8_t>(why)} << kTimeBits);
   }
   // An input from `from` that makes v ready at `t`: the latest input releases v, among equal times the lowest
@@ -117,8 +117,9 @@ class OperationRecords {
     Record& r = records_[v];
     assert(!started(v));
     const TimeNs ready = static_cast<TimeNs>(r.word() & kTimeMask);
-    if (r.released_by == graph::kNoVertex || t > ready || (t == ready && from < r.released_by)) {
-      r.released_by = from;
+    const graph::VertexId by = r.released_by - 1;
+    if (by == graph::kNoVertex || t > ready || (t == ready && from < by)) {
+      r.released_by = from + 1;
       r.set_word(static_cast<std::uint64_t>(std::max(ready, held(t))) |
                  std::uint64_t{static_cast<std::uint8_t>(why)} << kTimeBits);
     }
@@ -128,35 +129,35 @@ class OperationRecords {
 
   std::uint32_t pending(graph::VertexId v) const {
     const std::uint32_t w = records_[v].wait;
-    if (w & kNotStarted) return (w & kPendingMask) != kWidePending ? w & kPendingMask : wide_pending(v);
+    if (!(w & kStarted)) return (w & kPendingMask) != kWidePending ? w & kPendingMask : wide_pending(v);
     return 0;
   }
   void set_pending(graph::VertexId v, std::uint32_t count) {
     std::uint32_t& w = records_[v].wait;
-    assert(w & kNotStarted);
+    assert(!(w & kStarted));
     if ((w & kPendingMask) == kWidePending || count >= kWidePending) return set_pending_wide(v, count);
     w = (w & ~kPendingMask) | count;
   }
   void add_pending(graph::VertexId v) {
     std::uint32_t& w = records_[v].wait;
-    assert(w & kNotStarted);
+    assert(!(w & kStarted));
     if ((w & kPendingMask) < kWidePending - 1) ++w;
     else set_pending(v, pending(v) + 1);
   }
   // One less for v (whose count is not 0): the count left.
   std::uint32_t take_pending(graph::VertexId v) {
     std::uint32_t& w = records_[v].wait;
-    assert(w & kNotStarted);
+    assert(!(w & kStarted));
     if ((w & kPendingMask) != kWidePending) return --w & kPendingMask;
     const std::uint32_t left = pending(v) - 1;
     set_pending(v, left);
     return left;
   }
   // v waits on an event no record produces whose delay is not scheduled yet (the engine's flag, before it starts).
-  bool waits_unrecorded(graph::VertexId v) const { return (records_[v].wait & (kNotStarted | kUnrecorded)) == (kNotStarted | kUnrecorded); }
+  bool waits_unrecorded(graph::VertexId v) const { return (records_[v].wait & (kStarted | kUnrecorded)) == kUnrecorded; }
   void set_waits_unrecorded(graph::VertexId v, bool waits) {
     std::uint32_t& w = records_[v].wait;
-    assert(w & kNotStarted);
+    assert(!(w & kStarted));
     w = waits ? w | kUnrecorded : w & ~kUnrecorded;
   }
 
@@ -175,24 +176,24 @@ class OperationRecords {
   // released in the top 3.
   static constexpr int kTimeBits = 61;
   static constexpr std::uint64_t kTimeMask = (std::uint64_t{1} << kTimeBits) - 1;
-  // `wait` before the start: kNotStarted, the count of pending inputs in the low 16 bits (kWidePending: in the
-  // side table) and the unrecorded-event flag; from the start on, start - ready (kWideWait: in the side table).
-  static constexpr std::uint32_t kNotStarted = 1u << 31;
+  // `wait` before the start: the count of pending inputs in the low 16 bits (kWidePending: in the side table) and
+  // the unrecorded-event flag; from the start on, kStarted and start - ready (kWideWait: in the side table).
+  static constexpr std::uint32_t kStarted = 1u << 31;
   static constexpr std::uint32_t kUnrecorded = 1u << 16;
   static constexpr std::uint32_t kPendingMask = 0xFFFF;
   static constexpr std::uint32_t kWidePending = 0xFFFF;
-  static constexpr std::uint32_t kWideWait = kNotStarted - 1;  // 2^31 - 1 ns (2.1 s) or more
-  // `run`: kNotYet before the end, then end - start (kWideRun: in the side table).
-  static constexpr std::uint32_t kNotYet = ~0u;
-  static constexpr std::uint32_t kWideRun = ~0u - 1;  // 2^32 - 2 ns (4.3 s) or more
+  static constexpr std::uint32_t kWideWait = kStarted - 1;  // 2^31 - 1 ns (2.1 s) or more
+  // `run`: 0 before the end, then end - start + 1 (kWideRun: in the side table).
+  static constexpr std::uint32_t kWideRun = ~0u;  // 2^32 - 2 ns (4.3 s) or more
 
   // 20 bytes, 4-aligned (`word` in two halves): a record every 20 bytes, so that fewer straddle a cache line than
-  // at 24.
+  // at 24. All zero bytes is an operation not started, ready at 0, released by nothing, with no input pending
+  // (`released_by` holds the vertex + 1): a fresh array is the kernel's zeroed pages, with no pass to fill it.
   struct Record {
-    std::uint32_t word_low = 0, word_high = 0;
-    std::uint32_t wait = kNotStarted;
-    std::uint32_t run = kNotYet;
-    graph::VertexId released_by = graph::kNoVertex;
+    std::uint32_t word_low, word_high;
+    std::uint32_t wait;
+    std::uint32_t run;
+    graph::VertexId released_by;
     std::uint64_t word() const { return std::uint64_t{word_high} << 32 | word_low; }
     void set_word(std::uint64_t w) {
       word_low = static_cast<std::uint32_t>(w);
@@ -207,7 +208,8 @@ class OperationRecords {
     records_[v].set_word((records_[v].word() & ~kTimeMask) | static_cast<std::uint64_t>(held(t)));
   }
   TimeNs wait(graph::VertexId v) const {
-    return records_[v].wait == kWideWait ? wide_at(wide_wait_, v) : records_[v].wait;
+    const std::uint32_t w = records_[v].wait & ~kStarted;
+    return w == kWideWait ? wide_at(wide_wait_, v) : w;
   }
   // The side tables are shared by the threads of one replay, each writing its own operations' records: the rare
   // value that needs them takes a lock.
@@ -248,7 +250,7 @@ class OperationRecords {
     }
   }
 
-  std::vector<Record> records_;
+  platform::ZeroedArray<Record> records_;
   std::unordered_map<graph::VertexId, TimeNs> wide_wait_, wide_run_;
   std::unordered_map<graph::VertexId, std::uint32_t> wide_pending_;
 };

@@ -14,7 +14,7 @@ ALLOWED = {
     "parser": {"core", "platform", "parser"},
     "graph": {"core", "platform", "graph"},
     "machine_models": {"core", "machine_models"},
-    "replay": {"core", "graph", "machine_models", "replay"},
+    "replay": {"core", "platform", "graph", "machine_models", "replay"},
     # The session runs the whole pipeline: the one place that joins reading, the graph, machines and replay.
     "session": {"core", "platform", "parser", "graph", "machine_models", "replay", "session"},
     # The generator's ground truth must stay independent of what it is used to check.

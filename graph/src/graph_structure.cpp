@@ -117,7 +117,8 @@ std::string EventGraph::structure_problem() const {
 
   // 2. Edges and issuers, every kind and payload now known good. What the replay and the critical path read
   //    through an edge's kind: an arrival reaches a phase from an arrive or alter, a continuation a task's later
-  //    segment, phases follow phases, actions leave task segments (or background work).
+  //    segment, phases follow phases, actions leave task segments (or background work), and nothing else reaches
+  //    a phase.
   problem = first_problem(n, [&](std::uint64_t v) -> std::string {
     for (std::uint64_t e = succ_offset_[v]; e < succ_offset_[v + 1]; ++e) {
       const VertexId w = succ_[e];
@@ -132,8 +133,9 @@ std::string EventGraph::structure_problem() const {
           break;
         case EdgeKind::phase_order: fits = from == OpKind::barrier_phase && to == OpKind::barrier_phase; break;
         case EdgeKind::continuation: fits = is_segment(from) && to == OpKind::task_resume; break;
-        case EdgeKind::issue: fits = is_segment(from) || from == OpKind::background; break;
-        default: break;
+        case EdgeKind::issue: fits = (is_segment(from) || from == OpKind::background) && to != OpKind::barrier_phase; break;
+        // Into a phase come only its arrivals and the phase before it (the replay counts a phase's inputs so).
+        default: fits = to != OpKind::barrier_phase; break;
       }
       if (!fits) return at("an edge whose kind does not fit its operations at edge", e);
     }

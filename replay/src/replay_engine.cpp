@@ -541,12 +541,20 @@ class Engine {
     phase_.resize(g_.phase_count());
 
     // Inputs counted along the forward edges (the replay does not need the graph's reverse CSR). A phase
-    // waits only for the phase before it; its arrivals count through arrival_effect events.
+    // waits only for the phase before it; its arrivals count through arrival_effect events. The edges into a
+    // phase are its arrivals and its phase order, and arrivals go only into phases (EventGraph::structure_problem
+    // holds every graph to it), so an edge counts unless it is an arrival, without a look at where it goes.
+    bool first_of = false;
     for (VertexId v = 0; v < n_; ++v) {
+      first_of |= g_.kind(v) == OpKind::first_of;
       auto succ = g_.successors(v);
       auto kinds = g_.successor_kinds(v);
       for (std::size_t i = 0; i < succ.size(); ++i)
-        if (kinds[i] == EdgeKind::phase_order || g_.kind(succ[i]) != OpKind::barrier_phase) ops_.add_pending(succ[i]);
+        if (kinds[i] != EdgeKind::arrival) ops_.add_pending(succ[i]);
+    }
+    if (!first_of && !g_.has_external_delays()) {  // a Realm trace's graph: nothing to adjust
+      mark_outside_estimate();
+      return;
     }
     for (VertexId v = 0; v < n_; ++v) {
       std::uint32_t count = ops_.pending(v);

@@ -117,6 +117,33 @@ INSTANTIATE_TEST_SUITE_P(BundledTraces, PackedTraceRoundTrip,
                                            "/data/traces/legion-prof/circuit_mpi2_medium_cpu2_util1"));
 
 // One packed trace to damage, in memory.
+// The replay counts a phase's inputs as its phase order alone (its arrivals count through their own events): an
+// arrival turned into a precondition would leave the phase waiting for an input the replay never counted. Caught on
+// the S3D sample, which has phase barriers (the fixture's trace has none).
+TEST(PackedTraceStructure, AnEdgeIntoAPhaseOtherThanAnArrivalIsCaught) {
+  const LoadedTrace t = load(kSource + "/data/traces/s3d/dme_mixed_2n");
+  const graph::EventGraph& g = t.graph();
+  std::uint64_t edge = g.edge_count();
+  for (graph::VertexId v = 0; v < g.vertex_count() && edge == g.edge_count(); ++v) {
+    auto kinds = g.successor_kinds(v);
+    for (std::size_t i = 0; i < kinds.size(); ++i)
+      if (kinds[i] == graph::EdgeKind::arrival) edge = g.first_edge(v) + i;
+  }
+  ASSERT_LT(edge, g.edge_count()) << "the trace has barrier arrivals";
+  const std::string path = pack(t, "phase_edge");
+  std::string f = slurp(path);
+  std::remove(path.c_str());
+  f[testing::packed_section(f, 1 + 18).offset + edge] = static_cast<char>(graph::EdgeKind::precondition);
+  testing::repair_packed_checksums(f);
+  const std::string damaged = temp_path("phase_edge_damaged");
+  spill(damaged, f);
+  auto back = read_packed_trace(damaged);
+  std::remove(damaged.c_str());
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().to_string().find("an edge whose kind does not fit its operations"), std::string::npos)
+      << back.error().to_string();
+}
+
 class DamagedPackedTrace : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
