@@ -387,14 +387,15 @@ class Engine {
         if (!why_not) why_not = o.why_not;
       }
     };
-    auto over_vertices = [&](auto&& visit) {
+    // visit_range(first, end, found) on each range.
+    auto over_ranges = [&](auto&& visit_range) {
       Handoff handoff;
       handoff.give();
       Found all = oneapi::tbb::parallel_deterministic_reduce(
           Range(0, n_, 1 << 14), Found{},
           [&](const Range& range, Found found) {
             handoff.take();
-            for (VertexId v = range.begin(); v != range.end() && !found.why_not; ++v) visit(v, found);
+            visit_range(range.begin(), range.end(), found);
             handoff.give();
             return found;
           },
@@ -405,25 +406,47 @@ class Engine {
       handoff.take();
       return all;
     };
-    auto place = [&](VertexId v, Found& f) {
-      if (g_.kind(v) != OpKind::task) {
-        b.of_vertex[v] = node_block(v);
-        return;
-      }
-      const graph::TaskInfo& t = g_.task(v);
+    auto over_vertices = [&](auto&& visit) {
+      return over_ranges([&](VertexId first, VertexId end, Found& found) {
+        for (VertexId v = first; v != end && !found.why_not; ++v) visit(v, found);
+      });
+    };
+    // A task's block follows from its function and traced processor alone (MachineMap::targets, a few table
+    // lookups each): worked out once per pair in each range, kept in a small table (FirstSegmentQueues' kind).
+    constexpr std::uint32_t kByNode = 0x100, kCrosses = 0x200;
+    auto block_of_pair = [&](const graph::TaskInfo& t) -> std::uint32_t {
       const auto& targets = eft ? map_.candidates(t.func_id, t.processor.value()) : map_.targets(t.func_id, t.processor.value());
-      b.of_vertex[v] = targets.empty() ? node_block(v) : b.of_node[map_.processors()[targets.front()].node];
+      if (targets.empty()) return kByNode;
+      const std::uint8_t first = b.of_node[map_.processors()[targets.front()].node];
       for (auto p : targets)
-        if (b.of_node[map_.processors()[p].node] != b.of_vertex[v]) f.why_not = "a task may run on the nodes of two blocks";
+        if (b.of_node[map_.processors()[p].node] != first) return kCrosses;
+      return first;
+    };
+    auto place_range = [&](VertexId first, VertexId end, Found& f) {
+      FirstSegmentQueues known;
+      for (VertexId v = first; v != end && !f.why_not; ++v) {
+        if (g_.kind(v) != OpKind::task) {
+          b.of_vertex[v] = node_block(v);
+          continue;
+        }
+        const graph::TaskInfo& t = g_.task(v);
+        std::uint32_t block = known.find(t.func_id, t.processor.value());
+        if (block == FirstSegmentQueues::kMissing) {
+          block = block_of_pair(t);
+          known.insert(t.func_id, t.processor.value(), block);
+        }
+        if (block == kCrosses) f.why_not = "a task may run on the nodes of two blocks";
+        b.of_vertex[v] = block == kByNode || block == kCrosses ? node_block(v) : static_cast<std::uint8_t>(block);
+      }
     };
     // MachineMap fills tables on first use under eft (a task's candidates) and traced placement (an unknown
     // processor's fallback): there every task asks here, on one thread, and the blocks' threads, asking again,
     // only read. Pool placement reads fixed tables, from any thread.
     Found found;
     if (eft || map_.placement() == machine::Placement::traced)
-      for (VertexId v = 0; v < n_ && !found.why_not; ++v) place(v, found);
+      place_range(0, n_, found);
     else
-      found = over_vertices(place);
+      found = over_ranges(place_range);
     if (found.why_not) return found.why_not;
     over_vertices([&](VertexId v, Found&) {
       if (g_.kind(v) == OpKind::task_resume) b.of_vertex[v] = b.of_vertex[g_.task_of(v)];
