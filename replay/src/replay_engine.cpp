@@ -168,6 +168,41 @@ struct BlockOutput {
   std::vector<PathUsage> path_usage;
 };
 
+// One model processor's state in one place (a dispatch reads it all): whether it runs a segment, the task that holds
+// it through a wait, the last segment it ran (what released a segment that waited for it), and the queues it
+// serves, the first two here (most serve one or two), the rest in a list of their own.
+struct ProcessorState {
+  static constexpr std::uint32_t kNone = ~0u;
+  VertexId held_by = kNoVertex;
+  VertexId last = kNoVertex;
+  std::uint32_t queue[2] = {kNone, kNone};
+  std::uint32_t more = kNone;  // index into the engine's lists of further queues
+  bool busy = false;
+
+  bool idle() const { return !busy && held_by == kNoVertex; }
+  void serve(std::uint32_t q, std::vector<std::vector<std::uint32_t>>& more_queues) {
+    if (queue[0] == kNone) queue[0] = q;
+    else if (queue[1] == kNone) queue[1] = q;
+    else {
+      if (more == kNone) {
+        more = static_cast<std::uint32_t>(more_queues.size());
+        more_queues.emplace_back();
+      }
+      more_queues[more].push_back(q);
+    }
+  }
+  // f(q) on each queue it serves, in the order it was given them.
+  template <typename F>
+  void for_each_queue(const std::vector<std::vector<std::uint32_t>>& more_queues, F&& f) const {
+    if (queue[0] == kNone) return;
+    f(queue[0]);
+    if (queue[1] == kNone) return;
+    f(queue[1]);
+    if (more != kNone)
+      for (const std::uint32_t q : more_queues[more]) f(q);
+  }
+};
+
 class Engine {
  public:
   Engine(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
@@ -596,10 +631,7 @@ class Engine {
   // This block's own state, and its operations that wait for nothing (or only for an unrecorded event). Fails
   // on the lowest task (the one returned with the error) whose processor kind the model lacks.
   std::optional<std::pair<VertexId, core::InputError>> init_block() {
-    proc_busy_.assign(map_.processors().size(), false);
-    proc_held_by_.assign(map_.processors().size(), kNoVertex);
-    proc_last_.assign(map_.processors().size(), kNoVertex);
-    proc_queues_.resize(map_.processors().size());
+    procs_.assign(map_.processors().size(), {});
     proc_available_.assign(map_.processors().size(), 0);
     path_usage_.assign(path_names_.size(), {});
     for (VertexId v = 0; v < n_; ++v) {
@@ -692,7 +724,7 @@ class Engine {
     if (fresh) {
       queues_.push_back({});
       queue_members_.push_back(targets);
-      for (auto p : targets) proc_queues_[p].push_back(it->second);
+      for (auto p : targets) procs_[p].serve(it->second, more_queues_);
     }
     return it->second;
   }
@@ -785,8 +817,8 @@ class Engine {
     // Every segment of a task runs on the processor its first segment ran on, so that is the one it can hold.
     if (g_.kind(v) == OpKind::task_resume && !model_.wait_frees_processor) {
       const std::uint32_t p = r_.processor_of[task];
-      if (p < proc_held_by_.size() && proc_held_by_[p] == task) {
-        proc_held_by_[p] = kNoVertex;
+      if (p < procs_.size() && procs_[p].held_by == task) {
+        procs_[p].held_by = kNoVertex;
         start_segment(p, v);
         return;
       }
@@ -807,7 +839,7 @@ class Engine {
     // Only an idle processor can take it at the end of this instant; a busy one looks at its queues when its
     // segment ends (on_segment_end), a held one never before its task resumes.
     for (auto p : queue_members_[q])
-      if (!proc_busy_[p] && proc_held_by_[p] == kNoVertex) dirty_procs_.insert(p);
+      if (procs_[p].idle()) dirty_procs_.insert(p);
   }
 
   // End of an instant: idle processors (lowest index first) take their best queued segment,
@@ -828,17 +860,18 @@ class Engine {
   }
 
   void dispatch(std::uint32_t p) {
-    if (proc_busy_[p] || proc_held_by_[p] != kNoVertex) return;
+    const ProcessorState& state = procs_[p];
+    if (!state.idle()) return;
     const WaitingSegment* best = nullptr;
     std::uint32_t best_queue = 0;
-    for (auto q : proc_queues_[p]) {
-      if (queues_[q].empty()) continue;
+    state.for_each_queue(more_queues_, [&](std::uint32_t q) {
+      if (queues_[q].empty()) return;
       const WaitingSegment& head = queues_[q].top();
       if (!best || head.before(*best)) {
         best = &head;
         best_queue = q;
       }
-    }
+    });
     if (!best) return;
     VertexId v = best->vertex;
     SegmentQueue& queue = queues_[best_queue];
@@ -857,9 +890,10 @@ class Engine {
   void start_segment(std::uint32_t p, VertexId v) {
     const bool first = g_.kind(v) == OpKind::task;
     VertexId task = g_.task_of(v);
-    if (now_ > ops_.ready_before_start(v) && proc_last_[p] != kNoVertex) {
+    ProcessorState& proc = procs_[p];
+    if (now_ > ops_.ready_before_start(v) && proc.last != kNoVertex) {
       // It waited for the processor: the previous occupant released it (critical path: queueing).
-      ops_.set_release(v, proc_last_[p], Release::resource);
+      ops_.set_release(v, proc.last, Release::resource);
     }
     if (first) {
       const graph::TaskInfo& info = g_.task(task);
@@ -868,8 +902,8 @@ class Engine {
     const Issuing running = timing_.segment(v, task, now_, p);
     ops_.start_at(v, now_);
     r_.processor_of[v] = p;
-    proc_busy_[p] = true;
-    proc_last_[p] = v;
+    proc.busy = true;
+    proc.last = v;
     issue_actions(v, running);
     const TimeNs end = running.run_start + (running.shape.end - running.shape.begin);
     r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, end - now_);
@@ -890,13 +924,13 @@ class Engine {
   }
 
   void on_segment_end(VertexId v, std::uint32_t p) {
-    proc_busy_[p] = false;
+    procs_[p].busy = false;
     const bool last = [&] {
       for (auto k : g_.successor_kinds(v))
         if (k == EdgeKind::continuation) return false;
       return true;
     }();
-    if (!last && !model_.wait_frees_processor) proc_held_by_[p] = g_.task_of(v);
+    if (!last && !model_.wait_frees_processor) procs_[p].held_by = g_.task_of(v);
     on_fire(v);
     dirty_procs_.insert(p);
   }
@@ -1252,10 +1286,8 @@ class Engine {
   std::priority_queue<Deferred, std::vector<Deferred>, Worse<Deferred>> deferred_;
   std::vector<std::uint32_t> touched_;
   // processors
-  std::vector<bool> proc_busy_;
-  std::vector<VertexId> proc_held_by_;
-  std::vector<VertexId> proc_last_;
-  std::vector<std::vector<std::uint32_t>> proc_queues_;  // queues each processor serves
+  std::vector<ProcessorState> procs_;
+  std::vector<std::vector<std::uint32_t>> more_queues_;  // the queues of processors that serve more than two
   std::vector<SegmentQueue> queues_;
   std::vector<std::vector<std::uint32_t>> queue_members_;
   std::map<std::vector<std::uint32_t>, std::uint32_t> queue_of_targets_;
