@@ -1336,26 +1336,37 @@ bool all_done(Blocks& b) {
 // Runs the blocks on `threads` oneTBB workers. Any worker may step any block that no other worker holds, so the
 // replay goes on at any number of threads (a block that must wait for another lets the worker step that one).
 void run_blocks(std::vector<std::unique_ptr<Engine>>& engines, Blocks& b, std::uint32_t threads) {
+  constexpr std::uint32_t kStealAfter = 256;  // idle looks (each a short spin) before a worker steps others' blocks
   std::atomic<bool> finished{false};
   const std::unique_ptr<std::atomic<bool>[]> held(new std::atomic<bool>[b.count]);
   for (std::uint32_t i = 0; i < b.count; ++i) held[i].store(false);
   std::exception_ptr failure;
   std::atomic<bool> failed{false};
+  auto step = [&](std::uint32_t i) {
+    if (held[i].exchange(true, std::memory_order_acquire)) return false;
+    bool did = false;
+    try {
+      did = engines[i]->step();
+    } catch (...) {
+      if (!failed.exchange(true)) failure = std::current_exception();
+      finished.store(true, std::memory_order_release);
+    }
+    held[i].store(false, std::memory_order_release);
+    return did;
+  };
+  // Each worker steps its own blocks (i mod threads), so that a block's state stays in one core's caches; it steps
+  // the others only once it has waited a while with nothing of its own to do, in case their worker is not running
+  // (more workers than cores, or a worker the system descheduled): the replay goes on at any number of threads.
   auto work = [&](std::uint32_t worker) {
     std::uint32_t idle = 0;
     while (!finished.load(std::memory_order_acquire)) {
       bool did = false;
-      for (std::uint32_t k = 0; k < b.count; ++k) {
-        const std::uint32_t i = (worker + k) % b.count;
-        if (held[i].exchange(true, std::memory_order_acquire)) continue;
-        try {
-          did |= engines[i]->step();
-        } catch (...) {
-          if (!failed.exchange(true)) failure = std::current_exception();
-          finished.store(true, std::memory_order_release);
+      for (std::uint32_t i = worker; i < b.count; i += threads) did |= step(i);
+      if (!did && idle >= kStealAfter)
+        for (std::uint32_t k = 1; k < b.count; ++k) {
+          const std::uint32_t i = (worker + k) % b.count;
+          if (i % threads != worker) did |= step(i);
         }
-        held[i].store(false, std::memory_order_release);
-      }
       if (did) {
         idle = 0;
       } else if (all_done(b)) {
