@@ -118,7 +118,6 @@ class EventQueue {
     return earliest().time();
   }
 
-
   void push(QueuedEvent e) {
     if (e.time() < present_time_) e = e.at(present_time_);
     ++size_;

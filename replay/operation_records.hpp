@@ -8,8 +8,9 @@
 // The times: one 64-bit slot per operation holds its ready time until it starts, then its start time; the wait
 // before the start and the run from start to end are kept in 31 and 32 bits. Both are nearly always far under 2^31
 // ns (2.1 s): the rare longer one is kept whole in a side table, as is a count of pending inputs of 65,535 or more
-// (a merge of a huge index launch). Until the operation starts, its wait's 32 bits hold that count instead. The engine writes the times as the run goes (ready while the inputs come in, then
-// start, then end), which is the only order this class supports.
+// (a merge of a huge index launch). Until the operation starts, its wait's 32 bits hold that count instead. The
+// engine writes the times as the run goes (ready while the inputs come in, then start, then end), which is the only
+// order this class supports.
 #pragma once
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/saturating.hpp"
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
 #include "platform/zeroed_array.hpp"
@@ -202,7 +204,7 @@ class OperationRecords {
   };
   static_assert(sizeof(Record) == 20);
 
-  static TimeNs held(TimeNs t) { return std::clamp<TimeNs>(t, 0, TimeNs{1} << 60); }
+  static TimeNs held(TimeNs t) { return std::clamp<TimeNs>(t, 0, core::kTimeCeilingNs); }
   TimeNs slot(graph::VertexId v) const { return static_cast<TimeNs>(records_[v].word() & kTimeMask); }
   void set_slot(graph::VertexId v, TimeNs t) {
     records_[v].set_word((records_[v].word() & ~kTimeMask) | static_cast<std::uint64_t>(held(t)));

@@ -1333,8 +1333,8 @@ bool all_done(Blocks& b) {
   return acknowledged == written;
 }
 
-// Runs the blocks on `threads` oneTBB workers. Any worker may step any block that no other worker holds, so the
-// replay goes on at any number of threads (a block that must wait for another lets the worker step that one).
+// Runs the blocks on `threads` oneTBB workers. Block i is worker i mod threads' own; a worker that has long found
+// nothing of its own to do steps any other block no worker holds, so the replay goes on at any number of threads.
 void run_blocks(std::vector<std::unique_ptr<Engine>>& engines, Blocks& b, std::uint32_t threads) {
   constexpr std::uint32_t kStealAfter = 256;  // idle looks (each a short spin) before a worker steps others' blocks
   std::atomic<bool> finished{false};
