@@ -45,10 +45,9 @@ if $instructions; then
   for name in s3d4x16 s3d32x2; do
     out="$dir/$name.callgrind"
     # Counted inside run_replay only (the engine with its set-up and summing up); bench_replay calls it twice
-    # with --repeat 1 (replay_trace, then the engine alone).
-    valgrind --tool=callgrind --toggle-collect='rr::replay::run_replay*' --callgrind-out-file="$out" \
-      build/tests/perf/bench_replay --machine "$machine" --replay-only --repeat 1 "$dir/$name.rrg" >/dev/null 2>&1
-    ops=$(build/tests/perf/bench_replay --machine "$machine" --replay-only --repeat 1 "$dir/$name.rrg" |
+    # with --repeat 1 (replay_trace, then the engine alone). Its own output gives the operation count.
+    ops=$(valgrind --tool=callgrind --toggle-collect='rr::replay::run_replay*' --callgrind-out-file="$out" \
+      build/tests/perf/bench_replay --machine "$machine" --replay-only --repeat 1 "$dir/$name.rrg" 2>/dev/null |
       sed -n 's/^replay: \([0-9]*\) operations.*/\1/p')
     total=$(sed -n 's/^summary: *//p' "$out")
     printf '%-10s %d instructions per operation (run_replay, %s operations)\n' "$name" $((total / 2 / ops)) "$ops"
