@@ -47,7 +47,8 @@ std::string_view record_kind_name(RecordKind kind) { return kRecordNames[static_
 std::string_view record_kind_key(RecordKind kind) { return kRecordKeys[static_cast<std::size_t>(kind)]; }
 
 ProcessorKind processor_kind_from_int(std::int32_t value) {
-  return (value >= 0 && value <= 3) ? static_cast<ProcessorKind>(value) : ProcessorKind::unknown;
+  if (value == 3) return ProcessorKind::group;
+  return (value >= 0 && value <= 2) ? static_cast<ProcessorKind>(value) : ProcessorKind::unknown;
 }
 MemoryKind memory_kind_from_int(std::int32_t value) {
   return (value >= 0 && value <= 8) ? static_cast<MemoryKind>(value) : MemoryKind::unknown;
@@ -58,6 +59,7 @@ std::string_view processor_kind_name(ProcessorKind kind) {
     case ProcessorKind::gpu: return "GPU";
     case ProcessorKind::cpu: return "CPU";
     case ProcessorKind::utility: return "utility";
+    case ProcessorKind::external: return "external";
     case ProcessorKind::group: return "group";
     case ProcessorKind::unknown: break;
   }
@@ -224,6 +226,10 @@ ProcessorKind processor_kind_of(RealmProcKind kind) {
   }
 }
 
+ProcessorKind processor_kind_of(const ProfProcessor& processor) {
+  return processor.program_thread ? ProcessorKind::external : processor_kind_of(processor.kind);
+}
+
 MemoryKind memory_kind_of(RealmMemKind kind) {
   switch (kind) {
     case RealmMemKind::global: return MemoryKind::global;
@@ -283,7 +289,7 @@ MachineRecords machine_records(const TraceRecords& trace) {
                                                                  b.group_members.begin() + g.first_member + g.member_count)});
     }
     for (const auto& p : f.profile.processors) {
-      const ProcessorKind kind = processor_kind_of(p.kind);
+      const ProcessorKind kind = processor_kind_of(p);
       if (kind != ProcessorKind::unknown && procs.insert(p.id.value()).second) out.processors.push_back({0, p.id, kind});
     }
     for (const auto& m : f.profile.memories)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -37,8 +38,13 @@ std::string_view record_kind_name(RecordKind kind);
 // A snake_case key for JSON ("task_request").
 std::string_view record_kind_key(RecordKind kind);
 
-// `Processor::Kind` printed with %d. 3 (PROC_GROUP) never appears in a Processor record.
-enum class ProcessorKind : std::uint8_t { gpu = 0, cpu = 1, utility = 2, group = 3, unknown = 255 };
+// A processor's kind. gpu, cpu and utility are `Processor::Kind` as the 2015 logs print it with %d (0, 1, 2; 3,
+// PROC_GROUP, never appears in a Processor record: processor_kind_from_int maps it to `group`). `external` is the
+// thread that ran the program itself (Legion Prof's implicit top-level task): it is no `-ll:cpu` processor and has
+// its own kind; the 2015 logs have none.
+enum class ProcessorKind : std::uint8_t { gpu = 0, cpu = 1, utility = 2, external = 3, group = 4, unknown = 255 };
+// The kinds a model has processors of (gpu, cpu, utility, external): arrays indexed by ProcessorKind.
+inline constexpr std::size_t kModelKindCount = 4;
 // `Memory::Kind` printed with %d.
 enum class MemoryKind : std::uint8_t {
   global = 0,

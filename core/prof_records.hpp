@@ -58,6 +58,7 @@ struct ProfMachine {
 struct ProfProcessor {  // ProcDesc, first description of each id in the file
   Handle id;
   RealmProcKind kind;
+  bool program_thread = false;  // the program's own thread ran on it (an ImplicitTaskInfo names it)
 };
 
 struct ProfMemory {  // MemDesc, first description of each id in the file

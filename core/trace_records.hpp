@@ -152,6 +152,9 @@ MachineRecords machine_records(const TraceRecords& trace);
 // the trace summary), so nothing else changes.
 std::uint64_t drop_repeated_machine_records(TraceRecords& trace);
 ProcessorKind processor_kind_of(RealmProcKind kind);  // ProcessorKind::unknown for groups and sets
+// A Legion Prof processor's kind: Realm's (processor_kind_of), but `external` for one the program's own thread ran
+// on (ImplicitTaskInfo; an I/O processor in Legion 25.06), which is no -ll:cpu processor.
+ProcessorKind processor_kind_of(const ProfProcessor& processor);
 MemoryKind memory_kind_of(RealmMemKind kind);
 
 // Decide the era from the evidence and the presence of Processor/Memory records.

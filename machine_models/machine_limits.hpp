@@ -21,6 +21,8 @@ inline constexpr std::int64_t kMaxProcessorsPerNode = 65536;
 inline constexpr std::uint64_t kMaxModelProcessors = std::uint64_t{1} << 20;
 // Lanes of one channel, and the entries of a per_node list (one per model node).
 inline constexpr std::int64_t kMaxLanes = 65536;
+// `[node] cores`: a node's cores (0: a core per thread).
+inline constexpr std::int64_t kMaxCoresPerNode = 65536;
 inline constexpr std::int64_t kMaxPerNodeEntries = 65536;
 // Components of one dotted key (`a.b.c` has 3), in a file or a --set: the schema's deepest key has 4
 // (processors.gpu.function_speed.7). toml++ recurses once per component and would overflow the stack on a

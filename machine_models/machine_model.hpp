@@ -64,11 +64,23 @@ struct RuntimeCosts {
   TimeNs barrier_arrival_ns = 0;      // an arrival takes effect this long after it is made
 };
 
+// What one model node (one process, a Realm address space) has besides its processors.
+struct NodeResources {
+  // The cores its threads share (`[node] cores`). Realm processors, background work and the program's own thread
+  // are threads; when more of them run than there are cores, they share the cores equally (processor sharing), so
+  // each runs at cores / running of its own speed. 0: every thread has a core of its own, as before cores existed.
+  std::uint32_t cores = 0;
+};
+
 struct MachineModel {
   std::string name;
   std::string description;
   std::string source;  // the file it was read from
-  std::array<ProcessorClass, 3> processors;  // indexed by core::ProcessorKind (gpu, cpu, utility)
+  // Indexed by core::ProcessorKind (gpu, cpu, utility, external). Machine files give the first three; the program's
+  // own thread (external) comes with the trace, one per traced process (replay::MachineMap), and always keeps the
+  // defaults: speed 1, no overhead.
+  std::array<ProcessorClass, core::kModelKindCount> processors;
+  NodeResources node;
   std::vector<Channel> channels;
   std::vector<CopyPath> paths;
   TimeNs network_latency_ns = 0;  // one way, node to node, for events seen on another node

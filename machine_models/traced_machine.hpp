@@ -33,6 +33,8 @@ struct TracedFacts {
   std::optional<MeasuredValue> remote_bandwidth_gbs;
   // Legion Prof: the overhead of a task segment on each processor kind (gpu, cpu, utility).
   std::array<std::optional<MeasuredValue>, 3> segment_overhead_ns;
+  // The cores each traced process had (--traced-cores: the user says it; no log records it).
+  std::optional<MeasuredValue> cores;
 };
 
 // The TOML text of the traced machine of `trace`; `label` names the trace in its comments.

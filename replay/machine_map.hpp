@@ -85,7 +85,7 @@ class MachineMap {
   machine::MappingSpec mapping_;
   std::vector<std::uint32_t> node_map_;  // traced node -> model node
   std::vector<ModelProcessor> processors_;  // model processors, node-major then kind then index
-  std::vector<std::array<std::vector<std::uint32_t>, 3>> pools_;  // [model node][kind]: its processors
+  std::vector<std::array<std::vector<std::uint32_t>, core::kModelKindCount>> pools_;  // [model node][kind]: its processors
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> targets_;  // traced placement, by traced id
   std::unordered_map<std::uint64_t, core::ProcessorKind> kinds_;
   std::unordered_map<std::uint64_t, std::uint32_t> traced_node_of_;

@@ -58,7 +58,10 @@ struct ReplayResult {
   TimeNs start(graph::VertexId v) const { return ops.start(v); }
   TimeNs end(graph::VertexId v) const { return ops.end(v); }  // when its event fired; kNever if never
   TimeNs ready(graph::VertexId v) const { return ops.ready(v); }  // when it became ready
-  // (When its issuer reached an operation is not kept: replay::issue_time recomputes it.)
+  // When its issuer reached an operation is not kept (replay::issue_time recomputes it), except when a node's
+  // cores are shared: then the issue's time depends on the other threads, and issued_at holds it per vertex
+  // (kNever for an operation no running work issued). Empty otherwise.
+  std::vector<TimeNs> issued_at;
   graph::VertexId released_by(graph::VertexId v) const { return ops.released_by(v); }  // kNoVertex: none
   Release release(graph::VertexId v) const { return ops.release(v); }
   std::vector<std::uint32_t> processor_of;  // per vertex: model processor of a task segment, else ~0u

@@ -10,6 +10,7 @@
 #include "replay/critical_path.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_result.hpp"
+#include "replay/utilisation.hpp"
 
 namespace rr::replay {
 
@@ -23,10 +24,10 @@ struct RunSummary {
   std::uint64_t stuck = 0;
   // By core::ProcessorKind (gpu, cpu, utility); 0 when the kind is absent. `utilisation` is over every model
   // processor of the kind, `utilisation_used` over the ones the mapping uses (`used_processors`).
-  std::array<double, 3> utilisation{};
-  std::array<double, 3> utilisation_used{};
-  std::array<std::uint32_t, 3> processors{};
-  std::array<std::uint32_t, 3> used_processors{};
+  std::array<double, kApplicationKindCount> utilisation{};
+  std::array<double, kApplicationKindCount> utilisation_used{};
+  std::array<std::uint32_t, kApplicationKindCount> processors{};
+  std::array<std::uint32_t, kApplicationKindCount> used_processors{};
   std::uint64_t copies = 0;
   std::uint64_t copy_bytes = 0;
   std::array<TimeNs, kPathClassCount> critical{};  // by PathClass

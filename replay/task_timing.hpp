@@ -167,6 +167,7 @@ inline TimeNs issue_time(const graph::EventGraph& g, const MachineMap& map, cons
   const bool segment = kind == graph::OpKind::task || kind == graph::OpKind::task_resume;
   if (!segment && kind != graph::OpKind::background) return kNever;
   if (r.start(issuer) == kNever || (segment && r.processor_of[issuer] >= map.processors().size())) return kNever;
+  if (!r.issued_at.empty()) return r.issued_at[action];  // cores were shared: the engine kept it
   const TaskTiming timing(g, map, model, r.noise);
   return timing.issue_arrival(timing.as_replayed(issuer, r), issuer, action);
 }

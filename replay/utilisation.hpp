@@ -11,7 +11,10 @@
 
 namespace rr::replay {
 
-inline constexpr std::size_t kModelKindCount = 3;  // core::ProcessorKind gpu, cpu, utility: what models have
+using core::kModelKindCount;  // core::ProcessorKind gpu, cpu, utility, external: what models have
+// The kinds utilisation counts: gpu, cpu and utility. The external kind (the program's own thread) runs work that is
+// not the application's, outside the estimate: it is listed in the mapping, not in the utilisation.
+inline constexpr std::size_t kApplicationKindCount = 3;
 
 struct KindUse {
   std::uint32_t processors = 0;  // model processors of the kind

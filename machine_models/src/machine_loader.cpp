@@ -258,6 +258,11 @@ MachineModel read_model(const toml::table& root) {
     }
   }
   {
+    TableReader r(top.table("node", false), "node");
+    m.node.cores = static_cast<std::uint32_t>(r.integer("cores", 0, 0, kMaxCoresPerNode));
+    r.reject_unknown();
+  }
+  {
     TableReader r(top.table("network", true), "network");
     m.network_latency_ns = r.integer("latency_ns", std::nullopt, 0, kMaxCostNs);
     r.reject_unknown();

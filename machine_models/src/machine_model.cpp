@@ -43,6 +43,7 @@ const char* issue_point_name(IssuePoint p) {
 
 TimeNs MachineModel::scale_busy(core::ProcessorKind kind, std::uint32_t func_id, TimeNs traced_ns) const {
   if (kind == core::ProcessorKind::unknown || kind == core::ProcessorKind::group) return traced_ns;
+  if (kind == core::ProcessorKind::external) kind = core::ProcessorKind::cpu;  // the program's thread runs on a CPU core
   const ProcessorClass& p = processor(kind);
   double speed = p.speed;
   if (auto it = p.function_speed.find(func_id); it != p.function_speed.end()) speed *= it->second;

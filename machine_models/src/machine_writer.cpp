@@ -104,6 +104,10 @@ std::string to_toml(const MachineModel& m, const std::string& header, const std:
     for (std::size_t i = 0; i < p.hops.size(); ++i) w.raw() << (i ? ", " : "") << quoted(m.channels[p.hops[i]].name);
     w.raw() << "]\n";
   }
+  if (m.node.cores > 0) {  // absent means a core per thread: machine files written before cores stay as they were
+    w.section("node");
+    w.value("cores", std::to_string(m.node.cores));
+  }
   w.section("network");
   w.value("latency_ns", std::to_string(m.network_latency_ns));
   w.section("runtime");

@@ -19,6 +19,7 @@ struct Observed {
   std::uint32_t nodes = 1;
   // [kind][node] processors
   std::array<std::map<std::uint32_t, std::uint32_t>, 3> processors;
+  std::uint32_t program_threads = 0;  // processors of the external kind, in all
   std::map<std::uint32_t, std::set<std::string>> memories;  // node -> "system 60000000 (512 MiB)", ...
 };
 
@@ -30,6 +31,7 @@ Observed observe(const core::TraceRecords& trace) {
   const core::MachineRecords machine = core::machine_records(trace);
   for (const auto& p : machine.processors) {
     const auto k = static_cast<std::size_t>(p.kind);
+    o.program_threads += p.kind == core::ProcessorKind::external;
     if (k >= 3) continue;
     const std::uint32_t node = layout.node_of(p.id.value());
     ++o.processors[k][node];
@@ -123,6 +125,9 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
       t << "segment_overhead_ns = " << value_or(facts.segment_overhead_ns[k], "0", true) << "   # " << tag_or(facts.segment_overhead_ns[k], "") << "\n";
     t << "\n";
   }
+  if (o.program_threads)
+    t << "# The program's own thread of each process (" << o.program_threads << " in all [T]) is a processor of the\n"
+      << "# kind 'external', not a CPU: it comes with the trace, one per traced process, and no machine file sets it.\n\n";
   t << "# Memories the trace logged [T]:\n";
   for (const auto& [node, list] : o.memories) {
     t << "#   node " << node << ":";
@@ -156,6 +161,9 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
   path("\"framebuffer\"", host, "remote", "[\"pcie_d2h\", \"network\"]");
   path(host, "\"framebuffer\"", "remote", "[\"network\", \"pcie_h2d\"]");
   path("\"framebuffer\"", "\"framebuffer\"", "remote", "[\"pcie_d2h\", \"network\", \"pcie_h2d\"]");
+  if (facts.cores)
+    t << "[node]\ncores = " << value_or(facts.cores, "0", true) << "   # " << facts.cores->tag << " "
+      << facts.cores->note << "\n\n";
   t << "[network]\nlatency_ns = " << latency << "   # "
     << (facts.network_latency_ns ? facts.network_latency_ns->tag : std::string("[A]"))
     << " one way, an event or a launch between nodes (as channels.network)\n\n"

@@ -382,6 +382,12 @@ void ProfRecordStore::finish() {
   shrink(o.instances); shrink(o.event_waits); shrink(o.mergers); shrink(o.triggers); shrink(o.poisons);
   shrink(o.arrivals); shrink(o.reservation_acquires); shrink(o.instance_readies); shrink(o.instance_redistricts);
   shrink(o.completion_queues);
+  // The processor the program's own thread ran on is its own kind (core::processor_kind_of): marked here, where the
+  // work is at hand (a packed trace keeps the processors, not the work).
+  for (const auto& w : o.work)
+    if (w.kind == core::ProfWorkKind::implicit_task)
+      for (auto& p : o.processors)
+        if (p.id == w.proc) p.program_thread = true;
 }
 
 }  // namespace rr::parser::prof

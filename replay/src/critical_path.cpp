@@ -175,6 +175,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {
     if (!times.ended(from) || !times.ended(to) || !r.counts(to)) return 0;
     if (kind == graph::EdgeKind::issue) {
+      if (!r.issued_at.empty()) return r.issued_at[to] - r.end(from);  // cores were shared: kept by the engine
       if (issuer != from) {
         running = timing.as_replayed(from, r);
         issuer = from;

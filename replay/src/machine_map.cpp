@@ -12,8 +12,11 @@ namespace rr::replay {
 namespace {
 std::size_t kind_slot(core::ProcessorKind k) { return static_cast<std::size_t>(k); }
 bool is_processor_kind(core::ProcessorKind k) {
-  return k == core::ProcessorKind::gpu || k == core::ProcessorKind::cpu || k == core::ProcessorKind::utility;
+  return k == core::ProcessorKind::gpu || k == core::ProcessorKind::cpu || k == core::ProcessorKind::utility ||
+         k == core::ProcessorKind::external;
 }
+constexpr core::ProcessorKind kModelKinds[] = {core::ProcessorKind::gpu, core::ProcessorKind::cpu,
+                                               core::ProcessorKind::utility, core::ProcessorKind::external};
 }  // namespace
 
 core::MemoryKind home_memory(core::ProcessorKind kind) {
@@ -64,12 +67,25 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
                                   : t % map.model_nodes_);
   }
 
+  // The program's own threads come with the trace, not the machine: a model node has as many as the most any
+  // traced node folded onto it had (one per process).
+  std::vector<std::uint32_t> program_threads(map.model_nodes_, 0);
+  {
+    std::map<std::uint32_t, std::uint32_t> per_traced_node;
+    for (const auto& [id, kind] : traced)
+      if (kind == core::ProcessorKind::external) ++per_traced_node[map.layout_.node_of(id)];
+    for (const auto& [node, count] : per_traced_node)
+      program_threads[map.fold(node)] = std::max(program_threads[map.fold(node)], count);
+  }
+  auto count_on = [&](core::ProcessorKind kind, std::uint32_t m) {
+    return kind == core::ProcessorKind::external ? program_threads[m] : model.processor(kind).count_on(m);
+  };
+
   // Model processors: every model node gets the model's counts of each kind. The machine file bounds each
   // count; their total over the model nodes is bounded here, before anything is allocated for them.
   std::uint64_t total = 0;
   for (std::uint32_t m = 0; m < map.model_nodes_; ++m)
-    for (auto kind : {core::ProcessorKind::gpu, core::ProcessorKind::cpu, core::ProcessorKind::utility})
-      total += model.processor(kind).count_on(m);
+    for (auto kind : kModelKinds) total += count_on(kind, m);
   if (total > machine::kMaxModelProcessors)
     return core::InputError{core::SourceLocation{model.source, 0, std::nullopt},
                             "machine '" + model.name + "' on " + std::to_string(map.model_nodes_) + " model node(s) has " +
@@ -77,8 +93,8 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
                                 std::to_string(machine::kMaxModelProcessors) + " (docs/limits.md)"};
   map.pools_.resize(map.model_nodes_);
   for (std::uint32_t m = 0; m < map.model_nodes_; ++m)
-    for (auto kind : {core::ProcessorKind::gpu, core::ProcessorKind::cpu, core::ProcessorKind::utility})
-      for (std::uint32_t i = 0; i < model.processor(kind).count_on(m); ++i) {
+    for (auto kind : kModelKinds)
+      for (std::uint32_t i = 0; i < count_on(kind, m); ++i) {
         map.pools_[m][kind_slot(kind)].push_back(static_cast<std::uint32_t>(map.processors_.size()));
         map.processors_.push_back({m, kind, i});
       }

@@ -11,6 +11,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "replay/copy_route.hpp"
+#include "replay/core_share.hpp"
 #include "replay/event_queue.hpp"
 #include "replay/src/block_mail.hpp"
 #include "replay/first_segment_queues.hpp"
@@ -238,6 +239,7 @@ class Engine {
         case EventType::arrival_effect: on_arrival(v, e.aux()); break;  // aux: the arrive vertex
         // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
         case EventType::floor: contribute(v, now_, ops_.released_by(v), Release::observed); break;
+        case EventType::core_due: on_core_due(e.aux()); break;
       }
     }
     allocate_resources();
@@ -633,6 +635,8 @@ class Engine {
   std::optional<std::pair<VertexId, core::InputError>> init_block() {
     procs_.assign(map_.processors().size(), {});
     proc_available_.assign(map_.processors().size(), 0);
+    share_.configure(map_.model_nodes(), model_.node.cores);
+    if (share_.enabled()) r_.issued_at.assign(n_, kNever);
     path_usage_.assign(path_names_.size(), {});
     for (VertexId v = 0; v < n_; ++v) {
       if (!owned(v)) continue;
@@ -904,6 +908,11 @@ class Engine {
     r_.processor_of[v] = p;
     proc.busy = true;
     proc.last = v;
+    if (share_.enabled() && takes_core(p, task)) {
+      ++r_.processors[p].segments;
+      start_shared(v, map_.processors()[p].node, running, CoreShare::DueKind::segment_end, p);
+      return;
+    }
     issue_actions(v, running);
     const TimeNs end = running.run_start + (running.shape.end - running.shape.begin);
     r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, end - now_);
@@ -925,6 +934,7 @@ class Engine {
 
   void on_segment_end(VertexId v, std::uint32_t p) {
     procs_[p].busy = false;
+    if (share_.enabled() && takes_core(p, g_.task_of(v))) end_shared(v, p);
     const bool last = [&] {
       for (auto k : g_.successor_kinds(v))
         if (k == EdgeKind::continuation) return false;
@@ -933,6 +943,71 @@ class Engine {
     if (!last && !model_.wait_frees_processor) procs_[p].held_by = g_.task_of(v);
     on_fire(v);
     dirty_procs_.insert(p);
+  }
+
+  // ---- cores shared by a node's threads (replay/core_share.hpp) ----------------------------
+
+  // A segment takes one of its node's cores when it runs on a Realm CPU or utility processor and is the
+  // application's work: a GPU processor's work is on the device, and the program's own thread (outside the
+  // estimate) waits for the run to end without using a core.
+  bool takes_core(std::uint32_t p, VertexId task) const {
+    const core::ProcessorKind kind = map_.processors()[p].kind;
+    return (kind == core::ProcessorKind::cpu || kind == core::ProcessorKind::utility) && r_.counts(task);
+  }
+
+  // Work v (a segment, or background work) starts now on `node` as `running`: its end and the actions it issues
+  // become due when the node's shared cores have done that much of its work.
+  void start_shared(VertexId v, std::uint32_t node, const Issuing& running, CoreShare::DueKind end_kind,
+                    std::uint32_t p) {
+    share_.thread_starts(node, now_);
+    const TimeNs lead = running.run_start - now_;  // the launch and segment overhead before its own work
+    auto succ = g_.successors(v);
+    auto kinds = g_.successor_kinds(v);
+    for (std::size_t i = 0; i < succ.size(); ++i)
+      if (kinds[i] == EdgeKind::issue)
+        share_.schedule(node, now_, timing_.issue_point(running, succ[i]) - now_, CoreShare::DueKind::issue, v, succ[i]);
+    share_.schedule(node, now_, lead + (running.shape.end - running.shape.begin), end_kind, v, p);
+    wake(node);
+  }
+
+  // Keeps one wake-up queued for the node's first due point; those queued before a rate change are stale.
+  void wake(std::uint32_t node) {
+    const TimeNs at = share_.next_due(node);
+    TimeNs& queued = share_.wake_at(node);
+    if (at == queued) return;
+    queued = at;
+    if (at != CoreShare::kNone) push(at, 0, EventType::core_due, node);
+  }
+
+  void on_core_due(std::uint32_t node) {
+    if (share_.wake_at(node) != now_) return;  // stale: the rate changed since it was queued
+    share_.wake_at(node) = CoreShare::kNone;
+    share_.take_due(node, now_, [&](const CoreShare::Due& d) {
+      switch (d.kind) {
+        case CoreShare::DueKind::issue: {
+          const TimeNs at = now_ + edge_delay(d.vertex, d.action, EdgeKind::issue);
+          r_.issued_at[d.action] = core::held(at);
+          contribute(d.action, at, d.vertex, Release::issue);
+          break;
+        }
+        case CoreShare::DueKind::segment_end: push(now_, d.vertex, EventType::segment_end, d.action); break;
+        case CoreShare::DueKind::background_end:
+          share_.thread_stops(node, now_);
+          push(now_, d.vertex, EventType::fire);
+          break;
+      }
+    });
+    wake(node);
+  }
+
+  // A shared segment's end: its thread leaves the node's cores; its busy time is what it held the processor.
+  void end_shared(VertexId v, std::uint32_t p) {
+    const std::uint32_t node = map_.processors()[p].node;
+    share_.thread_stops(node, now_);
+    wake(node);
+    const TimeNs start = ops_.start(v);
+    r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, now_ - start);
+    if (options_.record_intervals) t_.intervals.push_back({p, v, start, now_});
   }
 
   // ---- copies ---------------------------------------------------------------------------
@@ -1070,6 +1145,10 @@ class Engine {
         // What it launched (a profiling response triggers events) happens where in its time the run saw it.
         const Issuing running = timing_.background(v, now_);
         ops_.start_at(v, now_);
+        if (share_.enabled() && r_.counts(v)) {
+          start_shared(v, map_.fold(g_.node(v)), running, CoreShare::DueKind::background_end, 0);
+          break;
+        }
         issue_actions(v, running);
         push(now_ + running.busy, v, EventType::fire);
         break;
@@ -1297,6 +1376,7 @@ class Engine {
   // a processor when the task becomes ready).
   FirstSegmentQueues first_queues_;
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
+  CoreShare share_;  // the nodes' cores, when the model limits them
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise
   // channels
@@ -1401,7 +1481,8 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   Blocks blocks;
   bool split = false;
   std::optional<core::InputError> copy_error;
-  if (options.blocks < 2) {
+  // Shared cores run one engine: a node's clock would have to cross blocks in the same instant.
+  if (options.blocks < 2 || model.node.cores > 0) {
     copy_error = first.plan_copies();
     if (!copy_error) first.init_shared();
   } else {

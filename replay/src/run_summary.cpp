@@ -14,7 +14,7 @@ RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, cons
   s.operations = r.operations;
   s.stuck = r.stuck;
   const Utilisation use = utilisation(map, r);
-  for (std::size_t k = 0; k < kModelKindCount; ++k) {
+  for (std::size_t k = 0; k < kApplicationKindCount; ++k) {
     s.processors[k] = use.total[k].processors;
     s.used_processors[k] = use.total[k].used;
     s.utilisation[k] = use.total[k].utilisation_all(r.makespan_ns);

@@ -25,7 +25,7 @@ Utilisation utilisation(const MachineMap& map, const ReplayResult& result) {
   const std::vector<bool> used = map.used_processors();
   for (std::size_t p = 0; p < procs.size(); ++p) {
     const auto k = static_cast<std::size_t>(procs[p].kind);
-    if (k >= kModelKindCount) continue;
+    if (k >= kApplicationKindCount) continue;
     for (KindUses* uses : {&out.total, &out.by_node[procs[p].node]}) {
       KindUse& u = (*uses)[k];
       ++u.processors;

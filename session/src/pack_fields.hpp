@@ -45,7 +45,7 @@ template <class A> void fields(A& a, core::RecordBatch& b) {
 template <class A> void fields(A& a, core::ProfMachine& m) {
   a(m.node_id), a(m.num_nodes), a(m.version), a(m.process_id), a(m.host_id), a(m.hostname);
 }
-template <class A> void fields(A& a, core::ProfProcessor& p) { a(p.id), a(p.kind); }
+template <class A> void fields(A& a, core::ProfProcessor& p) { a(p.id), a(p.kind), a(p.program_thread); }
 template <class A> void fields(A& a, core::ProfMemory& m) { a(m.id), a(m.kind), a(m.capacity); }
 template <class A> void fields(A& a, core::ProfAffinity& x) { a(x.proc), a(x.mem), a(x.bandwidth), a(x.latency); }
 template <class A> void fields(A& a, core::ProfRecordTypeCount& t) { a(t.name), a(t.id), a(t.count), a(t.bytes); }
@@ -54,7 +54,7 @@ template <class A> void fields(A& a, core::ProfJoinCounts& j) {
   a(j.repeated_machine_descs), a(j.repeated_processors), a(j.repeated_memories), a(j.repeated_affinities);
   a(j.conflicting_descriptions);
 }
-static_assert(sizeof(core::ProfMachine) == 32 && sizeof(core::ProfProcessor) == 12 && sizeof(core::ProfMemory) == 24);
+static_assert(sizeof(core::ProfMachine) == 32 && sizeof(core::ProfProcessor) == 16 && sizeof(core::ProfMemory) == 24);
 static_assert(sizeof(core::ProfAffinity) == 24 && sizeof(core::ProfRecordTypeCount) == 56 && sizeof(core::ProfJoinCounts) == 72);
 
 // A Legion Prof file keeps its header facts, its machine and its join problems; its work, copies and event
@@ -119,10 +119,10 @@ static_assert(sizeof(parser::ProfileSummary) == 8 * 24 + 3 * 8 + 8 + 2 * 48 + 8 
 template <class A> void fields(A& a, machine::MeasuredValue& m) { a(m.value), a(m.tag), a(m.note); }
 template <class A> void fields(A& a, machine::TracedFacts& f) {
   a(f.median_copy_bytes), a(f.network_latency_ns), a(f.local_bandwidth_gbs), a(f.local_latency_ns);
-  a(f.remote_bandwidth_gbs), a(f.segment_overhead_ns);
+  a(f.remote_bandwidth_gbs), a(f.segment_overhead_ns), a(f.cores);
 }
 static_assert(sizeof(machine::MeasuredValue) == 8 + 2 * 32);
-static_assert(sizeof(machine::TracedFacts) == 16 + 7 * sizeof(std::optional<machine::MeasuredValue>));
+static_assert(sizeof(machine::TracedFacts) == 16 + 8 * sizeof(std::optional<machine::MeasuredValue>));
 
 // ---- graph: what validation found ----
 template <class A> void fields(A& a, graph::Finding& f) {

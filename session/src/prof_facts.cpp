@@ -39,7 +39,7 @@ void add_prof_facts(const core::TraceRecords& trace, machine::TracedFacts& facts
   std::map<std::uint64_t, std::vector<Segment>> by_processor;
   for (const auto& f : trace.files) {
     const auto& p = f.profile;
-    for (const auto& proc : p.processors) kind_of.try_emplace(proc.id.value(), core::processor_kind_of(proc.kind));
+    for (const auto& proc : p.processors) kind_of.try_emplace(proc.id.value(), core::processor_kind_of(proc));
     for (const auto& w : p.work) {
       if (w.proc.value() == 0 || w.kind == core::ProfWorkKind::implicit_task || w.kind == core::ProfWorkKind::partition)
         continue;
@@ -61,7 +61,10 @@ void add_prof_facts(const core::TraceRecords& trace, machine::TracedFacts& facts
   std::array<std::vector<TimeNs>, 3> gaps;
   for (auto& [proc, segments] : by_processor) {
     auto it = kind_of.find(proc);
-    if (it == kind_of.end() || it->second == core::ProcessorKind::unknown || it->second == core::ProcessorKind::group) continue;
+    // The program's own thread runs no segment of the application: its processor has no overhead to measure.
+    if (it == kind_of.end() || it->second == core::ProcessorKind::unknown || it->second == core::ProcessorKind::group ||
+        it->second == core::ProcessorKind::external)
+      continue;
     const auto k = static_cast<std::size_t>(it->second);
     std::sort(segments.begin(), segments.end(), [](const Segment& a, const Segment& b) {
       return a.start != b.start ? a.start < b.start : a.end < b.end;

@@ -80,6 +80,23 @@ TEST(MachineLoader, OverridesReplaceValuesAndBareWordsAreStrings) {
   EXPECT_FALSE(m->wait_frees_processor);
 }
 
+TEST(MachineLoader, NodeCoresAreOptionalSetAndWrittenBack) {
+  auto plain = parse_machine(read(kMachines + "titan.toml"), "titan");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->node.cores, 0u);  // absent: a core per thread
+  EXPECT_EQ(to_toml(*plain, "").find("[node]"), std::string::npos);
+  auto four = parse_machine(read(kMachines + "titan.toml"), "titan", {"node.cores=4"});
+  ASSERT_TRUE(four.ok()) << four.error().to_string();
+  EXPECT_EQ(four->node.cores, 4u);
+  auto again = parse_machine(to_toml(*four, ""), "written");
+  ASSERT_TRUE(again.ok()) << again.error().to_string();
+  EXPECT_EQ(again->node.cores, 4u);
+  for (const char* bad : {"node.cores=-1", "node.cores=65537", "node.cores=1.5", "node.threads=2"}) {
+    auto m = parse_machine(read(kMachines + "titan.toml"), "titan", {bad});
+    EXPECT_FALSE(m.ok()) << bad;
+  }
+}
+
 TEST(MachineLoader, UnknownKeyNamesFileLineAndKey) {
   auto bad = titan_with("count = 12", "count = 12\nsped = 2.0");
   ASSERT_FALSE(bad.ok());

@@ -1,0 +1,110 @@
+// The nodes' shared cores (replay/core_share.hpp) alone, and through the engine on hand-computed DAGs: every
+// expected time is worked out in the comment beside it.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "replay/core_share.hpp"
+#include "support/replay_fixture.hpp"
+
+namespace rr::replay {
+namespace {
+
+using testing::replay_lines;
+using testing::task;
+using Kind = CoreShare::DueKind;
+
+// Takes what is due on node 0 at each wake-up until nothing is, as the engine does: (real time, vertex) pairs.
+std::vector<std::pair<TimeNs, graph::VertexId>> drain(CoreShare& share) {
+  std::vector<std::pair<TimeNs, graph::VertexId>> out;
+  for (TimeNs at = share.next_due(0); at != CoreShare::kNone; at = share.next_due(0))
+    share.take_due(0, at, [&](const CoreShare::Due& d) {
+      out.emplace_back(at, d.vertex);
+      share.thread_stops(0, at);
+    });
+  return out;
+}
+
+TEST(CoreShare, ThreeThreadsOnTwoCoresRunAtTwoThirds) {
+  CoreShare share;
+  share.configure(1, 2);
+  for (graph::VertexId v = 0; v < 3; ++v) {
+    share.thread_starts(0, 0);
+    share.schedule(0, 0, 300, Kind::segment_end, v, 0);
+  }
+  // 300 ns of work each at 2/3 of real time: 450 ns.
+  const auto due = drain(share);
+  ASSERT_EQ(due.size(), 3u);
+  for (const auto& [at, v] : due) EXPECT_EQ(at, 450);
+}
+
+TEST(CoreShare, ALaterThreadSlowsTheFirstOnlyWhileBothRun) {
+  CoreShare share;
+  share.configure(1, 1);
+  share.thread_starts(0, 0);
+  share.schedule(0, 0, 100, Kind::segment_end, 1, 0);
+  // B starts at 50, when A has done 50. Both at 1/2: A needs 50 more, 100 ns, so it ends at 150, when B has done
+  // 50; B alone does its other 50 by 200.
+  share.thread_starts(0, 50);
+  share.schedule(0, 50, 100, Kind::segment_end, 2, 0);
+  const auto due = drain(share);
+  ASSERT_EQ(due.size(), 2u);
+  EXPECT_EQ(due[0], std::make_pair(TimeNs{150}, graph::VertexId{1}));
+  EXPECT_EQ(due[1], std::make_pair(TimeNs{200}, graph::VertexId{2}));
+}
+
+TEST(CoreShare, NoMoreThreadsThanCoresIsRealTime) {
+  CoreShare share;
+  share.configure(1, 4);
+  for (graph::VertexId v = 0; v < 4; ++v) {
+    share.thread_starts(0, 7 * v);
+    share.schedule(0, 7 * v, 1000 + v, Kind::segment_end, v, 0);
+  }
+  const auto due = drain(share);
+  ASSERT_EQ(due.size(), 4u);
+  for (graph::VertexId v = 0; v < 4; ++v) EXPECT_EQ(due[v].first, 7 * v + 1000 + v);
+}
+
+TEST(CoreShare, OffWithoutCores) {
+  CoreShare share;
+  share.configure(4, 0);
+  EXPECT_FALSE(share.enabled());
+}
+
+// Two tasks of 10 us on node 0's two CPUs: with one core each runs at half speed and both end at 20 us.
+TEST(ReplayCores, TwoTasksOnOneCoreTakeTwiceAsLong) {
+  const std::vector<std::string> lines = {task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)"),
+                                          "Task Time: (20000001,1) 10", "Task Time: (20000002,1) 10"};
+  auto shared = replay_lines(lines, {"node.cores=1"});
+  EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000001, 1), 20000);
+  EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000002, 1), 20000);
+  EXPECT_EQ(shared.run.result.makespan_ns, 20000);
+  EXPECT_EQ(shared.run.result.processors[1].busy_ns, 20000);  // it held its processor 20 us
+  auto own = replay_lines(lines, {"node.cores=2"});
+  EXPECT_EQ(own.run.result.makespan_ns, 10000);
+  auto unlimited = replay_lines(lines);
+  EXPECT_EQ(unlimited.run.result.makespan_ns, 10000);
+}
+
+// T (CPU0, 40 us) issues A (node 1's CPU, 10 us) halfway through its work; Y (CPU1, 100 us) runs beside T on one
+// core. Both at 1/2: T reaches 20 us of work at 40 us, so A is ready then and, on node 1's own core, ends at 50.
+// T needs 20 more at 1/2: it ends at 80, when Y has done 40; Y's other 60 alone end at 140.
+TEST(ReplayCores, IssuesHappenWhenTheSharedWorkReachesThem) {
+  auto r = replay_lines({task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)"),
+                         task(3, "80800000", "(20000003,1)", "(0,0)", "(20000001,1)"), "Task Time: (20000001,1) 40",
+                         "Task Time: (20000002,1) 100", "Task Time: (20000003,1) 10"},
+                        {"node.cores=1"});
+  EXPECT_EQ(r.ready_of(graph::OpKind::task, 0x20000003, 1), 40000);
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000003, 1), 50000);
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000001, 1), 80000);
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000002, 1), 140000);
+  EXPECT_EQ(r.run.result.makespan_ns, 140000);
+  // The critical path reads the issue's time the engine kept, so its classes still tile the run.
+  ASSERT_TRUE(r.run.critical.has_value());
+  TimeNs sum = 0;
+  for (const TimeNs ns : r.run.critical->by_class) sum += ns;
+  EXPECT_EQ(sum, r.run.result.makespan_ns);
+}
+
+}  // namespace
+}  // namespace rr::replay
