@@ -19,6 +19,10 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
   cmd->add_flag("--strict", flags.strict, "a malformed line (or a file skipped by --keep-going) is an error: exit 1");
   cmd->add_flag("-q,--quiet", flags.quiet, "no reading summary on stderr");
   cmd->add_option("--max-messages", flags.max_messages, "malformed lines quoted per file")->capture_default_str();
+  cmd->add_option("--traced-cores", flags.traced_cores,
+                  "the cores the traced process ran on: spans measured while more threads ran than it had cores become "
+                  "work (Legion Prof logs), and -m traced gets that many cores per node (0: unknown)")
+      ->check(CLI::Range(0, 65536));
 }
 
 std::string reading_summary(const session::LoadedTrace& t) {
@@ -67,6 +71,7 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
   options.keep_going = flags.keep_going;
   options.strict = flags.strict;
   options.max_messages_per_file = flags.max_messages;
+  options.traced_cores = flags.traced_cores;
   options.examples_per_finding = examples_per_finding;
   options.summarise = summarise;
   Progress progress("reading trace");

@@ -19,6 +19,7 @@ struct ReadingFlags {
   bool strict = false;
   bool quiet = false;
   std::size_t max_messages = 5;
+  std::uint32_t traced_cores = 0;
 };
 
 // -j/--threads, --keep-going, --strict, --quiet and --max-messages on a command that reads traces.

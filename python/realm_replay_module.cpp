@@ -84,9 +84,11 @@ struct Result {
   std::shared_ptr<ReplayState> state;
 };
 
-Trace read(const std::vector<std::string>& inputs, unsigned threads, bool strict, bool keep_going) {
+Trace read(const std::vector<std::string>& inputs, unsigned threads, bool strict, bool keep_going,
+          std::uint32_t traced_cores) {
   rr::session::ReadingOptions options;
   options.threads = threads;
+  options.traced_cores = traced_cores;
   options.strict = strict;
   options.keep_going = keep_going;
   rr::core::Expected<rr::session::LoadedTrace> loaded = InputError{};
@@ -337,16 +339,19 @@ PYBIND11_MODULE(realm_replay, m) {
 
   m.def(
       "read",
-      [](py::object inputs, unsigned threads, bool strict, bool keep_going) {
+      [](py::object inputs, unsigned threads, bool strict, bool keep_going, std::uint32_t traced_cores) {
         std::vector<std::string> paths;
         if (py::isinstance<py::str>(inputs) || py::hasattr(inputs, "__fspath__"))
           paths.push_back(py::str(py::module_::import("os").attr("fspath")(inputs)));
         else
           for (auto item : inputs) paths.push_back(py::str(py::module_::import("os").attr("fspath")(item)));
-        return read(paths, threads, strict, keep_going);
+        if (traced_cores > 65536) throw py::value_error("traced_cores must be in [0, 65536]");
+        return read(paths, threads, strict, keep_going, traced_cores);
       },
       py::arg("trace"), py::arg("threads") = 0, py::arg("strict") = false, py::arg("keep_going") = false,
-      "Read a trace (a folder, files, globs or a tar archive; a path or a list) and build its event graph.");
+      py::arg("traced_cores") = 0,
+      "Read a trace (a folder, files, globs or a tar archive; a path or a list) and build its event graph; "
+      "traced_cores: the cores the traced process ran on (its spans become work, and machine('traced') gets them).");
   m.def(
       "machine",
       [](const std::string& path, std::optional<std::vector<std::string>> overrides, const Trace* trace) {

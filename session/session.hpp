@@ -30,6 +30,9 @@ struct ReadingOptions {
   std::size_t max_messages_per_file = 5;  // located messages kept for malformed lines
   std::size_t examples_per_finding = 10;  // ids kept per kind of graph finding
   bool summarise = false;           // keep the per-node counts (`stats`); costs a pass over the records
+  // The cores each traced process ran on (--traced-cores): Legion Prof spans become work (graph::BuildOptions),
+  // and the traced machine's nodes get that many cores. 0: unknown; spans are work and cores unlimited.
+  std::uint32_t traced_cores = 0;
   // Called with decoded byte counts while reading, from several threads at once.
   std::function<void(std::uint64_t)> on_progress;
 };
@@ -42,6 +45,7 @@ struct LoadedTrace {
   std::uint32_t nodes = 0;           // traced nodes
   std::string family;                // see trace_family()
   unsigned threads = 0;              // ReadingOptions::threads it was read with; also what fitting the traced machine uses
+  std::uint32_t traced_cores = 0;    // ReadingOptions::traced_cores it was read (or packed) with
   core::TraceRecords records;
   std::optional<parser::TraceSummary> summary;  // when ReadingOptions::summarise (Realm text logs)
   std::optional<parser::ProfileSummary> profile_summary;  // when ReadingOptions::summarise (Legion Prof logs)

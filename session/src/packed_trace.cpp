@@ -327,6 +327,7 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
     if (v >= t.built.graph.vertex_count()) return error_in(path, "damaged: the cycle found names no vertex");
   t.family = trace_family(t.label, t.nodes);
   t.cache = std::make_shared<LoadedTrace::Cache>();
+  t.traced_cores = facts.cores ? static_cast<std::uint32_t>(facts.cores->value) : 0;
   t.cache->packed_facts = std::move(facts);
   if (traced_toml) std::call_once(t.cache->traced_once, [&] { t.cache->traced_toml = std::move(*traced_toml); });
   return t;

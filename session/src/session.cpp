@@ -142,6 +142,12 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
       packed->profile_summary.reset();
     }
     keep_at_most(*packed, options.examples_per_finding, options.max_messages_per_file);
+    if (options.traced_cores != 0 && options.traced_cores != packed->traced_cores)
+      return core::InputError{core::SourceLocation{inputs.front(), 0, std::nullopt},
+                              "packed " + (packed->traced_cores ? "with --traced-cores " + std::to_string(packed->traced_cores)
+                                                                 : std::string("without --traced-cores")) +
+                                  ": its durations were fixed then; pack the logs again with --traced-cores " +
+                                  std::to_string(options.traced_cores)};
     packed->threads = options.threads;
     return packed;
   }
@@ -164,6 +170,7 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
   t.cache = std::make_shared<LoadedTrace::Cache>();
   t.label = std::move(label);
   t.threads = options.threads;
+  t.traced_cores = options.traced_cores;
   std::set<std::int32_t> nodes;
   for (const auto& f : records.files)
     if (f.node >= 0) nodes.insert(f.node);
@@ -173,6 +180,7 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
     if (options.summarise) t.profile_summary = parser::summarise_profiles(records);
     graph::BuildOptions build;
     build.examples_per_finding = options.examples_per_finding;
+    build.traced_cores = options.traced_cores;
     records.width = core::IdWidth::realm;
     t.built = graph::build_profile_graph(records, build);
     t.records = std::move(records);

@@ -182,3 +182,14 @@ def test_a_packed_trace_reads_as_its_trace(tmp_path, trace):
     rb = rr.replay(b, rr.machine("traced", trace=b))
     assert ra.estimated_time_ns == rb.estimated_time_ns
     assert np.array_equal(ra.operations["end"], rb.operations["end"])
+
+
+def test_traced_cores_give_the_cli_s_estimate_and_the_traced_machine_its_cores():
+    run = os.path.join(SRC, "data/traces/legion-prof-configs/circuit_small_cpu2_util1_1core")
+    t = rr.read(run, traced_cores=1)
+    r = rr.replay(t, rr.machine("traced", trace=t))
+    assert r.estimated_time_ns == cli_json("replay", run, "-m", "traced", "--traced-cores", "1")["estimated_time_ns"]
+    plain = rr.read(run)
+    assert rr.replay(plain, rr.machine("traced", trace=plain)).estimated_time_ns != r.estimated_time_ns
+    with pytest.raises(ValueError):
+        rr.read(run, traced_cores=70000)

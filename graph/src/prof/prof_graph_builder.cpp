@@ -6,6 +6,7 @@
 // triggered, arrived at, and its waits) are in the order the run observed them, and each knows where in its
 // creator's busy time it happened.
 #include "graph/prof_graph_builder.hpp"
+#include "graph/prof_span_work.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -48,7 +49,7 @@ struct Action {
 class ProfBuilder {
  public:
   ProfBuilder(const core::TraceRecords& trace, const BuildOptions& options)
-      : trace_(trace), log_(options.examples_per_finding) {}
+      : trace_(trace), log_(options.examples_per_finding), traced_cores_(options.traced_cores) {}
 
   BuildResult build() {
     add_names();
@@ -142,11 +143,15 @@ class ProfBuilder {
       const auto& f = trace_.files[fi];
       const auto& p = f.profile;
       const std::uint32_t file_node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
-      for (const auto& w : p.work) {
+      // With the traced process's cores known, a span holds the time its thread waited for a core: the work
+      // is what it would have taken alone (prof_span_work.hpp).
+      const std::vector<double> shares = span_work_shares(p, traced_cores_);
+      for (std::size_t wi = 0; wi < p.work.size(); ++wi) {
+        const core::ProfWorkItem& w = p.work[wi];
         TaskInfo t;
         t.func_id = function_of(w);
         t.processor = w.proc;
-        t.time_ns = std::max<TimeNs>(0, w.stop - w.start);
+        t.time_ns = own_work(p, w, shares[wi]);
         // Realm's dependent partitioning runs on no processor; nor do the profiler's responses here: they are
         // left out of the estimate, and holding a processor at the times they ran would pin the app's work there.
         const bool background = w.kind == core::ProfWorkKind::partition || w.kind == core::ProfWorkKind::prof_task;
@@ -204,6 +209,19 @@ class ProfBuilder {
         add_copy(c, dst, dst);
       }
     }
+  }
+
+  // A work item's Task Time: its span, less the part of its running time (span less waits) that was another
+  // thread's turn on the cores (1 - share).
+  static TimeNs own_work(const core::ProfileRecords& p, const core::ProfWorkItem& w, double share) {
+    const TimeNs span = std::max<TimeNs>(0, w.stop - w.start);
+    if (share >= 1) return span;
+    TimeNs waits = 0;
+    if (w.kind != core::ProfWorkKind::partition)
+      for (std::uint32_t i = 0; i < w.wait_count; ++i)
+        waits += std::max<TimeNs>(0, p.waits[w.first_wait + i].wait_end - p.waits[w.first_wait + i].wait_start);
+    const TimeNs running = std::max<TimeNs>(0, span - waits);
+    return span - static_cast<TimeNs>(std::llround(static_cast<double>(running) * (1 - share)));
   }
 
   // A run of N processes profiled in fewer (-lg:prof M < N, or files left out): what the others launched has
@@ -499,6 +517,10 @@ class ProfBuilder {
         if (t != kNoTime) t = std::max<TimeNs>(0, t - origin);  // earlier (the program's own thread) counts as 0: -1 means unknown
   }
 
+  // A delay between an operation's recorded inputs and its readiness that is kept even though every input is
+  // recorded: longer than the runtime's own latency by far (a message, a meta-task's dispatch: microseconds).
+  static constexpr TimeNs kUnexplainedStallNs = 1'000'000;
+
   // An operation that waits, directly or through pass-through vertices, on an event no record produces: in the
   // traced run it became ready some time after its recorded inputs had fired and it had been launched. That
   // time is kept as a delay after them (docs/legion-prof.md), not as an absolute time: on a faster machine the
@@ -557,8 +579,12 @@ class ProfBuilder {
         const TimeNs t = passes_through_or_phase(u) ? fired[u] : observed_end_[u];
         if (t != kNoTime) known = std::max(known, t);
       }
-      if (!waits_external) continue;
-      v_.external_delay[v] = std::max<TimeNs>(0, observed_ready_[v] - known);
+      const TimeNs delay = std::max<TimeNs>(0, observed_ready_[v] - known);
+      // A long delay with every input recorded is time the run spent that no record explains (a stall of the
+      // process, Realm work with no record): kept too, or the replay would make it vanish. Short ones are the
+      // runtime's own latency, which the model prices.
+      if (!waits_external && delay < kUnexplainedStallNs) continue;
+      v_.external_delay[v] = delay;
       any = any || v_.external_delay[v] > 0;
     }
     if (!any) v_.external_delay.clear();
@@ -608,6 +634,7 @@ class ProfBuilder {
 
   const core::TraceRecords& trace_;
   FindingLog log_;
+  std::uint32_t traced_cores_;  // BuildOptions::traced_cores
   BuildResult out_;
   VertexTable v_;
   std::vector<Edge> edges_;

@@ -1,0 +1,58 @@
+// Work from spans (graph/prof_span_work.hpp) on hand-made records; every share is worked out beside it.
+#include <gtest/gtest.h>
+
+#include "graph/prof_graph_builder.hpp"
+#include "graph/prof_span_work.hpp"
+#include "support/prof_records_builder.hpp"
+
+namespace rr::graph {
+namespace {
+
+using core::ProfWorkKind;
+using namespace rr::testing::prof;  // NOLINT: the records' vocabulary
+
+// A (task on CPU0) runs 0..100. B (meta-task on the utility processor) runs 50..150 and waits 60..90. The
+// program's own thread spans it all and takes no core. Threads running: 1 on 0..50, 2 on 50..60, 1 on 60..90,
+// 2 on 90..100, 1 on 100..150. On one core each of two runs at 1/2:
+//   A: 50 + 10/2 + 30 + 10/2 = 90 of 100       -> 0.9
+//   B: 10/2 + 10/2 + 50 = 60 of its 70 running  -> 6/7
+core::ProfileRecords two_threads() {
+  auto p = with_processors();
+  p.work.push_back(work(ProfWorkKind::implicit_task, kCpu1, ev(9), 0, 0, 0, 150));
+  p.work.push_back(work(ProfWorkKind::task, kCpu0, ev(1), 0, 0, 0, 100));
+  p.work.push_back(work(ProfWorkKind::meta_task, kUtil0, ev(2), 50, 50, 50, 150));
+  add_waits(p, {wait_on(ev(7), 60, 80, 90)});
+  return p;
+}
+
+TEST(SpanWork, SharesFollowTheLogsOwnTimeline) {
+  const auto p = two_threads();
+  const auto one = span_work_shares(p, 1);
+  ASSERT_EQ(one.size(), 3u);
+  EXPECT_DOUBLE_EQ(one[0], 1.0);  // the program's own thread
+  EXPECT_DOUBLE_EQ(one[1], 0.9);
+  EXPECT_NEAR(one[2], 6.0 / 7.0, 1e-12);
+  // Two cores: never more threads than cores, spans are work.
+  for (double s : span_work_shares(p, 2)) EXPECT_DOUBLE_EQ(s, 1.0);
+  for (double s : span_work_shares(p, 0)) EXPECT_DOUBLE_EQ(s, 1.0);
+}
+
+TEST(SpanWork, TheGraphTakesTheWorkAsTaskTime) {
+  BuildOptions options;
+  options.traced_cores = 1;
+  auto r = build_profile_graph(trace_of({two_threads()}), options);
+  const EventGraph& g = r.graph;
+  for (VertexId v = 0; v < g.vertex_count(); ++v) {
+    if (g.kind(v) != OpKind::task) continue;
+    if (g.event(v) == key(ev(1))) EXPECT_EQ(g.task(v).time_ns, 90);  // 100 - 100 x 0.1
+    // B: span 100 less 1/7 of its 70 running: 90, so that its busy time (less the 30 of waits) is 60.
+    if (g.event(v) == key(ev(2))) EXPECT_EQ(g.task(v).time_ns, 90);
+    if (g.event(v) == key(ev(9))) EXPECT_EQ(g.task(v).time_ns, 150);
+  }
+  auto plain = build_profile_graph(trace_of({two_threads()}));
+  for (VertexId v = 0; v < plain.graph.vertex_count(); ++v)
+    if (plain.graph.kind(v) == OpKind::task && plain.graph.event(v) == key(ev(1))) EXPECT_EQ(plain.graph.task(v).time_ns, 100);
+}
+
+}  // namespace
+}  // namespace rr::graph
