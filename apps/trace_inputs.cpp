@@ -3,6 +3,7 @@
 #include "trace_inputs.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <iostream>
 #include <thread>
 
@@ -11,9 +12,23 @@
 
 namespace rr::app {
 
+CLI::Validator thread_count() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::uint64_t threads = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), threads);
+        // Text that is no count at all, or one past 64 bits, is left to the option's own conversion to refuse.
+        if (ec == std::errc::invalid_argument || end != text.data() + text.size()) return {};
+        if (ec == std::errc::result_out_of_range) threads = ~std::uint64_t{0};
+        return session::thread_count_problem(threads).value_or("");
+      },
+      "at most " + std::to_string(session::kMaxThreads));
+}
+
 void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common) {
   cmd->add_option("-j,--threads", common.threads,
                   "worker threads (0 = all cores); a large replay is split by model node over them, with the same result")
+      ->check(thread_count())
       ->capture_default_str();
   cmd->add_flag("--keep-going", flags.keep_going, "report an unreadable file and read the others");
   cmd->add_flag("--strict", flags.strict, "a malformed line (or a file skipped by --keep-going) is an error: exit 1");

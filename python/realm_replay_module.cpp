@@ -60,10 +60,16 @@ py::array_t<T> owned(std::vector<T>&& data) {
                         heap->data(), base);
 }
 
-// The worker threads a call may use: 0 means every core.
+// The worker threads a call may use: 0 means every core. A count the command line would refuse raises
+// ValueError in the same words, before any thread is made.
 std::unique_ptr<tbb::global_control> limit_threads(unsigned threads) {
   if (threads == 0) return nullptr;
   return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
+}
+
+unsigned checked_threads(std::uint64_t threads) {
+  if (auto problem = rr::session::thread_count_problem(threads)) throw py::value_error("threads: " + *problem);
+  return static_cast<unsigned>(threads);
 }
 
 struct Trace {
@@ -337,13 +343,13 @@ PYBIND11_MODULE(realm_replay, m) {
 
   m.def(
       "read",
-      [](py::object inputs, unsigned threads, bool strict, bool keep_going) {
+      [](py::object inputs, std::uint64_t threads, bool strict, bool keep_going) {
         std::vector<std::string> paths;
         if (py::isinstance<py::str>(inputs) || py::hasattr(inputs, "__fspath__"))
           paths.push_back(py::str(py::module_::import("os").attr("fspath")(inputs)));
         else
           for (auto item : inputs) paths.push_back(py::str(py::module_::import("os").attr("fspath")(item)));
-        return read(paths, threads, strict, keep_going);
+        return read(paths, checked_threads(threads), strict, keep_going);
       },
       py::arg("trace"), py::arg("threads") = 0, py::arg("strict") = false, py::arg("keep_going") = false,
       "Read a trace (a folder, files, globs or a tar archive; a path or a list) and build its event graph.");
@@ -354,7 +360,12 @@ PYBIND11_MODULE(realm_replay, m) {
       },
       py::arg("path"), py::arg("overrides") = py::none(), py::arg("trace") = nullptr,
       "Load a machine file with 'key=value' overrides; 'traced' with trace= for the machine the trace was taken on.");
-  m.def("replay", &replay, py::arg("trace"), py::arg("machine"), py::arg("placement") = py::none(),
-        py::arg("threads") = 0, py::arg("critical_path") = true,
-        "Replay a trace on a machine: the estimate, the utilisation and the tables.");
+  m.def(
+      "replay",
+      [](const Trace& trace, const Machine& machine, const std::optional<std::string>& placement,
+         std::uint64_t threads, bool critical_path) {
+        return replay(trace, machine, placement, checked_threads(threads), critical_path);
+      },
+      py::arg("trace"), py::arg("machine"), py::arg("placement") = py::none(), py::arg("threads") = 0,
+      py::arg("critical_path") = true, "Replay a trace on a machine: the estimate, the utilisation and the tables.");
 }

@@ -182,3 +182,11 @@ def test_a_packed_trace_reads_as_its_trace(tmp_path, trace):
     rb = rr.replay(b, rr.machine("traced", trace=b))
     assert ra.estimated_time_ns == rb.estimated_time_ns
     assert np.array_equal(ra.operations["end"], rb.operations["end"])
+
+
+def test_thread_counts_past_the_limit_are_refused(ghost):
+    with pytest.raises(ValueError, match="100000 threads is more than the limit of 1024"):
+        rr.read(GHOST, threads=100000)
+    with pytest.raises(ValueError, match="more than the limit of 1024"):
+        rr.replay(ghost, rr.machine(TITAN), threads=1025)
+    assert rr.replay(ghost, rr.machine(TITAN), threads=1024).estimated_time_ns > 0
