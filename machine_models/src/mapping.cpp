@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text_file.hpp"
+
 namespace rr::machine {
 
 namespace {
@@ -37,12 +39,10 @@ core::Expected<std::vector<std::uint32_t>> node_list(const toml::array& arr, con
 }
 
 core::Expected<toml::table> parse_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error(path, 0, "cannot open mapping file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  auto text = core::read_text_file(path, "mapping file");
+  if (!text) return text.error();
   try {
-    return toml::parse(buffer.str(), path);
+    return toml::parse(*text, path);
   } catch (const toml::parse_error& e) {
     return error(path, e.source().begin.line, "TOML syntax: " + std::string(e.description()));
   }

@@ -18,6 +18,8 @@
 #include <sstream>
 #include <thread>
 
+#include "core/text_file.hpp"
+
 namespace rr::session {
 
 namespace {
@@ -103,12 +105,10 @@ bool is_ns(const std::string& key) { return key.ends_with("_ns"); }
 }  // namespace
 
 core::Expected<std::vector<MeasuredRun>> read_runs(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return runs_error(path, 0, "cannot open runs file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (path.ends_with(".csv")) return read_csv_runs(path, buffer.str());
-  return read_toml_runs(path, buffer.str());
+  auto text = core::read_text_file(path, "runs file");
+  if (!text) return text.error();
+  if (path.ends_with(".csv")) return read_csv_runs(path, *text);
+  return read_toml_runs(path, *text);
 }
 
 double cost_value(const machine::MachineModel& m, const std::string& key) {
