@@ -5,7 +5,7 @@
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "platform/output_target.hpp"
-#include "trace_inputs.hpp"
+#include "option_checks.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"realm-replay: read Realm event-graph traces (Legion, 2014-2015) and explain them.", "realm-replay"};

@@ -3,27 +3,14 @@
 #include "trace_inputs.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <iostream>
 #include <thread>
 
+#include "option_checks.hpp"
 #include "progress.hpp"
 #include "session/packed_trace.hpp"
 
 namespace rr::app {
-
-CLI::Validator thread_count() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        std::uint64_t threads = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), threads);
-        // Text that is no count at all, or one past 64 bits, is left to the option's own conversion to refuse.
-        if (ec == std::errc::invalid_argument || end != text.data() + text.size()) return {};
-        if (ec == std::errc::result_out_of_range) threads = ~std::uint64_t{0};
-        return session::thread_count_problem(threads).value_or("");
-      },
-      "at most " + std::to_string(session::kMaxThreads));
-}
 
 void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common) {
   cmd->add_option("-j,--threads", common.threads,

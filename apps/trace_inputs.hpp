@@ -21,9 +21,6 @@ struct ReadingFlags {
   std::size_t max_messages = 5;
 };
 
-// -j/--threads' check: a count above session::kMaxThreads is a usage error naming the limit.
-CLI::Validator thread_count();
-
 // -j/--threads, --keep-going, --strict, --quiet and --max-messages on a command that reads traces.
 void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common);
 
