@@ -22,6 +22,11 @@ CLI::Validator thread_count() {
       "at most " + std::to_string(session::kMaxThreads));
 }
 
+CLI::Validator output_path() {
+  return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "the path is empty" : ""; },
+                        "PATH");
+}
+
 CLI::Validator finite_range(double lo, double hi) {
   const std::string range = CLI::detail::to_string(lo) + " to " + CLI::detail::to_string(hi);
   return CLI::Validator(

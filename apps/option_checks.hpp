@@ -8,6 +8,8 @@ namespace rr::app {
 
 // -j/--threads: at most session::kMaxThreads.
 CLI::Validator thread_count();
+// A path to write: not empty (the option would otherwise fail after all its work, without saying why).
+CLI::Validator output_path();
 // A real number in [lo, hi]. CLI::Range compares, and every comparison with NaN is false, so it passes "nan".
 CLI::Validator finite_range(double lo, double hi);
 

@@ -162,8 +162,17 @@ class ChunkReader {
     return keep;
   }
 
-  // A log is text: NUL bytes at the start mean a binary file, not a damaged line.
+  // A log is text: NUL bytes at the start mean a binary file, not a damaged line. A packed trace saved under a
+  // log's name (node_0.log in a folder) is named as what it is, so that its owner knows to give it alone.
   void check_text(const char* data, std::size_t n) {
+    // The first bytes may arrive over several reads (a byte order mark is looked for first).
+    if (head_.size() < kPackedTraceSignature.size()) {
+      head_.append(data, std::min(n, kPackedTraceSignature.size() - head_.size()));
+      if (content_of(head_) == Content::packed)
+        throw SourceError("a packed trace (realm-replay pack), not a text log: a packed trace is a whole trace; give it "
+                          "alone as the trace, under its own name (FILE.rrg)",
+                          0);
+    }
     constexpr std::uint64_t kSniff = 64 * 1024;
     if (text_offset_ < kSniff) {
       std::size_t look = static_cast<std::size_t>(std::min<std::uint64_t>(n, kSniff - text_offset_));
@@ -181,6 +190,7 @@ class ChunkReader {
   ChunkPool& pool_;
   std::size_t chunk_bytes_;
   std::string carry_;
+  std::string head_;  // the stream's first bytes, up to a packed trace's signature
   bool done_ = false;
   bool skipping_ = false;
   std::uint64_t text_offset_ = 0;
