@@ -60,6 +60,15 @@ py::array_t<T> owned(std::vector<T>&& data) {
                         heap->data(), base);
 }
 
+// A path from Python, where a str may hold NUL characters: the operating system reads a path up to its first
+// NUL, so 'titan.toml\0junk' would open titan.toml. Such a path raises realm_replay.Error instead.
+const std::string& checked_path(const std::string& path) {
+  if (path.find('\0') == std::string::npos) return path;
+  std::string shown;
+  for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+  raise(InputError{rr::core::SourceLocation{shown, 0, std::nullopt}, "a path cannot hold a NUL character"});
+}
+
 // The worker threads a call may use: 0 means every core. A count the command line would refuse raises
 // ValueError in the same words, before any thread is made.
 std::unique_ptr<tbb::global_control> limit_threads(unsigned threads) {
@@ -349,6 +358,7 @@ PYBIND11_MODULE(realm_replay, m) {
           paths.push_back(py::str(py::module_::import("os").attr("fspath")(inputs)));
         else
           for (auto item : inputs) paths.push_back(py::str(py::module_::import("os").attr("fspath")(item)));
+        for (const auto& path : paths) checked_path(path);
         return read(paths, checked_threads(threads), strict, keep_going);
       },
       py::arg("trace"), py::arg("threads") = 0, py::arg("strict") = false, py::arg("keep_going") = false,
@@ -356,7 +366,7 @@ PYBIND11_MODULE(realm_replay, m) {
   m.def(
       "machine",
       [](const std::string& path, std::optional<std::vector<std::string>> overrides, const Trace* trace) {
-        return machine(path, overrides.value_or(std::vector<std::string>{}), trace);
+        return machine(checked_path(path), overrides.value_or(std::vector<std::string>{}), trace);
       },
       py::arg("path"), py::arg("overrides") = py::none(), py::arg("trace") = nullptr,
       "Load a machine file with 'key=value' overrides; 'traced' with trace= for the machine the trace was taken on.");

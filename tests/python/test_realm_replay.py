@@ -190,3 +190,13 @@ def test_thread_counts_past_the_limit_are_refused(ghost):
     with pytest.raises(ValueError, match="more than the limit of 1024"):
         rr.replay(ghost, rr.machine(TITAN), threads=1025)
     assert rr.replay(ghost, rr.machine(TITAN), threads=1024).estimated_time_ns > 0
+
+
+def test_paths_with_a_nul_character_are_refused(tmp_path):
+    # The operating system stops at the NUL: these once opened titan.toml and the ghost trace.
+    with pytest.raises(rr.Error, match=r"titan.toml\\0junk: a path cannot hold a NUL character"):
+        rr.machine(TITAN + "\x00junk")
+    with pytest.raises(rr.Error, match="a path cannot hold a NUL character"):
+        rr.read(GHOST + "\x00junk")
+    with pytest.raises(rr.Error, match="a path cannot hold a NUL character"):
+        rr.read([GHOST, CIRCUIT + "\x00"])
