@@ -184,7 +184,7 @@ core::Expected<MappingSpec> load_mapping(const std::string& path) {
             if (auto i = mv.value_exact<std::int64_t>()) v = static_cast<double>(*i);
             else if (auto d = mv.value_exact<double>()) v = *d;
             else return error(path, line_of(mv), "'move.factor' must be a number");
-            if (!factor_in_range(v)) return error(path, line_of(mv), "'move.factor' must be from 1e-6 to 1e6");
+            if (!factor_in_range(v)) return error(path, line_of(mv), "'move.factor' must be > 0, a number from 1e-6 to 1e6");
             m.factor = v;
           } else {
             return error(path, line_of(mv), "unknown key 'move." + name + "'");

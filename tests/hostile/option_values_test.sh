@@ -21,7 +21,7 @@ for factor in 4.9e-324 1e-7 2e6 nan inf 0; do
     "$bin" replay -q "$s3d" -m "$titan" --map "18=gpu:$factor"
 done
 printf '[[move]]\nfunction = 18\nto = "gpu"\nfactor = 4.9e-324\n' > "$tmp/map.toml"
-expect 1 "map.toml:4: 'move.factor' must be from 1e-6 to 1e6" -- "$bin" replay -q "$s3d" -m "$titan" --mapping "$tmp/map.toml"
+expect 1 "map.toml:4: 'move.factor' must be > 0, a number from 1e-6 to 1e6" -- "$bin" replay -q "$s3d" -m "$titan" --mapping "$tmp/map.toml"
 expect 0 "" -- "$bin" replay -q "$s3d" -m "$titan" --map 18=gpu:1e-6 --map 20=gpu:1e6
 
 tl=(--timeline "$tmp/tl.json")
