@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "core/text_file.hpp"
 #include "output_file.hpp"
 #include "diff_report.hpp"
 
@@ -14,12 +15,12 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::optional<Json> read_report(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "realm-replay diff: error: " << path << ": cannot open\n";
+  auto text = core::read_text_file(path, "replay report");
+  if (!text) {
+    std::cerr << "realm-replay diff: error: " << text.error().to_string() << "\n";
     return std::nullopt;
   }
-  Json j = Json::parse(in, nullptr, false);
+  Json j = Json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     std::cerr << "realm-replay diff: error: " << path << ": not JSON\n";
     return std::nullopt;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "sql_export.hpp"
 #include "trace_inputs.hpp"
 
@@ -20,7 +21,9 @@ std::function<int()> add_export_command(CLI::App& app, CommonOptions& common) {
       "Replay a trace and write everything as SQL tables (SQLite): runs, processors, memories, operations, edges, "
       "copies, critical_path, findings (docs/sql.md).");
   add_replay_inputs(cmd, opts->in, common);
-  cmd->add_option("--sqlite", opts->sqlite, "the SQLite database to write (whole or not at all)")->required();
+  cmd->add_option("--sqlite", opts->sqlite, "the SQLite database to write (whole or not at all)")
+      ->required()
+      ->check(output_path());
   return [opts, &common]() -> int {
     const auto started = std::chrono::steady_clock::now();
     auto s = open_replay("export", opts->in, common);

@@ -5,6 +5,7 @@
 #include "gen/log_writer.hpp"
 #include "gen/s3d.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 
 namespace rr::app {
 
@@ -54,7 +55,7 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
     g->add_option("--compress", opts->compress, "none, gzip, xz or zstd")
         ->capture_default_str()
         ->check(CLI::IsMember({"none", "gzip", "xz", "zstd"}));
-    auto rate = CLI::Range(0.0, 1.0);
+    auto rate = finite_range(0.0, 1.0);
     g->add_option("--nil-args", opts->quirks.nil_args, "quirk rate: Task Request args printed (nil)")->check(rate);
     g->add_option("--spaced-preconditions", opts->quirks.spaced_preconditions,
                   "quirk rate: \"(id, gen)\" in Event Precondition inputs")->check(rate);

@@ -1,5 +1,7 @@
 // `realm-replay graph TRACE --dot|--json`: dump the event graph, or one node's or one slice's part of it.
 #include <iostream>
+#include <optional>
+#include <set>
 
 #include "commands.hpp"
 #include "graph/graph_export.hpp"
@@ -8,13 +10,34 @@
 
 namespace rr::app {
 
+namespace {
+
+// Empty when some operation runs on `node`, else a message naming the nodes the graph has: asking for a node
+// the trace does not have would otherwise print an empty graph and succeed.
+std::string node_without_operations(const graph::EventGraph& g, std::uint32_t node) {
+  std::set<std::uint32_t> nodes;
+  for (graph::VertexId v = 0; v < g.vertex_count(); ++v) nodes.insert(g.node(v));
+  if (nodes.count(node)) return {};
+  std::string have;
+  if (nodes.size() <= 8) {
+    for (std::uint32_t n : nodes) have += (have.empty() ? "" : ", ") + std::to_string(n);
+  } else {
+    have = std::to_string(nodes.size()) + " nodes from " + std::to_string(*nodes.begin()) + " to " +
+           std::to_string(*nodes.rbegin());
+  }
+  return "--node " + std::to_string(node) + ": no operation runs on that node (the trace's operations are on " +
+         (have.empty() ? "no node" : have) + ")";
+}
+
+}  // namespace
+
 std::function<int()> add_graph_command(CLI::App& app, CommonOptions& common) {
   struct Options {
     std::vector<std::string> inputs;
     bool dot = false;
     bool json = false;
     bool force = false;
-    std::int64_t node = -1;
+    std::optional<std::uint32_t> node;
     std::string slice;
     std::uint64_t limit = 5000;
     std::string output;
@@ -39,7 +62,7 @@ std::function<int()> add_graph_command(CLI::App& app, CommonOptions& common) {
       return kExitUsage;
     }
     graph::Selection selection;
-    if (opts->node >= 0) selection.node = static_cast<std::uint32_t>(opts->node);
+    selection.node = opts->node;
     if (!opts->slice.empty()) {
       auto colon = opts->slice.find(':');
       try {
@@ -54,6 +77,11 @@ std::function<int()> add_graph_command(CLI::App& app, CommonOptions& common) {
     auto trace = open_trace("graph", opts->inputs, common, opts->reading);
     if (!trace) return kExitBadInput;
     const graph::EventGraph& g = trace->graph();
+    if (opts->node)
+      if (auto problem = node_without_operations(g, *opts->node); !problem.empty()) {
+        std::cerr << "realm-replay graph: " << problem << "\n";
+        return kExitUsage;
+      }
     auto vertices = graph::select_vertices(g, selection);
     if (vertices.size() > opts->limit && !opts->force) {
       std::cerr << "realm-replay graph: " << vertices.size() << " operations selected, more than --limit "

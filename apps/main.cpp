@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "platform/output_target.hpp"
+#include "option_checks.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"realm-replay: read Realm event-graph traces (Legion, 2014-2015) and explain them.", "realm-replay"};
@@ -12,7 +13,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();  // global options such as --threads may follow the subcommand
   rr::app::CommonOptions common;
-  app.add_option("-j,--threads", common.threads, "worker threads (0 = all cores)")->capture_default_str();
+  app.add_option("-j,--threads", common.threads, "worker threads (0 = all cores)")
+      ->check(rr::app::thread_count())
+      ->capture_default_str();
 
   auto run_stats = rr::app::add_stats_command(app, common);
   auto run_validate = rr::app::add_validate_command(app, common);

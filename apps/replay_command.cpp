@@ -1,9 +1,13 @@
 // `realm-replay replay TRACE --machine FILE`: replay the event graph on a machine model and report the estimate.
 #include <chrono>
+#include <cmath>
 #include <iostream>
+#include <set>
 
 #include "commands.hpp"
+#include "core/saturating.hpp"
 #include "observed_report.hpp"
+#include "option_checks.hpp"
 #include "output_file.hpp"
 #include "platform/output_target.hpp"
 #include "replay_report.hpp"
@@ -15,18 +19,42 @@
 namespace rr::app {
 
 namespace {
-// "A:B" in microseconds, either side optional.
-bool parse_window(const std::string& text, TimelineFilter& f) {
-  auto colon = text.find(':');
-  if (colon == std::string::npos) return false;
-  try {
-    if (colon > 0) f.from_ns = static_cast<replay::TimeNs>(std::stod(text.substr(0, colon)) * 1000.0);
-    if (colon + 1 < text.size()) f.to_ns = static_cast<replay::TimeNs>(std::stod(text.substr(colon + 1)) * 1000.0);
-  } catch (const std::exception&) {
-    return false;
-  }
-  return true;
+
+// One side of --window: microseconds of replayed time, which starts at 0 and is held below 2^60 ns.
+std::optional<replay::TimeNs> window_time_ns(const std::string& text) {
+  char* end = nullptr;
+  const double us = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(us) || us < 0 ||
+      us * 1000.0 >= static_cast<double>(core::kTimeCeilingNs))
+    return std::nullopt;
+  return static_cast<replay::TimeNs>(us * 1000.0);
 }
+
+// "A:B" in microseconds, either side optional, A at most B. Empty when it parses, else why not: a window that
+// selects nothing is a mistake to report, not an empty timeline to write.
+std::string parse_window(const std::string& text, TimelineFilter& f) {
+  const std::string usage = "--window takes A:B in microseconds of replayed time (either may be empty), not '" +
+                            text + "'";
+  constexpr const char* kRange = " is not a time from 0 to 2^60 ns in microseconds";
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) return usage;
+  const std::string from = text.substr(0, colon), to = text.substr(colon + 1);
+  if (!from.empty() && !(f.from_ns = window_time_ns(from))) return usage + ": '" + from + "'" + kRange;
+  if (!to.empty() && !(f.to_ns = window_time_ns(to))) return usage + ": '" + to + "'" + kRange;
+  if (f.from_ns && f.to_ns && *f.from_ns > *f.to_ns) return usage + ": it starts after it ends";
+  return {};
+}
+
+// Empty when every node --nodes names is a model node of the replay, else the message naming the first that
+// is not.
+std::string unknown_timeline_node(const std::set<std::uint32_t>& nodes, std::uint32_t model_nodes) {
+  for (std::uint32_t n : nodes)
+    if (n >= model_nodes)
+      return "--nodes " + std::to_string(n) + ": the replay's model has node(s) 0 to " +
+             std::to_string(model_nodes - 1);
+  return {};
+}
+
 }  // namespace
 
 std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
@@ -56,7 +84,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
   auto* perturb = cmd->add_option("--perturb", opts->perturb,
                                   "also replay --samples times with lognormal noise of this sigma on every duration "
                                   "(mean 1) and report the estimate's distribution")
-                      ->check(CLI::Range(0.0, 4.0));
+                      ->check(finite_range(0.0, 4.0));
   cmd->add_option("--samples", opts->samples, "noisy replays for --perturb")->check(CLI::Range(1, 100000))->needs(perturb)
       ->capture_default_str();
   cmd->add_option("--seed", opts->seed, "seed of the noise for --perturb")->needs(perturb)->capture_default_str();
@@ -64,15 +92,20 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
     TimelineFilter filter;
-    if (!opts->window.empty() && !parse_window(opts->window, filter)) {
-      std::cerr << "realm-replay replay: --window takes A:B in microseconds, not '" << opts->window << "'\n";
-      return kExitUsage;
-    }
+    if (!opts->window.empty())
+      if (auto problem = parse_window(opts->window, filter); !problem.empty()) {
+        std::cerr << "realm-replay replay: " << problem << "\n";
+        return kExitUsage;
+      }
     filter.nodes.insert(opts->nodes.begin(), opts->nodes.end());
     replay::ReplayOptions engine;
     engine.record_intervals = !opts->timeline.empty();
     auto s = open_replay("replay", opts->in, common, engine);
     if (!s) return kExitBadInput;
+    if (auto problem = unknown_timeline_node(filter.nodes, s->run.map.model_nodes()); !problem.empty()) {
+      std::cerr << "realm-replay replay: " << problem << "\n";
+      return kExitUsage;
+    }
     ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, opts->in.overrides};
     RunContext ctx = replay_context("replay", opts->in, common, *s);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

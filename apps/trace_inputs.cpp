@@ -6,6 +6,7 @@
 #include <iostream>
 #include <thread>
 
+#include "option_checks.hpp"
 #include "progress.hpp"
 #include "session/packed_trace.hpp"
 
@@ -14,6 +15,7 @@ namespace rr::app {
 void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common) {
   cmd->add_option("-j,--threads", common.threads,
                   "worker threads (0 = all cores); a large replay is split by model node over them, with the same result")
+      ->check(thread_count())
       ->capture_default_str();
   cmd->add_flag("--keep-going", flags.keep_going, "report an unreadable file and read the others");
   cmd->add_flag("--strict", flags.strict, "a malformed line (or a file skipped by --keep-going) is an error: exit 1");

@@ -18,6 +18,10 @@ namespace rr::core {
 // Nanoseconds on Realm's clock, relative to the run's zero time (Legion Prof spec §6).
 using TimeNs = std::int64_t;
 
+// The most bytes one CopyInfo or FillInfo may move: 2^50 (1 PiB), the bound of a machine's
+// runtime.default_copy_bytes. A larger size is a damaged record, and a bandwidth derived from it nonsense.
+inline constexpr std::uint64_t kMaxProfCopyBytes = std::uint64_t{1} << 50;
+
 // An index into another array of the same ProfileRecords; kNoIndex when a record could not be joined.
 inline constexpr std::uint32_t kNoIndex = ~std::uint32_t{0};
 

@@ -60,10 +60,25 @@ py::array_t<T> owned(std::vector<T>&& data) {
                         heap->data(), base);
 }
 
-// The worker threads a call may use: 0 means every core.
+// A path from Python, where a str may hold NUL characters: the operating system reads a path up to its first
+// NUL, so 'titan.toml\0junk' would open titan.toml. Such a path raises realm_replay.Error instead.
+const std::string& checked_path(const std::string& path) {
+  if (path.find('\0') == std::string::npos) return path;
+  std::string shown;
+  for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+  raise(InputError{rr::core::SourceLocation{shown, 0, std::nullopt}, "a path cannot hold a NUL character"});
+}
+
+// The worker threads a call may use: 0 means every core. A count the command line would refuse raises
+// ValueError in the same words, before any thread is made.
 std::unique_ptr<tbb::global_control> limit_threads(unsigned threads) {
   if (threads == 0) return nullptr;
   return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
+}
+
+unsigned checked_threads(std::uint64_t threads) {
+  if (auto problem = rr::session::thread_count_problem(threads)) throw py::value_error("threads: " + *problem);
+  return static_cast<unsigned>(threads);
 }
 
 struct Trace {
@@ -339,14 +354,15 @@ PYBIND11_MODULE(realm_replay, m) {
 
   m.def(
       "read",
-      [](py::object inputs, unsigned threads, bool strict, bool keep_going, std::uint32_t traced_cores) {
+      [](py::object inputs, std::uint64_t threads, bool strict, bool keep_going, std::uint32_t traced_cores) {
         std::vector<std::string> paths;
         if (py::isinstance<py::str>(inputs) || py::hasattr(inputs, "__fspath__"))
           paths.push_back(py::str(py::module_::import("os").attr("fspath")(inputs)));
         else
           for (auto item : inputs) paths.push_back(py::str(py::module_::import("os").attr("fspath")(item)));
+        for (const auto& path : paths) checked_path(path);
         if (traced_cores > 65536) throw py::value_error("traced_cores must be in [0, 65536]");
-        return read(paths, threads, strict, keep_going, traced_cores);
+        return read(paths, checked_threads(threads), strict, keep_going, traced_cores);
       },
       py::arg("trace"), py::arg("threads") = 0, py::arg("strict") = false, py::arg("keep_going") = false,
       py::arg("traced_cores") = 0,
@@ -355,11 +371,16 @@ PYBIND11_MODULE(realm_replay, m) {
   m.def(
       "machine",
       [](const std::string& path, std::optional<std::vector<std::string>> overrides, const Trace* trace) {
-        return machine(path, overrides.value_or(std::vector<std::string>{}), trace);
+        return machine(checked_path(path), overrides.value_or(std::vector<std::string>{}), trace);
       },
       py::arg("path"), py::arg("overrides") = py::none(), py::arg("trace") = nullptr,
       "Load a machine file with 'key=value' overrides; 'traced' with trace= for the machine the trace was taken on.");
-  m.def("replay", &replay, py::arg("trace"), py::arg("machine"), py::arg("placement") = py::none(),
-        py::arg("threads") = 0, py::arg("critical_path") = true,
-        "Replay a trace on a machine: the estimate, the utilisation and the tables.");
+  m.def(
+      "replay",
+      [](const Trace& trace, const Machine& machine, const std::optional<std::string>& placement,
+         std::uint64_t threads, bool critical_path) {
+        return replay(trace, machine, placement, checked_threads(threads), critical_path);
+      },
+      py::arg("trace"), py::arg("machine"), py::arg("placement") = py::none(), py::arg("threads") = 0,
+      py::arg("critical_path") = true, "Replay a trace on a machine: the estimate, the utilisation and the tables.");
 }

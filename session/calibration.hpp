@@ -20,8 +20,9 @@ struct MeasuredRun {
   std::string how;        // how the time was measured ("the app's ELAPSED TIME", ...)
 };
 
-// A runs file: TOML with [[run]] tables (trace, measured_s, how), or CSV lines trace,measured_s[,how] (a header
-// line whose second field is not a number is skipped). Errors name the file and line.
+// A runs file: TOML with [[run]] tables (trace, measured_s, how), or CSV lines trace,measured_s[,how] (the first
+// line is a header, skipped, when its second field is a name rather than a number). measured_s is a plain decimal
+// number of seconds from 1e-6 to 1e6. Errors name the file and line.
 core::Expected<std::vector<MeasuredRun>> read_runs(const std::string& path);
 
 // A cost the search may change, with its bounds.

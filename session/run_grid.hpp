@@ -11,6 +11,11 @@
 
 namespace rr::session {
 
+// The most replays one grid may hold. A sweep keeps every run's summary and runs them all before it reports, so
+// its memory and time grow with the grid: two keys of 1,000 values each made a million replays that ran out of
+// memory after a minute. Ten thousand is far beyond any grid a person reads, and is refused before any replay.
+inline constexpr std::size_t kMaxGridPoints = 10'000;
+
 struct GridJob {
   const LoadedTrace* trace = nullptr;
   MachineChoice machine;

@@ -22,6 +22,14 @@
 
 namespace rr::session {
 
+// The most worker threads a command or a Python call may ask for. TBB sets up state for every thread an arena
+// is given before any work runs, so a count far beyond the machine costs memory and time (3 million threads
+// took 3 GB) or crashes in that set-up (16 million); no machine this runs on has more than a few hundred cores.
+inline constexpr std::uint64_t kMaxThreads = 1024;
+// Why `threads` cannot be used as a thread count (0: every hardware thread), or nothing when it can. The
+// command line and the Python module both ask this, so they refuse the same counts in the same words.
+std::optional<std::string> thread_count_problem(std::uint64_t threads);
+
 // How a trace is read: the same options on every command that reads one.
 struct ReadingOptions {
   unsigned threads = 0;             // 0: every hardware thread

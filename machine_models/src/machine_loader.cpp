@@ -13,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text_file.hpp"
 #include "machine_models/machine_limits.hpp"
 
 namespace rr::machine {
@@ -390,11 +391,9 @@ core::Expected<MachineModel> parse_machine(const std::string& text, const std::s
 }
 
 core::Expected<MachineModel> load_machine(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::InputError{core::SourceLocation{path, 0, std::nullopt}, "cannot open machine file"};
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_machine(buffer.str(), path, overrides);
+  auto text = core::read_text_file(path, "machine file");
+  if (!text) return text.error();
+  return parse_machine(*text, path, overrides);
 }
 
 }  // namespace rr::machine

@@ -7,6 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text_file.hpp"
+#include "machine_models/machine_limits.hpp"
+
 namespace rr::machine {
 
 namespace {
@@ -21,6 +24,10 @@ std::optional<core::ProcessorKind> kind_from_name(std::string_view name) {
   if (name == "utility") return core::ProcessorKind::utility;
   return std::nullopt;
 }
+
+// A busy-time factor scales like a processor speed, so it has a speed's range: outside it (4.9e-324, 1e300) the
+// busy times it gives are zero or past any run.
+bool factor_in_range(double v) { return std::isfinite(v) && v >= kMinSpeed && v <= kMaxSpeed; }
 
 std::uint64_t line_of(const toml::node& n) { return n.source().begin.line; }
 
@@ -37,12 +44,10 @@ core::Expected<std::vector<std::uint32_t>> node_list(const toml::array& arr, con
 }
 
 core::Expected<toml::table> parse_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error(path, 0, "cannot open mapping file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  auto text = core::read_text_file(path, "mapping file");
+  if (!text) return text.error();
   try {
-    return toml::parse(buffer.str(), path);
+    return toml::parse(*text, path);
   } catch (const toml::parse_error& e) {
     return error(path, e.source().begin.line, "TOML syntax: " + std::string(e.description()));
   }
@@ -85,7 +90,8 @@ core::Expected<FunctionMove> parse_move(const std::string& text) {
   const std::string where = "--map " + text;
   auto fail = [&](const std::string& why) { return error(where, 0, why + " (--map takes FUNC=KIND[:FACTOR], e.g. 7=gpu:0.25)"); };
   const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) return fail("no '='");
+  if (eq == std::string::npos) return fail("no '='");
+  if (eq == 0) return fail("the task function id before '=' is missing");
   FunctionMove m;
   m.source = where;
   try {
@@ -105,8 +111,8 @@ core::Expected<FunctionMove> parse_move(const std::string& text) {
     char* end = nullptr;
     const std::string factor = rest.substr(colon + 1);
     const double v = std::strtod(factor.c_str(), &end);
-    if (factor.empty() || *end != '\0' || !std::isfinite(v) || v <= 0 || v > 1e6)
-      return fail("the factor must be a number > 0 (and at most 1e6), not '" + factor + "'");
+    if (factor.empty() || *end != '\0' || !factor_in_range(v))
+      return fail("the factor must be a number from 1e-6 to 1e6, not '" + factor + "'");
     m.factor = v;
   }
   return m;
@@ -178,7 +184,7 @@ core::Expected<MappingSpec> load_mapping(const std::string& path) {
             if (auto i = mv.value_exact<std::int64_t>()) v = static_cast<double>(*i);
             else if (auto d = mv.value_exact<double>()) v = *d;
             else return error(path, line_of(mv), "'move.factor' must be a number");
-            if (!std::isfinite(v) || v <= 0 || v > 1e6) return error(path, line_of(mv), "'move.factor' must be > 0 (and at most 1e6)");
+            if (!factor_in_range(v)) return error(path, line_of(mv), "'move.factor' must be > 0, a number from 1e-6 to 1e6");
             m.factor = v;
           } else {
             return error(path, line_of(mv), "unknown key 'move." + name + "'");

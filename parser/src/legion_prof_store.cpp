@@ -1,13 +1,71 @@
 // Storing decoded Legion Prof records: per-kind arrays, children joined to the record just before them.
 #include "parser/src/legion_prof_store.hpp"
 
+#include "core/saturating.hpp"
+#include "parser/byte_source.hpp"
+
 namespace rr::parser::prof {
 namespace {
 
 using R = Role;
 
+// Realm's node ids have 16 bits: no run has more processes than this.
+constexpr std::uint32_t kMaxProfNodes = std::uint32_t{1} << 16;
+
+// The values a record must hold before it is stored, checked where it is read so that the error names its type
+// and its offset; nothing later has to guard against them. Times are nanoseconds since the run's zero time and
+// lie in [0, 2^60) (core::kTimeCeilingNs, 36 years): a negative, huge or reversed time would make negative
+// busy times, a makespan of 0 or an estimate that only a later step refuses.
+class RecordCheck {
+ public:
+  RecordCheck(std::string_view record, std::uint64_t offset) : record_(record), offset_(offset) {}
+
+  core::TimeNs time(const FieldView& f, Role r) const {
+    const core::TimeNs t = f.i64(r);
+    if (t < 0 || t >= core::kTimeCeilingNs)
+      refuse(field(r) + " " + std::to_string(t) + " ns is outside [0, 2^60) ns");
+    return t;
+  }
+  // `earlier` and `later` are two times of the record that the run took in that order.
+  void ordered(Role earlier, core::TimeNs a, Role later, core::TimeNs b) const {
+    if (a > b)
+      refuse(field(earlier) + " (" + std::to_string(a) + " ns) is after " + field(later) + " (" +
+             std::to_string(b) + " ns)");
+  }
+  // Bytes a copy or fill moves, bounded like runtime.default_copy_bytes: a derived bandwidth stays meaningful.
+  std::uint64_t bytes(const FieldView& f, Role r) const {
+    const std::uint64_t n = f.u64(r);
+    if (n > core::kMaxProfCopyBytes) refuse(field(r) + " " + std::to_string(n) + " bytes is more than 2^50 bytes");
+    return n;
+  }
+  [[noreturn]] void refuse(const std::string& what) const {
+    throw SourceError(std::string(record_) + " record: " + what, 0, offset_);
+  }
+
+ private:
+  static std::string field(Role r) { return std::string(kRoles[static_cast<std::size_t>(r)].name); }
+
+  std::string_view record_;
+  std::uint64_t offset_;
+};
+
 core::ProfEvent event(const FieldView& f, Role r) { return core::ProfEvent{f.u64(r)}; }
 core::Handle handle(const FieldView& f, Role r) { return core::Handle::make(f.u64(r)); }
+
+// The record type of an event record, for messages.
+std::string_view event_record(Kept kept) {
+  switch (kept) {
+    case Kept::event_merger_info: return "EventMergerInfo";
+    case Kept::completion_queue_info: return "CompletionQueueInfo";
+    case Kept::event_trigger_info: return "EventTriggerInfo";
+    case Kept::barrier_arrival_info: return "BarrierArrivalInfo";
+    case Kept::event_poison_info: return "EventPoisonInfo";
+    case Kept::reservation_acquire_info: return "ReservationAcquireInfo";
+    case Kept::instance_ready_info: return "InstanceReadyInfo";
+    case Kept::instance_redistrict_info: return "InstanceRedistrictInfo";
+    default: return "EventWaitInfo";
+  }
+}
 
 bool is_task(core::ProfWorkKind k) {
   return k == core::ProfWorkKind::task || k == core::ProfWorkKind::gpu_task || k == core::ProfWorkKind::implicit_task;
@@ -38,70 +96,26 @@ void ProfRecordStore::note(std::uint64_t offset, std::string message) {
 void ProfRecordStore::add(Kept kept, const FieldView& f, std::uint64_t offset) {
   using K = core::ProfWorkKind;
   switch (kept) {
-    case Kept::task_info: return add_work(K::task, f);
-    case Kept::gpu_task_info: return add_work(K::gpu_task, f);
-    case Kept::implicit_task_info: return add_work(K::implicit_task, f);
-    case Kept::meta_info: return add_work(K::meta_task, f);
-    case Kept::message_info: return add_work(K::message, f);
-    case Kept::partition_info: return add_work(K::partition, f);
-    case Kept::prof_task_info: return add_work(K::prof_task, f);
+    case Kept::task_info: return add_work(K::task, f, offset);
+    case Kept::gpu_task_info: return add_work(K::gpu_task, f, offset);
+    case Kept::implicit_task_info: return add_work(K::implicit_task, f, offset);
+    case Kept::meta_info: return add_work(K::meta_task, f, offset);
+    case Kept::message_info: return add_work(K::message, f, offset);
+    case Kept::partition_info: return add_work(K::partition, f, offset);
+    case Kept::prof_task_info: return add_work(K::prof_task, f, offset);
     case Kept::task_wait_info: return add_wait(true, f, offset);
     case Kept::meta_wait_info: return add_wait(false, f, offset);
     case Kept::copy_inst_info: return add_copy_inst(f, offset);
     case Kept::fill_inst_info: return add_fill_inst(f, offset);
-    case Kept::copy_info: {
-      core::ProfCopy c{};
-      c.op_id = f.u64(R::op_id);
-      c.size = f.u64(R::size);
-      c.fevent = event(f, R::fevent);
-      c.creator = event(f, R::creator);
-      c.critical = event(f, R::critical);
-      c.create = f.i64(R::create);
-      c.ready = f.i64(R::ready);
-      c.start = f.i64(R::start);
-      c.stop = f.i64(R::stop);
-      c.collective = f.u32(R::collective);
-      c.first_inst = static_cast<std::uint32_t>(out_.copy_insts.size());
-      parent_ = {Parent::Of::copy, static_cast<std::uint32_t>(out_.copies.size())};
-      out_.copies.push_back(c);
-      return;
-    }
-    case Kept::fill_info: {
-      core::ProfFill c{};
-      c.op_id = f.u64(R::op_id);
-      c.size = f.u64(R::size);
-      c.fevent = event(f, R::fevent);
-      c.creator = event(f, R::creator);
-      c.critical = event(f, R::critical);
-      c.create = f.i64(R::create);
-      c.ready = f.i64(R::ready);
-      c.start = f.i64(R::start);
-      c.stop = f.i64(R::stop);
-      c.first_inst = static_cast<std::uint32_t>(out_.fill_insts.size());
-      parent_ = {Parent::Of::fill, static_cast<std::uint32_t>(out_.fills.size())};
-      out_.fills.push_back(c);
-      return;
-    }
-    case Kept::inst_timeline_info: {
-      core::ProfInstance i{};
-      i.inst_uid = event(f, R::inst_uid);
-      i.inst_id = f.u64(R::inst_id);
-      i.mem = handle(f, R::mem_id);
-      i.size = f.u64(R::size);
-      i.op_id = f.u64(R::op_id);
-      i.create = f.i64(R::create);
-      i.ready = f.i64(R::ready);
-      i.destroy = f.i64(R::destroy);
-      i.creator = event(f, R::creator);
-      out_.instances.push_back(i);
-      break;
-    }
+    case Kept::copy_info: return add_copy(f, offset);
+    case Kept::fill_info: return add_fill(f, offset);
+    case Kept::inst_timeline_info: add_instance(f, offset); break;
     case Kept::machine_desc:
     case Kept::zero_time:
     case Kept::calibration_err:
     case Kept::proc_desc:
     case Kept::mem_desc:
-    case Kept::proc_mem_desc: add_machine_record(kept, f); break;
+    case Kept::proc_mem_desc: add_machine_record(kept, f, offset); break;
     case Kept::task_kind:
     case Kept::task_variant:
     case Kept::meta_desc:
@@ -115,15 +129,16 @@ void ProfRecordStore::add(Kept kept, const FieldView& f, std::uint64_t offset) {
     case Kept::reservation_acquire_info:
     case Kept::instance_ready_info:
     case Kept::instance_redistrict_info:
-    case Kept::completion_queue_info: add_events(kept, f); break;
+    case Kept::completion_queue_info: add_events(kept, f, offset); break;
     case Kept::max_dim_desc:  // read by the reader, which sizes records with it
     case Kept::none: break;
   }
   parent_ = Parent{};
 }
 
-void ProfRecordStore::add_work(core::ProfWorkKind kind, const FieldView& f) {
+void ProfRecordStore::add_work(core::ProfWorkKind kind, const FieldView& f, std::uint64_t offset) {
   using K = core::ProfWorkKind;
+  const RecordCheck check(core::prof_work_kind_record(kind), offset);
   core::ProfWorkItem w{};
   w.kind = kind;
   w.op_id = f.u64(R::op_id);
@@ -131,11 +146,12 @@ void ProfRecordStore::add_work(core::ProfWorkKind kind, const FieldView& f) {
   w.fevent = event(f, R::fevent);
   w.creator = event(f, R::creator);
   w.critical = event(f, R::critical);  // ProfTaskInfo has none: 0
-  w.start = f.i64(R::start);
-  w.stop = f.i64(R::stop);
+  w.start = check.time(f, R::start);
+  w.stop = check.time(f, R::stop);
+  check.ordered(R::start, w.start, R::stop, w.stop);
   // ProfTaskInfo logs no create or ready time; taking its start keeps create <= ready <= start.
-  w.create = kind == K::prof_task ? w.start : f.i64(R::create);
-  w.ready = kind == K::prof_task ? w.start : f.i64(R::ready);
+  w.create = kind == K::prof_task ? w.start : check.time(f, R::create);
+  w.ready = kind == K::prof_task ? w.start : check.time(f, R::ready);
   switch (kind) {
     case K::task:
     case K::gpu_task:
@@ -152,26 +168,30 @@ void ProfRecordStore::add_work(core::ProfWorkKind kind, const FieldView& f) {
   w.extra = core::kNoIndex;
   const auto index = static_cast<std::uint32_t>(out_.work.size());
   if (kind == K::gpu_task) {
+    const core::ProfGpuTime kernel{index, check.time(f, R::gpu_start), check.time(f, R::gpu_stop)};
+    check.ordered(R::gpu_start, kernel.gpu_start, R::gpu_stop, kernel.gpu_stop);
     w.extra = static_cast<std::uint32_t>(out_.gpu_times.size());
-    out_.gpu_times.push_back({index, f.i64(R::gpu_start), f.i64(R::gpu_stop)});
+    out_.gpu_times.push_back(kernel);
   } else if (kind == K::message) {
     w.extra = static_cast<std::uint32_t>(out_.spawns.size());
-    out_.spawns.push_back({index, f.i64(R::spawn)});
+    out_.spawns.push_back({index, check.time(f, R::spawn)});
   }
   out_.work.push_back(w);
   parent_ = {Parent::Of::work, index};
 }
 
 void ProfRecordStore::add_wait(bool task_wait, const FieldView& f, std::uint64_t offset) {
+  const char* record = task_wait ? "TaskWaitInfo" : "MetaWaitInfo";
+  const RecordCheck check(record, offset);
   core::ProfWait w{};
   w.op_id = f.u64(R::op_id);
   w.function = f.u32(task_wait ? R::task_id : R::lg_id);
   w.wait_event = event(f, R::wait_event);
-  w.wait_start = f.i64(R::wait_start);
-  w.wait_ready = f.i64(R::wait_ready);
-  w.wait_end = f.i64(R::wait_end);
+  w.wait_start = check.time(f, R::wait_start);
+  w.wait_ready = check.time(f, R::wait_ready);
+  w.wait_end = check.time(f, R::wait_end);
+  check.ordered(R::wait_start, w.wait_start, R::wait_end, w.wait_end);
   w.item = core::kNoIndex;
-  const char* record = task_wait ? "TaskWaitInfo" : "MetaWaitInfo";
   if (parent_.of == Parent::Of::work) {
     core::ProfWorkItem& item = out_.work[parent_.index];
     if (task_wait ? is_task(item.kind) : is_meta(item.kind)) {
@@ -191,6 +211,59 @@ void ProfRecordStore::add_wait(bool task_wait, const FieldView& f, std::uint64_t
                      (task_wait ? "task" : "meta-task or message") + " record: not attached to any");
   }
   out_.waits.push_back(w);
+}
+
+void ProfRecordStore::add_copy(const FieldView& f, std::uint64_t offset) {
+  const RecordCheck check("CopyInfo", offset);
+  core::ProfCopy c{};
+  c.op_id = f.u64(R::op_id);
+  c.size = check.bytes(f, R::size);
+  c.fevent = event(f, R::fevent);
+  c.creator = event(f, R::creator);
+  c.critical = event(f, R::critical);
+  c.create = check.time(f, R::create);
+  c.ready = check.time(f, R::ready);
+  c.start = check.time(f, R::start);
+  c.stop = check.time(f, R::stop);
+  check.ordered(R::start, c.start, R::stop, c.stop);
+  c.collective = f.u32(R::collective);
+  c.first_inst = static_cast<std::uint32_t>(out_.copy_insts.size());
+  parent_ = {Parent::Of::copy, static_cast<std::uint32_t>(out_.copies.size())};
+  out_.copies.push_back(c);
+}
+
+void ProfRecordStore::add_fill(const FieldView& f, std::uint64_t offset) {
+  const RecordCheck check("FillInfo", offset);
+  core::ProfFill c{};
+  c.op_id = f.u64(R::op_id);
+  c.size = check.bytes(f, R::size);
+  c.fevent = event(f, R::fevent);
+  c.creator = event(f, R::creator);
+  c.critical = event(f, R::critical);
+  c.create = check.time(f, R::create);
+  c.ready = check.time(f, R::ready);
+  c.start = check.time(f, R::start);
+  c.stop = check.time(f, R::stop);
+  check.ordered(R::start, c.start, R::stop, c.stop);
+  c.first_inst = static_cast<std::uint32_t>(out_.fill_insts.size());
+  parent_ = {Parent::Of::fill, static_cast<std::uint32_t>(out_.fills.size())};
+  out_.fills.push_back(c);
+}
+
+void ProfRecordStore::add_instance(const FieldView& f, std::uint64_t offset) {
+  const RecordCheck check("InstTimelineInfo", offset);
+  core::ProfInstance i{};
+  i.inst_uid = event(f, R::inst_uid);
+  i.inst_id = f.u64(R::inst_id);
+  i.mem = handle(f, R::mem_id);
+  i.size = f.u64(R::size);
+  i.op_id = f.u64(R::op_id);
+  i.create = check.time(f, R::create);
+  i.ready = check.time(f, R::ready);
+  i.destroy = check.time(f, R::destroy);
+  check.ordered(R::create, i.create, R::destroy, i.destroy);
+  i.creator = event(f, R::creator);
+  out_.instances.push_back(i);
 }
 
 void ProfRecordStore::add_copy_inst(const FieldView& f, std::uint64_t offset) {
@@ -236,9 +309,22 @@ void ProfRecordStore::add_fill_inst(const FieldView& f, std::uint64_t offset) {
   out_.fill_insts.push_back(c);
 }
 
-void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f) {
+void ProfRecordStore::check_machine(const FieldView& f, std::uint64_t offset) const {
+  const RecordCheck check("MachineDesc", offset);
+  const std::uint32_t num_nodes = f.u32(R::num_nodes);
+  const std::uint32_t node_id = f.u32(R::node_id);
+  // Each missing node is listed in reports: a count no Realm run can have would list billions.
+  if (num_nodes == 0 || num_nodes > kMaxProfNodes)
+    check.refuse("num_nodes " + std::to_string(num_nodes) + " is not a node count from 1 to " +
+                 std::to_string(kMaxProfNodes) + " (Realm's node ids have 16 bits)");
+  if (node_id >= num_nodes)
+    check.refuse("node_id " + std::to_string(node_id) + " is not below num_nodes " + std::to_string(num_nodes));
+}
+
+void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f, std::uint64_t offset) {
   switch (kept) {
     case Kept::machine_desc: {
+      check_machine(f, offset);
       if (out_.machine) {
         ++out_.joins.repeated_machine_descs;
         return;
@@ -335,7 +421,9 @@ void ProfRecordStore::add_names(Kept kept, const FieldView& f) {
   }
 }
 
-void ProfRecordStore::add_events(Kept kept, const FieldView& f) {
+void ProfRecordStore::add_events(Kept kept, const FieldView& f, std::uint64_t offset) {
+  const RecordCheck check(event_record(kept), offset);
+  const auto performed = [&] { return check.time(f, R::performed); };
   switch (kept) {
     case Kept::event_wait_info:
       out_.event_waits.push_back(
@@ -343,7 +431,7 @@ void ProfRecordStore::add_events(Kept kept, const FieldView& f) {
       return;
     case Kept::event_merger_info:
     case Kept::completion_queue_info: {
-      const core::ProfEventMerger m{event(f, R::result), event(f, R::fevent), f.i64(R::performed),
+      const core::ProfEventMerger m{event(f, R::result), event(f, R::fevent), performed(),
                                     {event(f, R::pre0), event(f, R::pre1), event(f, R::pre2), event(f, R::pre3)}};
       (kept == Kept::event_merger_info ? out_.mergers : out_.completion_queues).push_back(m);
       return;
@@ -351,24 +439,24 @@ void ProfRecordStore::add_events(Kept kept, const FieldView& f) {
     case Kept::event_trigger_info:
     case Kept::barrier_arrival_info: {
       const core::ProfEventTrigger t{event(f, R::result), event(f, R::fevent), event(f, R::precondition),
-                                     f.i64(R::performed)};
+                                     performed()};
       (kept == Kept::event_trigger_info ? out_.triggers : out_.arrivals).push_back(t);
       return;
     }
     case Kept::event_poison_info:
-      out_.poisons.push_back({event(f, R::result), event(f, R::fevent), f.i64(R::performed)});
+      out_.poisons.push_back({event(f, R::result), event(f, R::fevent), performed()});
       return;
     case Kept::reservation_acquire_info:
       out_.reservation_acquires.push_back({event(f, R::result), event(f, R::fevent), event(f, R::precondition),
-                                           f.i64(R::performed), f.u64(R::reservation)});
+                                           performed(), f.u64(R::reservation)});
       return;
     case Kept::instance_ready_info:
       out_.instance_readies.push_back(
-          {event(f, R::result), event(f, R::precondition), event(f, R::inst_uid), f.i64(R::performed)});
+          {event(f, R::result), event(f, R::precondition), event(f, R::inst_uid), performed()});
       return;
     case Kept::instance_redistrict_info:
       out_.instance_redistricts.push_back({event(f, R::result), event(f, R::precondition), event(f, R::previous),
-                                           event(f, R::next), f.i64(R::performed)});
+                                           event(f, R::next), performed()});
       return;
     default: return;
   }

@@ -31,13 +31,18 @@ class ProfRecordStore {
   };
 
   std::uint32_t intern(std::string_view s);
-  void add_work(core::ProfWorkKind kind, const FieldView& f);
+  void add_work(core::ProfWorkKind kind, const FieldView& f, std::uint64_t offset);
   void add_wait(bool task_wait, const FieldView& f, std::uint64_t offset);
+  void add_copy(const FieldView& f, std::uint64_t offset);
+  void add_fill(const FieldView& f, std::uint64_t offset);
+  void add_instance(const FieldView& f, std::uint64_t offset);
   void add_copy_inst(const FieldView& f, std::uint64_t offset);
   void add_fill_inst(const FieldView& f, std::uint64_t offset);
-  void add_machine_record(Kept kept, const FieldView& f);
+  // Refuses a MachineDesc whose node count or node no Realm run can have (SourceError at `offset`).
+  void check_machine(const FieldView& f, std::uint64_t offset) const;
+  void add_machine_record(Kept kept, const FieldView& f, std::uint64_t offset);
   void add_names(Kept kept, const FieldView& f);
-  void add_events(Kept kept, const FieldView& f);
+  void add_events(Kept kept, const FieldView& f, std::uint64_t offset);
   void note(std::uint64_t offset, std::string message);
 
   core::ProfileRecords& out_;

@@ -162,8 +162,17 @@ class ChunkReader {
     return keep;
   }
 
-  // A log is text: NUL bytes at the start mean a binary file, not a damaged line.
+  // A log is text: NUL bytes at the start mean a binary file, not a damaged line. A packed trace saved under a
+  // log's name (node_0.log in a folder) is named as what it is, so that its owner knows to give it alone.
   void check_text(const char* data, std::size_t n) {
+    // The first bytes may arrive over several reads (a byte order mark is looked for first).
+    if (head_.size() < kPackedTraceSignature.size()) {
+      head_.append(data, std::min(n, kPackedTraceSignature.size() - head_.size()));
+      if (content_of(head_) == Content::packed)
+        throw SourceError("a packed trace (realm-replay pack), not a text log: a packed trace is a whole trace; give it "
+                          "alone as the trace, under its own name (FILE.rrg)",
+                          0);
+    }
     constexpr std::uint64_t kSniff = 64 * 1024;
     if (text_offset_ < kSniff) {
       std::size_t look = static_cast<std::size_t>(std::min<std::uint64_t>(n, kSniff - text_offset_));
@@ -181,6 +190,7 @@ class ChunkReader {
   ChunkPool& pool_;
   std::size_t chunk_bytes_;
   std::string carry_;
+  std::string head_;  // the stream's first bytes, up to a packed trace's signature
   bool done_ = false;
   bool skipping_ = false;
   std::uint64_t text_offset_ = 0;
@@ -449,6 +459,31 @@ void summarise_trace(core::TraceRecords& trace) {
   trace.era = core::classify_era(trace.era_evidence, machine_records, graph_records);
 }
 
+namespace {
+
+// Legion Prof logs of one run agree on its process count; logs that do not are of two runs, and merging them
+// would replay work that never ran together. The error names the first file that disagrees and the one before.
+std::optional<core::InputError> logs_of_another_run(const core::TraceRecords& trace) {
+  const core::FileRecords* first = nullptr;
+  for (const auto& f : trace.files) {
+    if (!f.profile.machine) continue;
+    if (!first) {
+      first = &f;
+      continue;
+    }
+    const std::uint32_t want = first->profile.machine->num_nodes;
+    const std::uint32_t have = f.profile.machine->num_nodes;
+    if (have != want)
+      return core::InputError{core::SourceLocation{f.path, 0, std::nullopt, std::nullopt},
+                              "its MachineDesc gives a run of " + std::to_string(have) + " node(s), " + first->path +
+                                  "'s a run of " + std::to_string(want) +
+                                  ": the logs are of different runs; give the logs of one run"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options) {
   auto inputs = discover_inputs(args);
   if (!inputs) return inputs.error();
@@ -512,6 +547,7 @@ core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& ar
                             "holds node " + std::to_string(f.node) + how + ", as " + trace.files[it->second].path +
                                 " does; give one log per node"};
   }
+  if (auto other_run = logs_of_another_run(trace)) return *other_run;
   // Every node's log lists the whole machine: kept once, the copies are counted only.
   core::drop_repeated_machine_records(trace);
   summarise_trace(trace);

@@ -182,6 +182,8 @@ std::string OutputTarget::open(const std::string& path) {
   discard();
   path_ = path;
   write_errno_ = 0;
+  // Without this, an empty path fails only at the final rename, as ": cannot rename into place".
+  if (path.empty()) return "the output path is empty";
   int err = 0;
   if (!follow_symlinks(path, target_, err)) return error("cannot write", err);
   struct stat st {};

@@ -268,6 +268,10 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
   if (h.byte_order != kByteOrderMark) return error_in(path, "a packed trace written on a machine of another byte order");
   if (h.header_checksum != checksum(&h, offsetof(Header, header_checksum)))
     return error_in(path, "damaged: the header's checksum does not match", 0);
+  // The checksum covers bytes 0-39 only; the zero bytes after it are checked here, so that a later version can
+  // give them a meaning without old files holding junk there.
+  if (h.zero != decltype(h.zero){})
+    return error_in(path, "damaged: header bytes 48-63 are not zero", offsetof(Header, zero));
   if (h.file_bytes != file.size())
     return error_in(path, std::string(file.size() < h.file_bytes ? "truncated" : "damaged") + ": the header says " +
                               std::to_string(h.file_bytes) + " bytes, the file has " + size_text);

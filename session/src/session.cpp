@@ -18,6 +18,12 @@
 
 namespace rr::session {
 
+std::optional<std::string> thread_count_problem(std::uint64_t threads) {
+  if (threads <= kMaxThreads) return std::nullopt;
+  return std::to_string(threads) + " threads is more than the limit of " + std::to_string(kMaxThreads) +
+         " (0 uses every core)";
+}
+
 const std::string& LoadedTrace::traced_machine() const {
   if (!cache) throw std::logic_error("LoadedTrace without its cache: make traces with load_trace or load_records");
   std::call_once(cache->traced_once, [&] {

@@ -193,3 +193,21 @@ def test_traced_cores_give_the_cli_s_estimate_and_the_traced_machine_its_cores()
     assert rr.replay(plain, rr.machine("traced", trace=plain)).estimated_time_ns != r.estimated_time_ns
     with pytest.raises(ValueError):
         rr.read(run, traced_cores=70000)
+
+
+def test_thread_counts_past_the_limit_are_refused(ghost):
+    with pytest.raises(ValueError, match="100000 threads is more than the limit of 1024"):
+        rr.read(GHOST, threads=100000)
+    with pytest.raises(ValueError, match="more than the limit of 1024"):
+        rr.replay(ghost, rr.machine(TITAN), threads=1025)
+    assert rr.replay(ghost, rr.machine(TITAN), threads=1024).estimated_time_ns > 0
+
+
+def test_paths_with_a_nul_character_are_refused(tmp_path):
+    # The operating system stops at the NUL: these once opened titan.toml and the ghost trace.
+    with pytest.raises(rr.Error, match=r"titan.toml\\0junk: a path cannot hold a NUL character"):
+        rr.machine(TITAN + "\x00junk")
+    with pytest.raises(rr.Error, match="a path cannot hold a NUL character"):
+        rr.read(GHOST + "\x00junk")
+    with pytest.raises(rr.Error, match="a path cannot hold a NUL character"):
+        rr.read([GHOST, CIRCUIT + "\x00"])

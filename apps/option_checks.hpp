@@ -1,0 +1,16 @@
+// Checks of option values that CLI11's own validators let through: each refuses the value as a usage error
+// (exit 2) with a message naming the limit.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace rr::app {
+
+// -j/--threads: at most session::kMaxThreads.
+CLI::Validator thread_count();
+// A path to write: not empty (the option would otherwise fail after all its work, without saying why).
+CLI::Validator output_path();
+// A real number in [lo, hi]. CLI::Range compares, and every comparison with NaN is false, so it passes "nan".
+CLI::Validator finite_range(double lo, double hi);
+
+}  // namespace rr::app
