@@ -9,11 +9,34 @@
 
 namespace rr::graph {
 
+// A stretch of a log in which no record has a time: the process did nothing it logs.
+struct SilentWindow {
+  core::TimeNs from;
+  core::TimeNs to;
+  std::uint64_t processor = 0;  // the processor starting up then
+};
+
 // For each work item of one process's log (indexed like ProfileRecords::work), the share of its running time
 // (start to stop, less its waits) that was its own work, in (0, 1]: while k of the process's threads ran on
 // `cores` cores, each ran at min(1, cores / k) of real time. The threads counted are those that take a core in
 // the replay: work on CPU, utility and I/O processors (tasks, meta-tasks, messages) and Realm's background work
 // (dependent partitioning). The program's own thread, the profiler's responses and GPU tasks take none, and get 1.
 std::vector<double> span_work_shares(const core::ProfileRecords& profile, std::uint32_t cores);
+// The same, with the start-ups in `windows` taken out of the work of the processors starting up. Other threads that
+// ran meanwhile keep theirs: what they did while the process stood still was waiting for the runtime, spinning.
+std::vector<double> span_work_shares(const core::ProfileRecords& profile, std::uint32_t cores,
+                                     const std::vector<SilentWindow>& windows);
+
+// Silences of kStartupSilenceNs or more between the first and the last operation: Realm processors starting up.
+// Each CPU or utility processor, on its first runtime work, stalls the process for tens of milliseconds, one
+// processor after another: the real logs show exactly one such silence per processor (docs/replay.md, "Processor
+// start-up").
+inline constexpr core::TimeNs kStartupSilenceNs = 20'000'000;
+std::vector<SilentWindow> silent_windows(const core::ProfileRecords& profile);
+// The work of one processor's start-up: the mean start-up silence, less the part of it that was other threads' turn on
+// `cores` cores (0: none). 0 when the log has no silence.
+core::TimeNs startup_stall_ns(const core::ProfileRecords& profile, std::uint32_t cores);
+// How much of [from, to) lies in the windows (sorted, disjoint).
+core::TimeNs silent_overlap(const std::vector<SilentWindow>& windows, core::TimeNs from, core::TimeNs to);
 
 }  // namespace rr::graph

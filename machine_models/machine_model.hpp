@@ -62,6 +62,9 @@ struct RuntimeCosts {
   TimeNs trigger_remote_ns = 0;       // extra for an event seen on another node (on top of network latency)
   TimeNs merge_ns = 0;                // a merge fires this long after its last input
   TimeNs barrier_arrival_ns = 0;      // an arrival takes effect this long after it is made
+  // A CPU or utility processor's first task starts after its processor's start-up, this much work, which the
+  // processors of a node do one after another (the runtime initialises each on its first work, under one lock).
+  TimeNs processor_start_ns = 0;
 };
 
 // What one model node (one process, a Realm address space) has besides its processors.

@@ -275,6 +275,7 @@ MachineModel read_model(const toml::table& root) {
     m.runtime.trigger_remote_ns = r.integer("trigger_remote_ns", 0, 0, kMaxCostNs);
     m.runtime.merge_ns = r.integer("merge_ns", 0, 0, kMaxCostNs);
     m.runtime.barrier_arrival_ns = r.integer("barrier_arrival_ns", 0, 0, kMaxCostNs);
+    m.runtime.processor_start_ns = r.integer("processor_start_ns", 0, 0, kMaxCostNs);
     m.wait_frees_processor = r.boolean("wait_frees_processor", true);
     std::string issue = r.string("issue_point", std::string("interpolate"));
     if (issue == "interpolate") m.issue_point = IssuePoint::interpolate;

@@ -170,7 +170,11 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
     << "[runtime]\n"
     << "task_launch_ns = 0         # [A] the runtime's own work is in the logged meta-tasks (function 4)\n"
     << "trigger_local_ns = 0       # [A]\ntrigger_remote_ns = 0      # [A] on top of the network latency\n"
-    << "merge_ns = 0               # [A]\nbarrier_arrival_ns = 0     # [A]\n"
+    << "merge_ns = 0               # [A]\nbarrier_arrival_ns = 0     # [A]\n";
+  if (facts.processor_start_ns)
+    t << "processor_start_ns = " << value_or(facts.processor_start_ns, "0", true) << "   # " << tag_or(facts.processor_start_ns, "")
+      << "\n";
+  t
     << "wait_frees_processor = true   # Realm runs other ready tasks while one waits (spec §7.4)\n"
     << "issue_point = \"interpolate\"   # action k of K at start + (k+1)/(K+1) x busy (DESIGN §3)\n"
     << "placement = \"traced\"   # each traced processor runs on its own model processor: the traced run\n"

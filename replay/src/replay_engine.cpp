@@ -179,6 +179,7 @@ struct ProcessorState {
   std::uint32_t queue[2] = {kNone, kNone};
   std::uint32_t more = kNone;  // index into the engine's lists of further queues
   bool busy = false;
+  bool started = false;  // its start-up is done (runtime.processor_start_ns)
 
   bool idle() const { return !busy && held_by == kNoVertex; }
   void serve(std::uint32_t q, std::vector<std::vector<std::uint32_t>>& more_queues) {
@@ -240,6 +241,7 @@ class Engine {
         // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
         case EventType::floor: contribute(v, now_, ops_.released_by(v), Release::observed); break;
         case EventType::core_due: on_core_due(e.aux()); break;
+        case EventType::startup_turn: on_startup_turn(v, e.aux()); break;
       }
     }
     allocate_resources();
@@ -636,7 +638,9 @@ class Engine {
     procs_.assign(map_.processors().size(), {});
     proc_available_.assign(map_.processors().size(), 0);
     share_.configure(map_.model_nodes(), model_.node.cores);
-    if (share_.enabled()) r_.issued_at.assign(n_, kNever);
+    // An issue's time depends on more than its issuer's start: the engine keeps it for the critical path.
+    if (share_.enabled() || model_.runtime.processor_start_ns > 0) r_.issued_at.assign(n_, kNever);
+    startup_free_.assign(model_.runtime.processor_start_ns > 0 ? map_.model_nodes() : 0, 0);
     path_usage_.assign(path_names_.size(), {});
     for (VertexId v = 0; v < n_; ++v) {
       if (!owned(v)) continue;
@@ -903,12 +907,23 @@ class Engine {
       const graph::TaskInfo& info = g_.task(task);
       if (info.time_ns != graph::kNoTime && info.time_ns < timing_.total_wait_ns(task)) ++t_.clamped_waits;
     }
-    const Issuing running = timing_.segment(v, task, now_, p);
+    Issuing running = timing_.segment(v, task, now_, p);
+    TimeNs startup_wait = 0;
+    if (!startup_free_.empty() && !proc.started && takes_core(p, task)) {
+      startup_wait = start_up(p);
+      running.run_start += startup_wait + model_.runtime.processor_start_ns;
+    }
     ops_.start_at(v, now_);
     r_.processor_of[v] = p;
     proc.busy = true;
     proc.last = v;
     if (share_.enabled() && takes_core(p, task)) {
+      // Waiting for the other processors' start-ups takes no core: the thread begins to share them once its own
+      // start-up begins (on_startup_turn).
+      if (startup_wait > 0) {
+        push(now_ + startup_wait, v, EventType::startup_turn, p);
+        return;
+      }
       ++r_.processors[p].segments;
       start_shared(v, map_.processors()[p].node, running, CoreShare::DueKind::segment_end, p);
       return;
@@ -928,8 +943,29 @@ class Engine {
     auto kinds = g_.successor_kinds(v);
     for (std::size_t i = 0; i < succ.size(); ++i) {
       if (kinds[i] != EdgeKind::issue) continue;
-      contribute(succ[i], timing_.issue_arrival(running, v, succ[i]), v, Release::issue);
+      const TimeNs at = timing_.issue_arrival(running, v, succ[i]);
+      if (!r_.issued_at.empty()) r_.issued_at[succ[i]] = core::held(at);
+      contribute(succ[i], at, v, Release::issue);
     }
+  }
+
+  // A processor's start-up before its first work (runtime.processor_start_ns): after those of its node's
+  // processors that started before it, one at a time. How long it waits for them.
+  TimeNs start_up(std::uint32_t p) {
+    procs_[p].started = true;
+    TimeNs& free = startup_free_[map_.processors()[p].node];
+    const TimeNs begin = std::max(now_, free);
+    free = core::saturating_add(begin, model_.runtime.processor_start_ns);
+    return begin - now_;
+  }
+
+  // Under shared cores, a first segment whose processor waited for the others' start-ups: its start-up begins now,
+  // and with it its share of the cores.
+  void on_startup_turn(VertexId v, std::uint32_t p) {
+    Issuing running = timing_.segment(v, g_.task_of(v), now_, p);
+    running.run_start += model_.runtime.processor_start_ns;
+    ++r_.processors[p].segments;
+    start_shared(v, map_.processors()[p].node, running, CoreShare::DueKind::segment_end, p);
   }
 
   void on_segment_end(VertexId v, std::uint32_t p) {
@@ -1377,6 +1413,7 @@ class Engine {
   FirstSegmentQueues first_queues_;
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   CoreShare share_;  // the nodes' cores, when the model limits them
+  std::vector<TimeNs> startup_free_;  // by model node: when its processors' start-ups are done so far
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise
   // channels

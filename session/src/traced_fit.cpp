@@ -235,9 +235,11 @@ machine::TracedFacts traced_facts(const LoadedTrace& trace) {
     facts.median_copy_bytes = sizes[sizes.size() / 2];
   }
   add_prof_facts(trace.records, facts);
-  if (trace.traced_cores > 0)
+  if (trace.traced_cores > 0) {
     facts.cores = machine::MeasuredValue{static_cast<double>(trace.traced_cores), "[G]",
                                          "given with --traced-cores: the cores each traced process's threads shared"};
+    add_processor_start(trace.records, trace.traced_cores, facts);
+  }
   return facts;
 }
 

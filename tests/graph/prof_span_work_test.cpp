@@ -54,5 +54,32 @@ TEST(SpanWork, TheGraphTakesTheWorkAsTaskTime) {
     if (plain.graph.kind(v) == OpKind::task && plain.graph.event(v) == key(ev(1))) EXPECT_EQ(plain.graph.task(v).time_ns, 100);
 }
 
+// Start-up silences: CPU0's first task runs 0..100 ms with nothing else logged from 10 to 70 ms (a silence in its
+// first item: a start-up); later, its second task runs alone 200..300 ms with nothing logged from 210 to 290 (a
+// silence too, but not in a first item: not a start-up). The utility processor's first meta-task runs 100..101 and
+// the silence after its stop, 101..140, is its start-up. On one core, with one thread running in each silence, the
+// start-up work is the silences' mean: (60 + 39) / 2 = 49.5 ms.
+TEST(SpanWork, StartUpSilencesAreThoseOfAProcessorsFirstItem) {
+  constexpr TimeNs ms = 1'000'000;
+  auto p = with_processors();
+  p.work.push_back(work(ProfWorkKind::task, kCpu0, ev(1), 0, 0, 0, 100 * ms));
+  p.work.push_back(work(ProfWorkKind::task, kCpu0, ev(2), 5 * ms, 5 * ms, 200 * ms, 300 * ms));
+  p.work.push_back(work(ProfWorkKind::meta_task, kUtil0, ev(3), 10 * ms, 10 * ms, 100 * ms, 101 * ms));
+  p.work.push_back(work(ProfWorkKind::meta_task, kUtil0, ev(4), 70 * ms, 70 * ms, 140 * ms, 150 * ms));
+  p.work.push_back(work(ProfWorkKind::meta_task, kUtil0, ev(5), 210 * ms, 210 * ms, 290 * ms, 291 * ms));
+  const auto windows = silent_windows(p);
+  ASSERT_EQ(windows.size(), 2u);
+  EXPECT_EQ(windows[0].from, 10 * ms);
+  EXPECT_EQ(windows[0].to, 70 * ms);
+  EXPECT_EQ(windows[0].processor, kCpu0);
+  EXPECT_EQ(windows[1].from, 101 * ms);
+  EXPECT_EQ(windows[1].to, 140 * ms);
+  EXPECT_EQ(windows[1].processor, kUtil0);
+  EXPECT_EQ(startup_stall_ns(p, 1), 49'500'000);
+  // The start-up is no work of CPU0's first task: 100 - 60 = 40 ms of its 100.
+  EXPECT_DOUBLE_EQ(span_work_shares(p, 1, windows)[0], 0.4);
+  EXPECT_EQ(silent_overlap(windows, 0, 120 * ms), 60 * ms + 19 * ms);
+}
+
 }  // namespace
 }  // namespace rr::graph

@@ -106,5 +106,27 @@ TEST(ReplayCores, IssuesHappenWhenTheSharedWorkReachesThem) {
   EXPECT_EQ(sum, r.run.result.makespan_ns);
 }
 
+// Start-ups of 5 us, one processor at a time: node 0's two CPUs start 10 us tasks at 0. CPU 0 starts up 0..5 and
+// runs 5..15; CPU 1 waits for it, starts up 5..10 and runs 10..20. A later task on CPU 0 (after the first, by its
+// precondition) pays no start-up: 15..25.
+TEST(ReplayStartUp, ProcessorsStartUpOneAtATimeBeforeTheirFirstWork) {
+  const std::vector<std::string> lines = {task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)"),
+                                          task(3, "80000000", "(20000003,1)", "(20000001,1)"),
+                                          "Task Time: (20000001,1) 10", "Task Time: (20000002,1) 10",
+                                          "Task Time: (20000003,1) 10"};
+  auto r = replay_lines(lines, {"runtime.processor_start_ns=5000"});
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000001, 1), 15000);
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000002, 1), 20000);
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000003, 1), 25000);
+  // On one shared core: CPU 0 starts up alone (0..5); CPU 1 waits for it without a core, then its start-up and task
+  // (15 us of work) run beside CPU 0's task (10) at 1/2: CPU 0 ends at 25, when CPU 1 has done 10 of its 15. Task 3
+  // takes CPU 0 at once and shares the core with CPU 1's last 5 us: both at 1/2, CPU 1 ends at 35, when task 3 has
+  // done 5 of its 10; alone after, it ends at 40.
+  auto shared = replay_lines(lines, {"runtime.processor_start_ns=5000", "node.cores=1"});
+  EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000001, 1), 25000);
+  EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000002, 1), 35000);
+  EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000003, 1), 40000);
+}
+
 }  // namespace
 }  // namespace rr::replay

@@ -145,7 +145,11 @@ class ProfBuilder {
       const std::uint32_t file_node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
       // With the traced process's cores known, a span holds the time its thread waited for a core: the work
       // is what it would have taken alone (prof_span_work.hpp).
-      const std::vector<double> shares = span_work_shares(p, traced_cores_);
+      // Start-up silences are no one's work either: the model adds them back where its processors start.
+      std::vector<SilentWindow> silences;
+      if (traced_cores_ > 0) silences = silent_windows(p);
+      const std::vector<double> shares = span_work_shares(p, traced_cores_, silences);
+      if (!silences.empty()) silences_[file_node] = std::move(silences);
       for (std::size_t wi = 0; wi < p.work.size(); ++wi) {
         const core::ProfWorkItem& w = p.work[wi];
         TaskInfo t;
@@ -515,6 +519,8 @@ class ProfBuilder {
     for (auto* times : {&observed_start_, &observed_end_, &observed_ready_, &issued_at_, &sorted_wait_ends_})
       for (TimeNs& t : *times)
         if (t != kNoTime) t = std::max<TimeNs>(0, t - origin);  // earlier (the program's own thread) counts as 0: -1 means unknown
+    for (auto& [node, windows] : silences_)
+      for (SilentWindow& s : windows) s = {std::max<TimeNs>(0, s.from - origin), std::max<TimeNs>(0, s.to - origin), s.processor};
   }
 
   // A delay between an operation's recorded inputs and its readiness that is kept even though every input is
@@ -579,7 +585,10 @@ class ProfBuilder {
         const TimeNs t = passes_through_or_phase(u) ? fired[u] : observed_end_[u];
         if (t != kNoTime) known = std::max(known, t);
       }
-      const TimeNs delay = std::max<TimeNs>(0, observed_ready_[v] - known);
+      TimeNs delay = std::max<TimeNs>(0, observed_ready_[v] - known);
+      // A start-up silence in the delay is the model's processor start-up, not the operation's (work from spans).
+      if (auto it = silences_.find(v_.node[v]); it != silences_.end() && delay > 0)
+        delay = std::max<TimeNs>(0, delay - silent_overlap(it->second, known, observed_ready_[v]));
       // A long delay with every input recorded is time the run spent that no record explains (a stall of the
       // process, Realm work with no record): kept too, or the replay would make it vanish. Short ones are the
       // runtime's own latency, which the model prices.
@@ -635,6 +644,7 @@ class ProfBuilder {
   const core::TraceRecords& trace_;
   FindingLog log_;
   std::uint32_t traced_cores_;  // BuildOptions::traced_cores
+  std::map<std::uint32_t, std::vector<SilentWindow>> silences_;  // by node: start-up silences, with traced_cores_
   BuildResult out_;
   VertexTable v_;
   std::vector<Edge> edges_;

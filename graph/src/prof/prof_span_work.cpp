@@ -3,6 +3,9 @@
 #include "graph/prof_span_work.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
 #include <utility>
 
 namespace rr::graph {
@@ -71,6 +74,11 @@ class WorkClock {
 }  // namespace
 
 std::vector<double> span_work_shares(const core::ProfileRecords& p, std::uint32_t cores) {
+  return span_work_shares(p, cores, {});
+}
+
+std::vector<double> span_work_shares(const core::ProfileRecords& p, std::uint32_t cores,
+                                     const std::vector<SilentWindow>& windows) {
   std::vector<double> share(p.work.size(), 1.0);
   if (cores == 0) return share;
   std::vector<std::pair<TimeNs, int>> changes;
@@ -88,10 +96,100 @@ std::vector<double> span_work_shares(const core::ProfileRecords& p, std::uint32_
     for_each_run(p, w, [&](TimeNs a, TimeNs b) {
       ran += static_cast<double>(b - a);
       worked += clock.work_at(b) - clock.work_at(a);
+      // A start-up silence inside the run is no work of its own (the replay adds the start-up back where the model
+      // says): its part of the work is taken out.
+      for (const SilentWindow& s : windows)
+        if (s.processor == w.proc.value() && s.from < b && a < s.to)
+          worked -= clock.work_at(std::min(b, s.to)) - clock.work_at(std::max(a, s.from));
     });
     if (ran > 0) share[i] = std::clamp(worked / ran, 0.0, 1.0);
   }
   return share;
+}
+
+std::vector<SilentWindow> silent_windows(const core::ProfileRecords& p) {
+  std::vector<TimeNs> times;
+  TimeNs first = 0, last = 0;
+  bool any = false;
+  for (const auto& w : p.work) {
+    if (w.kind == core::ProfWorkKind::implicit_task || w.kind == core::ProfWorkKind::prof_task) continue;
+    times.insert(times.end(), {w.create, w.ready, w.start, w.stop});
+    first = any ? std::min(first, w.start) : w.start;
+    last = any ? std::max(last, w.stop) : w.stop;
+    any = true;
+  }
+  if (!any) return {};
+  for (const auto& w : p.waits) times.insert(times.end(), {w.wait_start, w.wait_ready, w.wait_end});
+  for (const auto& c : p.copies) times.insert(times.end(), {c.create, c.ready, c.start, c.stop});
+  for (const auto& c : p.fills) times.insert(times.end(), {c.create, c.ready, c.start, c.stop});
+  for (const auto& i : p.instances) times.insert(times.end(), {i.create, i.ready});
+  for (const auto& m : p.mergers) times.push_back(m.performed);
+  for (const auto& t : p.triggers) times.push_back(t.performed);
+  for (const auto& t : p.poisons) times.push_back(t.performed);
+  for (const auto& t : p.arrivals) times.push_back(t.performed);
+  for (const auto& t : p.reservation_acquires) times.push_back(t.performed);
+  for (const auto& t : p.instance_readies) times.push_back(t.performed);
+  for (const auto& t : p.instance_redistricts) times.push_back(t.performed);
+  for (const auto& q : p.completion_queues) times.push_back(q.performed);
+  std::erase_if(times, [&](TimeNs t) { return t < first || t > last; });
+  std::sort(times.begin(), times.end());
+  // A silence is a start-up only while a processor is in its first work item or between it and its second (the
+  // stall of a tiny first task comes after its stop, before its finish event triggers): a long task running alone
+  // is silent too, on a processor that ran before. Each processor starts up once.
+  std::map<std::uint64_t, std::pair<TimeNs, TimeNs>> first_two;  // by processor: its first two items' starts
+  constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
+  for (const auto& w : p.work) {
+    if (!takes_core(w) || w.proc.value() == 0) continue;
+    auto [it, fresh] = first_two.try_emplace(w.proc.value(), w.start, kNever);
+    if (fresh) continue;
+    auto& [first, second] = it->second;
+    if (w.start < first) {
+      second = first;
+      first = w.start;
+    } else {
+      second = std::min(second, w.start);
+    }
+  }
+  std::vector<SilentWindow> out;
+  for (std::size_t i = 1; i < times.size(); ++i) {
+    if (times[i] - times[i - 1] < kStartupSilenceNs) continue;
+    const SilentWindow silence{times[i - 1], times[i], 0};
+    for (auto it = first_two.begin(); it != first_two.end(); ++it)
+      if (it->second.first <= silence.from && silence.to <= it->second.second) {
+        out.push_back({silence.from, silence.to, it->first});
+        first_two.erase(it);
+        break;
+      }
+  }
+  return out;
+}
+
+TimeNs startup_stall_ns(const core::ProfileRecords& p, std::uint32_t cores) {
+  const std::vector<SilentWindow> windows = silent_windows(p);
+  if (windows.empty()) return 0;
+  std::vector<std::pair<TimeNs, int>> changes;
+  if (cores > 0)
+    for (const auto& w : p.work)
+      if (takes_core(w))
+        for_each_run(p, w, [&](TimeNs a, TimeNs b) {
+          changes.emplace_back(a, +1);
+          changes.emplace_back(b, -1);
+        });
+  const WorkClock clock(std::move(changes), cores == 0 ? 1 : cores);
+  std::vector<double> work;
+  for (const SilentWindow& s : windows)
+    work.push_back(cores == 0 ? static_cast<double>(s.to - s.from) : clock.work_at(s.to) - clock.work_at(s.from));
+  // The mean, not the median: the start-ups the replay adds then take as long in all as the silences it took out.
+  double sum = 0;
+  for (double w : work) sum += w;
+  return static_cast<TimeNs>(std::llround(sum / static_cast<double>(work.size())));
+}
+
+TimeNs silent_overlap(const std::vector<SilentWindow>& windows, TimeNs from, TimeNs to) {
+  TimeNs sum = 0;
+  for (const SilentWindow& s : windows)
+    if (s.from < to && from < s.to) sum += std::min(to, s.to) - std::max(from, s.from);
+  return sum;
 }
 
 }  // namespace rr::graph
