@@ -1,7 +1,7 @@
 // Where an output goes, safely: a regular file is written whole or not at all (a temporary sibling renamed into
 // place, the old file's mode kept, the temporary removed on failure and on SIGINT/SIGTERM/SIGHUP/SIGQUIT); a
-// device, FIFO or socket is written directly; a symlink is followed; a file with other hard links is
-// rewritten in place once the whole output exists; a file this run reads is never overwritten.
+// device, FIFO or socket is written directly; a symlink is followed; a file with other hard links is replaced
+// like any other (the other names keep the old content); a file this run reads is never overwritten.
 #pragma once
 
 #include <cstdio>
@@ -37,7 +37,7 @@ class OutputTarget {
   std::string commit();
 
  private:
-  enum class Mode { none, replace, in_place, direct };
+  enum class Mode { none, replace, direct };
   std::string error(const std::string& what, int err) const;
   void discard();
 

@@ -224,9 +224,10 @@ std::string OutputTarget::open(const std::string& path) {
     }
   }
   if (file_ == nullptr) return error("cannot write", EEXIST);
-  // Renaming over a file with other hard links would detach this name from them: rewrite it in place instead,
-  // once the whole output exists.
-  mode_ = exists && st.st_nlink > 1 ? Mode::in_place : Mode::replace;
+  // Always renamed into place, also over a file with other hard links: they keep the old content. Rewriting the
+  // linked file in place could not be whole or not at all (a full disk, a kill or a second writer mid-copy left a
+  // truncated file), and two writers renaming leave one of their outputs, complete.
+  mode_ = Mode::replace;
   return {};
 }
 
@@ -252,31 +253,15 @@ std::string OutputTarget::commit() {
     mode_ = Mode::none;
     return {};
   }
-  if (mode_ == Mode::replace) {
-    if (::rename(temp_.c_str(), target_.c_str()) != 0) {
-      const int err = errno;
-      discard();
-      return error("cannot rename into place", err);
-    }
-    unregister_temporary(std::exchange(slot_, -1));
-    temp_.clear();
-    mode_ = Mode::none;
-    return {};
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+    const int err = errno;
+    discard();
+    return error("cannot rename into place", err);
   }
-  // In place: copy the finished temporary over the linked file.
-  std::FILE* in = std::fopen(temp_.c_str(), "rb");
-  std::FILE* out = in ? std::fopen(target_.c_str(), "wb") : nullptr;
-  int err = (in && out) ? 0 : errno;
-  std::array<char, 1 << 16> buf;
-  while (err == 0 && in && out) {
-    const std::size_t n = std::fread(buf.data(), 1, buf.size(), in);
-    if (n == 0) break;
-    if (std::fwrite(buf.data(), 1, n, out) != n) err = errno ? errno : EIO;
-  }
-  if (in) std::fclose(in);
-  if (out && std::fclose(out) != 0 && err == 0) err = errno;
-  discard();
-  return err ? error("cannot write", err) : std::string();
+  unregister_temporary(std::exchange(slot_, -1));
+  temp_.clear();
+  mode_ = Mode::none;
+  return {};
 }
 
 std::string write_whole_file(const std::string& path, std::string_view contents) {
