@@ -5,15 +5,15 @@
 # seeded with the bundled machines; and the whole pipeline (a small multi-file trace -> graph -> traced machine
 # -> replay -> critical path, 10 s per input at most), seeded with small generated traces and the start of the
 # real ones; and packed traces (.rrg, checksums repaired for half the inputs), seeded with small packed traces.
-# usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|packed|all]
+# usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|packed|text|all]
 # Extra arguments after the target go to libFuzzer (e.g. -runs=10000000 -jobs=2). RR_FUZZ_SANITIZERS=undefined
 # builds without AddressSanitizer (in build-fuzz-ubsan): several times more inputs per second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 which=${2:-all}
-case "$which" in line|prof|machine|pipeline|packed|all) ;;
-  *) echo "usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|packed|all] [libFuzzer options]" >&2; exit 2;; esac
+case "$which" in line|prof|machine|pipeline|packed|text|all) ;;
+  *) echo "usage: scripts/fuzz.sh [SECONDS] [line|prof|machine|pipeline|packed|text|all] [libFuzzer options]" >&2; exit 2;; esac
 shift $(( $# < 2 ? $# : 2 ))
 extra=("$@")
 
@@ -24,7 +24,7 @@ out=build-fuzz
 [ "$sanitizers" = "address,undefined" ] || out=build-fuzz-${sanitizers//,/-}
 CXX=clang++ cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRR_BUILD_FUZZERS=ON \
   -DRR_FUZZ_SANITIZERS="$sanitizers" -DRR_BUILD_TESTS=ON -DRR_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$out" --parallel 2 --target fuzz_line_parser fuzz_prof_reader fuzz_machine_file fuzz_pipeline fuzz_packed_trace realm-replay
+cmake --build "$out" --parallel 2 --target fuzz_line_parser fuzz_prof_reader fuzz_machine_file fuzz_pipeline fuzz_packed_trace fuzz_text_inputs realm-replay
 
 # Writes a 2-node trace of each generator family into DIR/FAMILY; prints the families it wrote (seeds).
 generate_small_traces() {
@@ -96,4 +96,17 @@ if [ "$which" = packed ] || [ "$which" = all ]; then
   fi
   "$out"/tests/fuzz/fuzz_packed_trace -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=4096 \
     "${extra[@]}" "$corpus"
+fi
+if [ "$which" = text ] || [ "$which" = all ]; then
+  corpus="$out"/corpus-text
+  mkdir -p "$corpus"
+  if [ -z "$(ls -A "$corpus")" ]; then
+    # The first byte picks the input (0 mapping file, 1 runs TOML, 2 runs CSV, 3 --map, 4 --node-map).
+    { printf '\000'; printf 'placement = "pool"\nfold = 2\n[[move]]\nfunction = 7\nto = "gpu"\nfactor = 0.5\n'; } > "$corpus/mapping"
+    { printf '\001'; cat data/traces/real/measured.toml; } > "$corpus/runs_toml"
+    { printf '\002'; printf 'trace,measured_s,how\nfull_ghost_b2_cpu2,3.48,wall\n'; } > "$corpus/runs_csv"
+    { printf '\003'; printf '18=gpu:0.0191'; } > "$corpus/move"
+    { printf '\004'; printf 'block'; } > "$corpus/node_map"
+  fi
+  "$out"/tests/fuzz/fuzz_text_inputs -max_total_time="$seconds" -max_len=4096 "${extra[@]}" "$corpus"
 fi

@@ -20,7 +20,8 @@ using rr::machine::MachineModel;
 bool in_range(const MachineModel& m) {
   auto cost = [](std::int64_t v) { return v >= 0 && v <= rr::machine::kMaxCostNs; };
   if (!cost(m.network_latency_ns) || !cost(m.runtime.task_launch_ns) || !cost(m.runtime.merge_ns) ||
-      !cost(m.runtime.trigger_local_ns) || !cost(m.runtime.trigger_remote_ns) || !cost(m.runtime.barrier_arrival_ns))
+      !cost(m.runtime.trigger_local_ns) || !cost(m.runtime.trigger_remote_ns) || !cost(m.runtime.barrier_arrival_ns) ||
+      !cost(m.runtime.processor_start_ns) || m.node.cores > static_cast<std::uint32_t>(rr::machine::kMaxCoresPerNode))
     return false;
   for (const auto& c : m.channels)
     if (!std::isfinite(c.bytes_per_ns) || c.bytes_per_ns < rr::machine::kMinBandwidthGbs ||

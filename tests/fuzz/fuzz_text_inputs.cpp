@@ -1,0 +1,78 @@
+// libFuzzer target: the small text inputs a user hands over besides traces and machine files. The first byte picks
+// one, the rest is its text: a mapping file (TOML), a runs file for calibrate (TOML or CSV), a --map value, a
+// --node-map value. Each must give a value within its documented ranges (docs/limits.md) or an InputError with a
+// message: never a crash, a hang or another exception.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <unistd.h>
+
+#include "machine_models/mapping.hpp"
+#include "session/calibration.hpp"
+
+namespace {
+
+// The input as a file of its own (mapping and runs files are read by path), removed when done.
+class TempFile {
+ public:
+  TempFile(std::string_view text, const char* suffix)
+      : path_("/tmp/fuzz_text_inputs." + std::to_string(::getpid()) + suffix) {
+    std::ofstream(path_, std::ios::binary).write(text.data(), static_cast<std::streamsize>(text.size()));
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+bool factor_in_range(const std::optional<double>& f) { return !f || (std::isfinite(*f) && *f >= 1e-6 && *f <= 1e6); }
+
+template <typename T>
+void require_value_or_message(const rr::core::Expected<T>& r) {
+  if (!r.ok() && r.error().message.empty()) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  switch (data[0] % 5) {
+    case 0: {
+      const TempFile file(text, ".toml");
+      const auto spec = rr::machine::load_mapping(file.path());
+      require_value_or_message(spec);
+      if (spec.ok())
+        for (const auto& m : spec->moves)
+          if (!factor_in_range(m.factor)) std::abort();
+      break;
+    }
+    case 1:
+    case 2: {
+      const TempFile file(text, data[0] % 5 == 1 ? ".toml" : ".csv");
+      const auto runs = rr::session::read_runs(file.path());
+      require_value_or_message(runs);
+      if (runs.ok())
+        for (const auto& r : *runs)
+          if (!std::isfinite(r.measured_s) || r.measured_s < 1e-6 || r.measured_s > 1e6) std::abort();
+      break;
+    }
+    case 3: {
+      const auto move = rr::machine::parse_move(std::string(text));
+      require_value_or_message(move);
+      if (move.ok() && !factor_in_range(move->factor)) std::abort();
+      break;
+    }
+    case 4: {
+      const auto nodes = rr::machine::parse_node_map(std::string(text));
+      require_value_or_message(nodes);
+      break;
+    }
+  }
+  return 0;
+}
