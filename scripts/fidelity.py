@@ -257,7 +257,11 @@ CROSS_CONFIG_EXPLANATION = """What moves between configurations, and what the mo
 - **What is left.** The runs with more processors also hold threads that spun while a start-up held the runtime,
   inside their spans: predictions from them to fewer processors come out long. And the log of
   `circuit_small_cpu2_util1_2cores` has a main loop twice as slow as the others' (its app-reported time is
-  133 ms against 30 ms unprofiled): no other log predicts that run, nor it the others."""
+  133 ms against 30 ms unprofiled): no other log predicts that run, nor it the others.
+- **The 2015 Realm logs** give each task's Task Time but not when it ran: with no timeline, nothing says how many
+  threads competed during a span, so `--traced-cores` cannot turn their spans into work, and no start-up shows.
+  It gives their traced machine its cores, and a what-if on `node.cores` then shares them among spans taken as
+  work: an estimate that is too long by as much as the traced run itself was oversubscribed."""
 
 
 PROF_EXPLANATION = """What the replay keeps from the log, and why (docs/legion-prof.md has the rules):

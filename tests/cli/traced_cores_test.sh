@@ -50,5 +50,12 @@ if "$bin" replay "$tmp/p.rrg" -m traced --traced-cores 1 -q > /dev/null 2> "$tmp
 elif ! grep -q "packed with --traced-cores 2.*pack the logs again with --traced-cores 1" "$tmp/err"; then
   echo "FAIL: unclear error:"; cat "$tmp/err"; fail=1
 fi
+# The program's own thread is its own kind: listed in the mapping, not a CPU, and no --map target.
+"$bin" replay "$run" -m traced -q > "$tmp/text.txt" || fail=1
+grep -q "traced node 0 CPU: 2 processor(s)" "$tmp/text.txt" || { echo "FAIL: -ll:cpu 2 is not 2 CPUs"; fail=1; }
+grep -q "traced node 0 external: 1 processor(s)" "$tmp/text.txt" || { echo "FAIL: no external processor listed"; fail=1; }
+if "$bin" replay "$run" -m traced --map 1=external -q > /dev/null 2> "$tmp/err"; then
+  echo "FAIL: --map accepted the external kind"; fail=1
+fi
 [ $fail -eq 0 ] && echo "traced cores: all checks passed"
 exit $fail
