@@ -22,8 +22,9 @@ struct SilentWindow {
 // the replay: work on CPU, utility and I/O processors (tasks, meta-tasks, messages) and Realm's background work
 // (dependent partitioning). The program's own thread, the profiler's responses and GPU tasks take none, and get 1.
 std::vector<double> span_work_shares(const core::ProfileRecords& profile, std::uint32_t cores);
-// The same, with the start-ups in `windows` taken out of the work of the processors starting up. Other threads that
-// ran meanwhile keep theirs: what they did while the process stood still was waiting for the runtime, spinning.
+// The same, with the start-ups in `windows` taken out of every span's work: the processor starting up did its
+// start-up then, and the threads that ran meanwhile waited for the runtime it held (startup_stall_ns keeps what
+// their spinning cost the start-up).
 std::vector<double> span_work_shares(const core::ProfileRecords& profile, std::uint32_t cores,
                                      const std::vector<SilentWindow>& windows);
 
@@ -33,9 +34,9 @@ std::vector<double> span_work_shares(const core::ProfileRecords& profile, std::u
 // start-up").
 inline constexpr core::TimeNs kStartupSilenceNs = 20'000'000;
 std::vector<SilentWindow> silent_windows(const core::ProfileRecords& profile);
-// The work of one processor's start-up: the mean start-up silence, less the part of it that was other threads' turn on
-// `cores` cores (0: none). 0 when the log has no silence.
-core::TimeNs startup_stall_ns(const core::ProfileRecords& profile, std::uint32_t cores);
+// The length of one processor's start-up: the mean start-up silence, as long as it took in the traced run (with the
+// threads that spun beside it, waiting for the runtime it held). 0 when the log has no silence.
+core::TimeNs startup_stall_ns(const core::ProfileRecords& profile);
 // How much of [from, to) lies in the windows (sorted, disjoint).
 core::TimeNs silent_overlap(const std::vector<SilentWindow>& windows, core::TimeNs from, core::TimeNs to);
 

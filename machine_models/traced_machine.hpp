@@ -35,7 +35,7 @@ struct TracedFacts {
   std::array<std::optional<MeasuredValue>, 3> segment_overhead_ns;
   // The cores each traced process had (--traced-cores: the user says it; no log records it).
   std::optional<MeasuredValue> cores;
-  // Legion Prof with --traced-cores: the work of one processor's start-up (graph::startup_stall_ns).
+  // Legion Prof with --traced-cores: the length of one processor's start-up (graph::startup_stall_ns).
   std::optional<MeasuredValue> processor_start_ns;
 };
 

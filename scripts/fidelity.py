@@ -253,9 +253,11 @@ CROSS_CONFIG_EXPLANATION = """What moves between configurations, and what the mo
   says how many threads ran at every instant), and `node.cores` shares the target's cores among its threads.
 - **Processor start-up.** Each CPU or utility processor stalls the process once, 40–65 ms, one after another:
   most of what separates one CPU and one utility processor (188 ms) from four and two (376 ms). The log measures
-  the stall; the replay adds one per processor of the target.
-- **What is left.** The runs with more processors also hold threads that spun while a start-up held the runtime,
-  inside their spans: predictions from them to fewer processors come out long. And the log of
+  the stall; the replay adds one per processor of the target, one after another.
+- **What is left.** A start-up is measured as long as it took in the traced run, with the threads that spun
+  beside it while it held the runtime (three times as long on one core beside two of them): the start-ups of a
+  many-processor or one-core log are long, and predictions from it to fewer processors or more cores come out
+  long. And the log of
   `circuit_small_cpu2_util1_2cores` has a main loop twice as slow as the others' (its app-reported time is
   133 ms against 30 ms unprofiled): no other log predicts that run, nor it the others.
 - **The 2015 Realm logs** give each task's Task Time but not when it ran: with no timeline, nothing says how many

@@ -9,8 +9,8 @@ namespace rr::session {
 
 // Adds what it measures to `facts`; nothing on other formats, or where too few operations measure it.
 void add_prof_facts(const core::TraceRecords& trace, machine::TracedFacts& facts);
-// With the traced cores known (--traced-cores): the work of a processor's start-up, the median over the logs'
-// start-up silences (graph::startup_stall_ns). Nothing when no log has one.
-void add_processor_start(const core::TraceRecords& trace, std::uint32_t cores, machine::TracedFacts& facts);
+// With the traced cores known (--traced-cores): the length of a processor's start-up, the median over the logs of
+// their mean start-up silence (graph::startup_stall_ns). Nothing when no log has one.
+void add_processor_start(const core::TraceRecords& trace, machine::TracedFacts& facts);
 
 }  // namespace rr::session

@@ -119,19 +119,19 @@ void add_prof_facts(const core::TraceRecords& trace, machine::TracedFacts& facts
         fmt("the bytes of the %.0f copies of at least 1 MiB within a node over their durations less the latency", large)};
 }
 
-void add_processor_start(const core::TraceRecords& trace, std::uint32_t cores, machine::TracedFacts& facts) {
+void add_processor_start(const core::TraceRecords& trace, machine::TracedFacts& facts) {
   if (trace.format != core::TraceFormat::legion_prof) return;
   std::vector<TimeNs> stalls;
   std::size_t silences = 0;
   for (const auto& f : trace.files) {
     silences += graph::silent_windows(f.profile).size();
-    if (const TimeNs stall = graph::startup_stall_ns(f.profile, cores); stall > 0) stalls.push_back(stall);
+    if (const TimeNs stall = graph::startup_stall_ns(f.profile); stall > 0) stalls.push_back(stall);
   }
   if (stalls.empty()) return;
   std::sort(stalls.begin(), stalls.end());
   facts.processor_start_ns = machine::MeasuredValue{
       static_cast<double>(stalls[stalls.size() / 2]), "[T]",
-      fmt("the mean work of the log's %.0f start-up silence(s) of 20 ms or more, one per processor",
+      fmt("the mean length of the log's %.0f start-up silence(s) of 20 ms or more, one per processor",
           static_cast<double>(silences))};
 }
 

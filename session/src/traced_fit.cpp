@@ -238,7 +238,7 @@ machine::TracedFacts traced_facts(const LoadedTrace& trace) {
   if (trace.traced_cores > 0) {
     facts.cores = machine::MeasuredValue{static_cast<double>(trace.traced_cores), "[G]",
                                          "given with --traced-cores: the cores each traced process's threads shared"};
-    add_processor_start(trace.records, trace.traced_cores, facts);
+    add_processor_start(trace.records, facts);
   }
   return facts;
 }

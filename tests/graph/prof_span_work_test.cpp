@@ -57,8 +57,7 @@ TEST(SpanWork, TheGraphTakesTheWorkAsTaskTime) {
 // Start-up silences: CPU0's first task runs 0..100 ms with nothing else logged from 10 to 70 ms (a silence in its
 // first item: a start-up); later, its second task runs alone 200..300 ms with nothing logged from 210 to 290 (a
 // silence too, but not in a first item: not a start-up). The utility processor's first meta-task runs 100..101 and
-// the silence after its stop, 101..140, is its start-up. On one core, with one thread running in each silence, the
-// start-up work is the silences' mean: (60 + 39) / 2 = 49.5 ms.
+// the silence after its stop, 101..140, is its start-up. A start-up lasts the silences' mean: (60 + 39) / 2 = 49.5 ms.
 TEST(SpanWork, StartUpSilencesAreThoseOfAProcessorsFirstItem) {
   constexpr TimeNs ms = 1'000'000;
   auto p = with_processors();
@@ -75,7 +74,7 @@ TEST(SpanWork, StartUpSilencesAreThoseOfAProcessorsFirstItem) {
   EXPECT_EQ(windows[1].from, 101 * ms);
   EXPECT_EQ(windows[1].to, 140 * ms);
   EXPECT_EQ(windows[1].processor, kUtil0);
-  EXPECT_EQ(startup_stall_ns(p, 1), 49'500'000);
+  EXPECT_EQ(startup_stall_ns(p), 49'500'000);
   // The start-up is no work of CPU0's first task: 100 - 60 = 40 ms of its 100.
   EXPECT_DOUBLE_EQ(span_work_shares(p, 1, windows)[0], 0.4);
   EXPECT_EQ(silent_overlap(windows, 0, 120 * ms), 60 * ms + 19 * ms);

@@ -99,7 +99,7 @@ std::vector<double> span_work_shares(const core::ProfileRecords& p, std::uint32_
       // A start-up silence inside the run is no work of its own (the replay adds the start-up back where the model
       // says): its part of the work is taken out.
       for (const SilentWindow& s : windows)
-        if (s.processor == w.proc.value() && s.from < b && a < s.to)
+        if (s.from < b && a < s.to)
           worked -= clock.work_at(std::min(b, s.to)) - clock.work_at(std::max(a, s.from));
     });
     if (ran > 0) share[i] = std::clamp(worked / ran, 0.0, 1.0);
@@ -164,25 +164,13 @@ std::vector<SilentWindow> silent_windows(const core::ProfileRecords& p) {
   return out;
 }
 
-TimeNs startup_stall_ns(const core::ProfileRecords& p, std::uint32_t cores) {
+TimeNs startup_stall_ns(const core::ProfileRecords& p) {
   const std::vector<SilentWindow> windows = silent_windows(p);
   if (windows.empty()) return 0;
-  std::vector<std::pair<TimeNs, int>> changes;
-  if (cores > 0)
-    for (const auto& w : p.work)
-      if (takes_core(w))
-        for_each_run(p, w, [&](TimeNs a, TimeNs b) {
-          changes.emplace_back(a, +1);
-          changes.emplace_back(b, -1);
-        });
-  const WorkClock clock(std::move(changes), cores == 0 ? 1 : cores);
-  std::vector<double> work;
-  for (const SilentWindow& s : windows)
-    work.push_back(cores == 0 ? static_cast<double>(s.to - s.from) : clock.work_at(s.to) - clock.work_at(s.from));
   // The mean, not the median: the start-ups the replay adds then take as long in all as the silences it took out.
   double sum = 0;
-  for (double w : work) sum += w;
-  return static_cast<TimeNs>(std::llround(sum / static_cast<double>(work.size())));
+  for (const SilentWindow& s : windows) sum += static_cast<double>(s.to - s.from);
+  return static_cast<TimeNs>(std::llround(sum / static_cast<double>(windows.size())));
 }
 
 TimeNs silent_overlap(const std::vector<SilentWindow>& windows, TimeNs from, TimeNs to) {
