@@ -1,6 +1,7 @@
 // The pipeline: read (parser) -> build (graph) -> machine (TOML) -> map and replay (replay) -> critical path.
 #include "session/session.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <filesystem>
@@ -220,10 +221,33 @@ core::Expected<ReplayRun> replay_trace(const LoadedTrace& trace, const MachineCh
 
 namespace {
 constexpr graph::VertexId kTrimAfterOperations = 1'000'000;
+
+// A function move must name a function the trace has tasks of, and a kind the machine has processors of: either
+// mistake would otherwise replay as if no move had been given.
+std::optional<core::InputError> check_moves(const graph::EventGraph& g, const machine::MachineModel& model,
+                                            const machine::MappingSpec& mapping) {
+  if (mapping.moves.empty()) return std::nullopt;
+  std::set<std::uint32_t> functions;
+  for (graph::VertexId v = 0; v < g.vertex_count(); ++v)
+    if (g.kind(v) == graph::OpKind::task) functions.insert(g.task(v).func_id);
+  for (const machine::FunctionMove& m : mapping.moves) {
+    const auto where = core::SourceLocation{m.source, 0, std::nullopt};
+    if (!functions.count(m.function))
+      return core::InputError{where, "the trace has no task of function " + std::to_string(m.function) +
+                                         " (realm-replay stats lists its functions)"};
+    const machine::ProcessorClass& to = model.processor(m.kind);
+    if (to.count == 0 && std::all_of(to.per_node.begin(), to.per_node.end(), [](std::uint32_t c) { return c == 0; }))
+      return core::InputError{where, "machine '" + model.name + "' has no " +
+                                         std::string(core::processor_kind_name(m.kind)) + " processor to run function " +
+                                         std::to_string(m.function) + " on"};
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 core::Expected<ReplayRun> replay_on(const LoadedTrace& trace, machine::MachineModel model,
                                     const ReplaySettings& settings) {
+  if (auto error = check_moves(trace.graph(), model, settings.mapping)) return *error;
   auto map = replay::MachineMap::build(trace.records, model, settings.mapping);
   if (!map) return map.error();
   auto result = replay::run_replay(trace.graph(), *map, model, settings.engine);

@@ -23,6 +23,9 @@ done
 printf '[[move]]\nfunction = 18\nto = "gpu"\nfactor = 4.9e-324\n' > "$tmp/map.toml"
 expect 1 "map.toml:4: 'move.factor' must be > 0, a number from 1e-6 to 1e6" -- "$bin" replay -q "$s3d" -m "$titan" --mapping "$tmp/map.toml"
 expect 0 "" -- "$bin" replay -q "$s3d" -m "$titan" --map 18=gpu:1e-6 --map 20=gpu:1e6
+# A move of a function the trace does not have, or to a kind the machine lacks, would replay as if not given.
+expect 1 "--map 99=gpu: the trace has no task of function 99" -- "$bin" replay -q "$s3d" -m "$titan" --map 99=gpu
+expect 1 "--map 7=gpu: machine 'traced' has no GPU processor to run function 7 on" -- "$bin" replay -q "$ghost" -m traced --map 7=gpu
 
 tl=(--timeline "$tmp/tl.json")
 expect 2 "--window .* not '5:1': it starts after it ends" -- "$bin" replay -q "$circuit" -m "$titan" "${tl[@]}" --window 5:1
