@@ -22,3 +22,14 @@ tiny_trace() {
 [0 - 1] {2}{graph}: Task Request: 4 80000000 (20000005,1) (0,0) (0,0) 0 0x7fffc2217ac8 8
 LOG
 }
+# `within_memory MIB command...`: the command's peak resident set (its own and its children's) stays under MIB.
+# Skipped in sanitizer and debug builds (RR_TIME_SCALE above 1), whose shadow memory says nothing of the product's.
+within_memory() {
+  local limit=$1; shift
+  [ "${RR_TIME_SCALE:-1}" = 1 ] || { echo "ok: (memory not checked in an instrumented build) $*"; return; }
+  local peak
+  peak=$(python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$@")
+  check "peak $peak MiB under $limit MiB: $*" test "$peak" -lt "$limit"
+}

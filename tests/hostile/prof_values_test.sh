@@ -57,6 +57,7 @@ for n in 100000000 4294967295 65537 0; do
   log "n$n" --num-nodes "$n"
   expect 1 "$at: MachineDesc record: num_nodes $n is not a node count from 1 to 65536" -- \
     timeout $((5 * scale)) "$bin" replay -q "$tmp/n$n" -m traced
+  within_memory 100 "$bin" replay -q "$tmp/n$n" -m traced
 done
 log outside --node 2 --num-nodes 2
 expect 1 "$at: MachineDesc record: node_id 2 is not below num_nodes 2" -- "$bin" stats -q "$tmp/outside"

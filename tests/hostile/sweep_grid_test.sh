@@ -14,6 +14,7 @@ expect 2 "--vary processors.cpu.speed is given twice" -- \
 thousand=$(seq -s, 1 1000)
 expect 2 "more than 10000 points (the limit of one sweep)" -- timeout $((5 * scale)) \
   "$bin" sweep -q "$ghost" -m "$titan" --vary processors.cpu.speed="$thousand" --vary network.latency_ns="$thousand"
+within_memory 100 "$bin" sweep -q "$ghost" -m "$titan" --vary processors.cpu.speed="$thousand" --vary network.latency_ns="$thousand"
 expect 2 "more than 10000 points" -- timeout $((5 * scale)) \
   "$bin" sweep -q "$ghost" -m "$titan" --vary processors.cpu.speed="$(seq -s, 1 10001)"
 expect 0 "" -- "$bin" sweep -q "$ghost" -m "$titan" --vary processors.cpu.speed=1,2 --vary network.latency_ns=1000,2000
