@@ -14,8 +14,21 @@
 #include "parser/byte_source.hpp"
 #include "parser/legion_prof_header.hpp"
 
+#include <array>
+#include <fstream>
+
 namespace rr::parser {
 namespace fs = std::filesystem;
+
+// Whether the file's own first bytes (not decompressed) are a packed trace's signature.
+bool starts_with_packed_signature(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<char, kPackedTraceSignature.size()> head{};
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  return in.gcount() == static_cast<std::streamsize>(head.size()) &&
+         std::equal(head.begin(), head.end(), kPackedTraceSignature.begin(),
+                    [](char a, unsigned char b) { return static_cast<unsigned char>(a) == b; });
+}
 
 Content content_of(std::string_view head) {
   if (head.size() >= kPackedTraceSignature.size() &&
@@ -219,7 +232,13 @@ core::Expected<std::vector<TraceInput>> discover_inputs(const std::vector<std::s
     } catch (const SourceError&) {
       // Unreadable or corrupt: the reader reports it with its offset (and --keep-going applies).
     }
-    if (content == Content::packed) return error_for(path, "a packed trace is a whole trace: give it alone, not with other files");
+    if (content == Content::packed) {
+      // Compressed, it was found only once decompressed: it may well have been given alone.
+      if (!starts_with_packed_signature(path))
+        return error_for(path, "a compressed packed trace: decompress it and give the packed file itself (it is read in "
+                               "place, never decompressed)");
+      return error_for(path, "a packed trace is a whole trace: give it alone, not with other files");
+    }
     add({path, content == Content::tar,
          content == Content::legion_prof ? core::TraceFormat::legion_prof : core::TraceFormat::realm_text});
   }

@@ -21,4 +21,8 @@ expect 1 "run/node_0.log: byte 0: a packed trace (realm-replay pack), not a text
 gzip -c "$tmp/t.rrg" > "$tmp/run/node_0.log"
 expect 1 "run/node_0.log: byte 0: a packed trace (realm-replay pack), not a text log" -- "$bin" stats -q "$tmp/run"
 expect 0 "" -- "$bin" stats -q "$tmp/t.rrg"
+# Compressed and given alone, it is not "given with other files".
+gzip -c "$tmp/t.rrg" > "$tmp/t.rrg.gz"
+expect 1 "t.rrg.gz: a compressed packed trace: decompress it and give the packed file itself" -- "$bin" stats -q "$tmp/t.rrg.gz"
+expect 1 "t.rrg: a packed trace is a whole trace: give it alone" -- "$bin" stats -q "$tmp/t.rrg" "$ghost"
 exit $fail
