@@ -213,9 +213,9 @@ void ProfRecordStore::add_wait(bool task_wait, const FieldView& f, std::uint64_t
   out_.waits.push_back(w);
 }
 
-void ProfRecordStore::add_copy(const FieldView& f, std::uint64_t offset) {
-  const RecordCheck check("CopyInfo", offset);
-  core::ProfCopy c{};
+// The fields CopyInfo and FillInfo share, read and checked alike.
+template <typename Transfer>
+void read_transfer(const RecordCheck& check, const FieldView& f, Transfer& c) {
   c.op_id = f.u64(R::op_id);
   c.size = check.bytes(f, R::size);
   c.fevent = event(f, R::fevent);
@@ -226,6 +226,12 @@ void ProfRecordStore::add_copy(const FieldView& f, std::uint64_t offset) {
   c.start = check.time(f, R::start);
   c.stop = check.time(f, R::stop);
   check.ordered(R::start, c.start, R::stop, c.stop);
+}
+
+void ProfRecordStore::add_copy(const FieldView& f, std::uint64_t offset) {
+  const RecordCheck check("CopyInfo", offset);
+  core::ProfCopy c{};
+  read_transfer(check, f, c);
   c.collective = f.u32(R::collective);
   c.first_inst = static_cast<std::uint32_t>(out_.copy_insts.size());
   parent_ = {Parent::Of::copy, static_cast<std::uint32_t>(out_.copies.size())};
@@ -235,16 +241,7 @@ void ProfRecordStore::add_copy(const FieldView& f, std::uint64_t offset) {
 void ProfRecordStore::add_fill(const FieldView& f, std::uint64_t offset) {
   const RecordCheck check("FillInfo", offset);
   core::ProfFill c{};
-  c.op_id = f.u64(R::op_id);
-  c.size = check.bytes(f, R::size);
-  c.fevent = event(f, R::fevent);
-  c.creator = event(f, R::creator);
-  c.critical = event(f, R::critical);
-  c.create = check.time(f, R::create);
-  c.ready = check.time(f, R::ready);
-  c.start = check.time(f, R::start);
-  c.stop = check.time(f, R::stop);
-  check.ordered(R::start, c.start, R::stop, c.stop);
+  read_transfer(check, f, c);
   c.first_inst = static_cast<std::uint32_t>(out_.fill_insts.size());
   parent_ = {Parent::Of::fill, static_cast<std::uint32_t>(out_.fills.size())};
   out_.fills.push_back(c);
