@@ -5,65 +5,10 @@
 #include "commands.hpp"
 #include "comparison_report.hpp"
 #include "session/run_grid.hpp"
+#include "session/sweep_grid.hpp"
 #include "trace_inputs.hpp"
 
 namespace rr::app {
-
-namespace {
-
-// One --vary: a key and its settings ("key=value"), in the order given.
-struct Axis {
-  std::string key;
-  std::vector<std::string> settings;
-};
-
-// The axes of the --vary options, or why they make no grid: a malformed --vary, a key given twice (whose rows
-// would be labelled with the first values but run with the last), or more points than session::kMaxGridPoints,
-// counted before any setting is combined.
-std::string parse_axes(const std::vector<std::string>& varies, std::vector<Axis>& axes) {
-  std::size_t points = 1;
-  for (const auto& v : varies) {
-    const auto eq = v.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
-      return "--vary takes key=v1,v2,..., not '" + v + "'";
-    Axis axis{v.substr(0, eq), {}};
-    for (const Axis& earlier : axes)
-      if (earlier.key == axis.key)
-        return "--vary " + axis.key + " is given twice; list all its values in one --vary " + axis.key + "=v1,v2,...";
-    const std::string values = v.substr(eq + 1);
-    for (std::size_t start = 0;;) {
-      const auto comma = values.find(',', start);
-      axis.settings.push_back(axis.key + "=" + values.substr(start, comma == std::string::npos ? std::string::npos
-                                                                                               : comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-    // At most the limit times the values of one option, which the command line's length bounds: no overflow.
-    points *= axis.settings.size();
-    if (points > session::kMaxGridPoints)
-      return "the --vary grid has more than " + std::to_string(session::kMaxGridPoints) +
-             " points (the limit of one sweep): split it into several sweeps";
-    axes.push_back(std::move(axis));
-  }
-  return {};
-}
-
-// Every combination of one setting per axis, the first axis varying slowest.
-std::vector<std::vector<std::string>> grid_of(const std::vector<Axis>& axes) {
-  std::vector<std::vector<std::string>> grid{{}};
-  for (const auto& axis : axes) {
-    std::vector<std::vector<std::string>> next;
-    for (const auto& combo : grid)
-      for (const auto& setting : axis.settings) {
-        next.push_back(combo);
-        next.back().push_back(setting);
-      }
-    grid = std::move(next);
-  }
-  return grid;
-}
-
-}  // namespace
 
 bool write_comparison_outputs(const char* command, const std::vector<ComparisonRow>& rows, const RunContext& ctx,
                               const std::string& csv, const std::string& json, const std::string& html,
@@ -98,12 +43,12 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
     // The grid: one axis per --vary, in the order given, the first varying slowest.
-    std::vector<Axis> axes;
-    if (auto problem = parse_axes(opts->varies, axes); !problem.empty()) {
+    std::vector<session::GridAxis> axes;
+    if (auto problem = session::parse_grid_axes(opts->varies, axes); !problem.empty()) {
       std::cerr << "realm-replay sweep: " << problem << "\n";
       return kExitUsage;
     }
-    const std::vector<std::vector<std::string>> grid = grid_of(axes);
+    const std::vector<std::vector<std::string>> grid = session::grid_points(axes);
     auto settings = replay_settings(opts->replay);
     if (!settings) {
       std::cerr << "realm-replay sweep: error: " << settings.error().to_string() << "\n";

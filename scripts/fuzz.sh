@@ -101,12 +101,13 @@ if [ "$which" = text ] || [ "$which" = all ]; then
   corpus="$out"/corpus-text
   mkdir -p "$corpus"
   if [ -z "$(ls -A "$corpus")" ]; then
-    # The first byte picks the input (0 mapping file, 1 runs TOML, 2 runs CSV, 3 --map, 4 --node-map).
+    # The first byte picks the input (0 mapping file, 1 runs TOML, 2 runs CSV, 3 --map, 4 --node-map, 5 --vary lines).
     { printf '\000'; printf 'placement = "pool"\nfold = 2\n[[move]]\nfunction = 7\nto = "gpu"\nfactor = 0.5\n'; } > "$corpus/mapping"
     { printf '\001'; cat data/traces/real/measured.toml; } > "$corpus/runs_toml"
     { printf '\002'; printf 'trace,measured_s,how\nfull_ghost_b2_cpu2,3.48,wall\n'; } > "$corpus/runs_csv"
     { printf '\003'; printf '18=gpu:0.0191'; } > "$corpus/move"
     { printf '\004'; printf 'block'; } > "$corpus/node_map"
+    { printf '\005'; printf 'processors.cpu.speed=1,2,4\nnetwork.latency_ns=1000,10000'; } > "$corpus/grid"
   fi
   "$out"/tests/fuzz/fuzz_text_inputs -max_total_time="$seconds" -max_len=4096 "${extra[@]}" "$corpus"
 fi

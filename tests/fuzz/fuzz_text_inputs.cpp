@@ -1,6 +1,6 @@
 // libFuzzer target: the small text inputs a user hands over besides traces and machine files. The first byte picks
 // one, the rest is its text: a mapping file (TOML), a runs file for calibrate (TOML or CSV), a --map value, a
-// --node-map value. Each must give a value within its documented ranges (docs/limits.md) or an InputError with a
+// --node-map value, or sweep --vary options (one a line). Each must give a value within its documented ranges (docs/limits.md) or an InputError with a
 // message: never a crash, a hang or another exception.
 #include <cmath>
 #include <cstdint>
@@ -13,6 +13,8 @@
 
 #include "machine_models/mapping.hpp"
 #include "session/calibration.hpp"
+#include "session/run_grid.hpp"
+#include "session/sweep_grid.hpp"
 
 namespace {
 
@@ -42,7 +44,7 @@ void require_value_or_message(const rr::core::Expected<T>& r) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 5) {
+  switch (data[0] % 6) {
     case 0: {
       const TempFile file(text, ".toml");
       const auto spec = rr::machine::load_mapping(file.path());
@@ -54,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     case 1:
     case 2: {
-      const TempFile file(text, data[0] % 5 == 1 ? ".toml" : ".csv");
+      const TempFile file(text, data[0] % 6 == 1 ? ".toml" : ".csv");
       const auto runs = rr::session::read_runs(file.path());
       require_value_or_message(runs);
       if (runs.ok())
@@ -71,6 +73,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 4: {
       const auto nodes = rr::machine::parse_node_map(std::string(text));
       require_value_or_message(nodes);
+      break;
+    }
+    case 5: {
+      // A grid it accepts is within the limit, and has every combination once.
+      std::vector<std::string> varies;
+      for (std::size_t start = 0; start <= text.size();) {
+        const auto nl = text.find('\n', start);
+        varies.emplace_back(text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
+        if (nl == std::string_view::npos) break;
+        start = nl + 1;
+      }
+      std::vector<rr::session::GridAxis> axes;
+      if (!rr::session::parse_grid_axes(varies, axes).empty()) break;
+      std::size_t points = 1;
+      for (const auto& axis : axes) points *= axis.settings.size();
+      const auto grid = rr::session::grid_points(axes);
+      if (points > rr::session::kMaxGridPoints || grid.size() != points) std::abort();
+      for (const auto& point : grid)
+        if (point.size() != axes.size()) std::abort();
       break;
     }
   }
