@@ -64,7 +64,7 @@ TEST(TaskTiming, RecomputedIssueTimesAreWhenTheReplayReleasedEachIssuedOperation
       {"real/full_ghost_b2_cpu2", "as traced", {}, {}, traced, {}},
       {"real/full_circuit_2node_p4_cpu2", "noise", noisy, {}, traced, {}},
       {"s3d/dme_mixed_4n", "noise", noisy, {}, traced, {}},
-      {"s3d/dme_mixed_4n", "a function moved to the GPU", {}, {"1=gpu:0.5"}, traced, {}},
+      {"s3d/dme_mixed_4n", "a function moved to the GPU", {}, {"18=gpu:0.5"}, traced, {}},
       {"s3d/dme_all_2n", "eft", {}, {}, machine::Placement::eft, {}},
       {"s3d/dme_mixed_2n", "issue point at the start", noisy, {}, traced, {"runtime.issue_point=start"}},
       {"real/full_circuit_2node_p4_cpu2", "issue point at the end", {}, {}, traced, {"runtime.issue_point=end"}},
