@@ -19,8 +19,8 @@ namespace rr::replay {
 struct ObservedErrors {
   std::string name;           // "task", "copy", ... or a function's name
   std::uint64_t count = 0;
-  TimeNs observed_busy_ns = 0;  // sum of observed durations (stop - start)
-  TimeNs replayed_busy_ns = 0;  // sum of replayed durations (last segment's end - start)
+  TimeNs observed_busy_ns = 0;  // sum of what ran as observed: stop - start, less the measured waits
+  TimeNs replayed_busy_ns = 0;  // sum of what ran as replayed: each segment's end - start (its overhead included)
   TimeNs start_median_ns = 0;
   TimeNs start_p95_abs_ns = 0;
   TimeNs end_median_ns = 0;

@@ -72,11 +72,22 @@ std::optional<ObservedComparison> compare_with_observed(const graph::EventGraph&
     const TimeNs observed_start = g.observed_start(v), observed_end = g.observed_end(v);
     if (observed_start == graph::kNoTime || observed_end == graph::kNoTime || !r.counts(v)) continue;
     out.observed_makespan_ns = std::max(out.observed_makespan_ns, observed_end);
-    // A task split by its waits ends with its last segment.
+    // A task split by its waits ends with its last segment. Busy is what ran, on both sides: the observed span
+    // less its waits, the replayed segments' own durations (not the waits and queueing between them).
     VertexId last = v;
+    TimeNs observed_busy = observed_end - observed_start;
+    TimeNs replayed_busy = 0;
+    bool replayed = r.start(v) != kNever && r.end(v) != kNever;
+    if (replayed) replayed_busy = r.end(v) - r.start(v);
     if (kind == OpKind::task)
-      if (auto waits = g.waits_of(v); !waits.empty() && waits.back().resume != graph::kNoVertex) last = waits.back().resume;
-    if (r.start(v) == kNever || r.end(last) == kNever) {
+      for (const graph::WaitInfo& w : g.waits_of(v)) {
+        observed_busy -= w.wait_ns;
+        if (w.resume == graph::kNoVertex) continue;
+        last = w.resume;
+        replayed = replayed && r.start(w.resume) != kNever && r.end(w.resume) != kNever;
+        if (replayed) replayed_busy += r.end(w.resume) - r.start(w.resume);
+      }
+    if (!replayed) {
       ++out.not_replayed;
       continue;
     }
@@ -85,8 +96,8 @@ std::optional<ObservedComparison> compare_with_observed(const graph::EventGraph&
     auto add = [&](Samples& s) {
       s.start.push_back(start_error);
       s.end.push_back(end_error);
-      s.observed_busy += observed_end - observed_start;
-      s.replayed_busy += r.end(last) - r.start(v);
+      s.observed_busy += std::max<TimeNs>(0, observed_busy);
+      s.replayed_busy += replayed_busy;
     };
     add(by_group[static_cast<std::size_t>(group_of(g, v))]);
     if (kind != OpKind::copy) add(by_function[g.task(v).func_id]);
