@@ -1518,8 +1518,9 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   Blocks blocks;
   bool split = false;
   std::optional<core::InputError> copy_error;
-  // Shared cores run one engine: a node's clock would have to cross blocks in the same instant.
-  if (options.blocks < 2 || model.node.cores > 0) {
+  // Shared cores and start-ups run one engine: a node's clock would have to cross blocks in the same instant, and
+  // the issue times they keep (ReplayResult::issued_at) are set up once, before any block would run.
+  if (options.blocks < 2 || model.node.cores > 0 || model.runtime.processor_start_ns > 0) {
     copy_error = first.plan_copies();
     if (!copy_error) first.init_shared();
   } else {

@@ -115,6 +115,23 @@ TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
   }
 }
 
+// Shared cores and processor start-ups keep one engine whatever -j asks: the same result, never split.
+TEST(ReplayBlocks, SharedCoresAndStartUpsRunOnOneEngine) {
+  const rr::testing::TestDir dir("rr_blocks_cores");
+  const session::LoadedTrace trace = mixed_s3d(4, dir.path());
+  std::stringstream generated;
+  generated << std::ifstream(dir.path() / "machine.toml").rdbuf();
+  const std::string base = generated.str();
+  std::string with_start_ups = base;
+  with_start_ups.replace(with_start_ups.find("[runtime]\n"), 10, "[runtime]\nprocessor_start_ns = 50000\n");
+  for (const auto& [what, text] : {std::pair{"two cores per node", base + "\n[node]\ncores = 2\n"},
+                                   std::pair{"start-ups of 50 us", with_start_ups}}) {
+    const fs::path machine = dir.path() / "shared.toml";
+    std::ofstream(machine) << text;
+    EXPECT_EQ(expect_blocks_same(trace, machine.string(), what), 0) << what;
+  }
+}
+
 // The generators' machine with the NIC on the destination's side and a second hop back on the source: a remote
 // copy's first hop is on another block's channel instance (a request without lookahead, lanes given out late),
 // its second hop back on the first block's, and its end on its own.
