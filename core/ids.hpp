@@ -61,6 +61,9 @@ struct IdLayout {
   }
 };
 
+// The owner node of a processor or memory id as today's Realm (and so Legion Prof) writes it.
+constexpr std::uint32_t realm_node_of(std::uint64_t id) { return IdLayout::for_width(IdWidth::realm).node_of(id); }
+
 // The largest node a Realm id can name (the 16-bit node field of 64-bit ids and of today's Realm ids): a node
 // number beyond it, in a logger prefix, a file name or a Legion Prof MachineDesc, names no node of any run.
 inline constexpr std::uint32_t kMaxNode = 65535;

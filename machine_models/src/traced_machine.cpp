@@ -60,7 +60,7 @@ void write_affinities(std::ostringstream& t, const core::TraceRecords& trace) {
     for (const auto& a : f.profile.affinities) {
       auto it = mem_kind.find(a.mem.value());
       const std::string kind = it == mem_kind.end() ? "unknown" : core::realm_mem_kind_name(it->second);
-      ++rows[{(a.mem.value() >> 40) & 0xffff, kind, a.bandwidth, a.latency}];
+      ++rows[{core::realm_node_of(a.mem.value()), kind, a.bandwidth, a.latency}];
     }
   if (rows.empty()) return;
   t << "# Processor-memory affinities the log lists (ProcMDesc: Realm's nominal values, not measured) [T]:\n";

@@ -17,7 +17,7 @@ namespace {
 
 using core::TimeNs;
 
-std::uint32_t node_of(core::Handle h) { return static_cast<std::uint32_t>((h.value() >> 40) & 0xffff); }
+std::uint32_t node_of(core::Handle h) { return core::realm_node_of(h.value()); }
 
 std::string fmt(const char* format, double a, double b = 0, double c = 0) {
   char buf[200];
