@@ -16,6 +16,10 @@ namespace rr::machine {
 // The name that stands for the traced machine wherever a machine file goes.
 inline constexpr const char* kTracedMachine = "traced";
 
+// The network latency the traced machine assumes where the trace measures none (one way, ns): GASNet's UDP conduit
+// over loopback, as the bundled real traces ran.
+inline constexpr std::int64_t kAssumedNetworkLatencyNs = 25000;
+
 // A value the trace measured, with how: "[T]" read off the trace (Legion Prof timestamps), "[F]" fitted to its
 // measured waits (session::fit_traced_network).
 struct MeasuredValue {

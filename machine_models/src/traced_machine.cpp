@@ -96,7 +96,7 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
   t << "# The machine trace '" << shown << "' was taken on, as the trace logged it (realm-replay machine from-trace).\n"
     << "# [T] from the trace. [F] fitted to the trace's own measured waits. [A] an assumption: the trace does not\n"
     << "# record it; change it with --set, or fit it to measured run times with realm-replay calibrate.\n\n";
-  const std::string latency = value_or(facts.network_latency_ns, "25000", true);
+  const std::string latency = value_or(facts.network_latency_ns, std::to_string(kAssumedNetworkLatencyNs), true);
   const std::string latency_tag =
       tag_or(facts.network_latency_ns, "GASNet's UDP conduit over loopback, as the bundled real traces ran; 1–5 us on an HPC interconnect");
   std::ostringstream summary;

@@ -29,7 +29,7 @@ namespace rr::session {
 
 namespace {
 
-constexpr double kAssumedNs = 25000;   // the traced machine's assumption (machine_models/src/traced_machine.cpp)
+constexpr double kAssumedNs = machine::kAssumedNetworkLatencyNs;  // where the fit starts: the traced machine's assumption
 constexpr double kMaxNs = 1e8;         // 100 ms
 constexpr double kOffsetNs = 1000;
 constexpr int kSteps = 14;             // the bracket [1 µs, 100 ms] shrinks to a factor of about 1.0008 in log space
