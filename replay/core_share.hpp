@@ -78,8 +78,6 @@ class CoreShare {
     }
   }
 
-  std::uint32_t running(std::uint32_t node) const { return nodes_[node].running; }
-
  private:
   struct Node {
     std::uint32_t running = 0;

@@ -908,8 +908,10 @@ class Engine {
       if (info.time_ns != graph::kNoTime && info.time_ns < timing_.total_wait_ns(task)) ++t_.clamped_waits;
     }
     Issuing running = timing_.segment(v, task, now_, p);
+    // Asked only of a model with cores or start-ups: the plain path does not look.
+    const bool on_a_core = (share_.enabled() || !startup_free_.empty()) && takes_core(p, task);
     TimeNs startup_wait = 0;
-    if (!startup_free_.empty() && !proc.started && takes_core(p, task)) {
+    if (!startup_free_.empty() && !proc.started && on_a_core) {
       startup_wait = start_up(p);
       running.run_start += startup_wait + model_.runtime.processor_start_ns;
     }
@@ -917,21 +919,20 @@ class Engine {
     r_.processor_of[v] = p;
     proc.busy = true;
     proc.last = v;
-    if (share_.enabled() && takes_core(p, task)) {
+    ++r_.processors[p].segments;
+    if (share_.enabled() && on_a_core) {
       // Waiting for the other processors' start-ups takes no core: the thread begins to share them once its own
       // start-up begins (on_startup_turn).
       if (startup_wait > 0) {
         push(now_ + startup_wait, v, EventType::startup_turn, p);
         return;
       }
-      ++r_.processors[p].segments;
       start_shared(v, map_.processors()[p].node, running, CoreShare::DueKind::segment_end, p);
       return;
     }
     issue_actions(v, running);
     const TimeNs end = running.run_start + (running.shape.end - running.shape.begin);
     r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, end - now_);
-    ++r_.processors[p].segments;
     if (options_.record_intervals) t_.intervals.push_back({p, v, now_, end});
     push(end, v, EventType::segment_end, p);
   }
@@ -964,7 +965,6 @@ class Engine {
   void on_startup_turn(VertexId v, std::uint32_t p) {
     Issuing running = timing_.segment(v, g_.task_of(v), now_, p);
     running.run_start += model_.runtime.processor_start_ns;
-    ++r_.processors[p].segments;
     start_shared(v, map_.processors()[p].node, running, CoreShare::DueKind::segment_end, p);
   }
 
