@@ -16,17 +16,16 @@ struct SilentWindow {
   std::uint64_t processor = 0;  // the processor starting up then
 };
 
-// For each work item of one process's log (indexed like ProfileRecords::work), the share of its running time
-// (start to stop, less its waits) that was its own work, in (0, 1]: while k of the process's threads ran on
-// `cores` cores, each ran at min(1, cores / k) of real time. The threads counted are those that take a core in
-// the replay: work on CPU, utility and I/O processors (tasks, meta-tasks, messages) and Realm's background work
-// (dependent partitioning). The program's own thread, the profiler's responses and GPU tasks take none, and get 1.
-std::vector<double> span_work_shares(const core::ProfileRecords& profile, std::uint32_t cores);
-// The same, with the start-ups in `windows` taken out of every span's work: the processor starting up did its
+// For each work item of one process's log (indexed like ProfileRecords::work), the part of its running time (start
+// to stop, less its waits) that was not its own work, in ns: while k of the process's threads ran on `cores` cores,
+// each ran at min(1, cores / k) of real time, and the rest was another thread's turn. The threads counted are those
+// that take a core in the replay: work on CPU, utility and I/O processors (tasks, meta-tasks, messages) and Realm's
+// background work (dependent partitioning). The program's own thread, the profiler's responses and GPU tasks take
+// none, and lose nothing. The start-ups in `windows` are no one's work either: the processor starting up did its
 // start-up then, and the threads that ran meanwhile waited for the runtime it held (startup_stall_ns keeps what
-// their spinning cost the start-up).
-std::vector<double> span_work_shares(const core::ProfileRecords& profile, std::uint32_t cores,
-                                     const std::vector<SilentWindow>& windows);
+// their spinning cost the start-up). cores 0: nothing is lost.
+std::vector<core::TimeNs> span_time_not_worked(const core::ProfileRecords& profile, std::uint32_t cores,
+                                               const std::vector<SilentWindow>& windows = {});
 
 // Silences of kStartupSilenceNs or more between the first and the last operation: Realm processors starting up.
 // Each CPU or utility processor, on its first runtime work, stalls the process for tens of milliseconds, one
@@ -34,9 +33,9 @@ std::vector<double> span_work_shares(const core::ProfileRecords& profile, std::u
 // start-up").
 inline constexpr core::TimeNs kStartupSilenceNs = 20'000'000;
 std::vector<SilentWindow> silent_windows(const core::ProfileRecords& profile);
-// The length of one processor's start-up: the mean start-up silence, as long as it took in the traced run (with the
-// threads that spun beside it, waiting for the runtime it held). 0 when the log has no silence.
-core::TimeNs startup_stall_ns(const core::ProfileRecords& profile);
+// The length of one processor's start-up: the mean of a log's start-up silences (silent_windows), as long as each
+// took in the traced run (with the threads that spun beside it, waiting for the runtime it held). 0 when none.
+core::TimeNs startup_stall_ns(const std::vector<SilentWindow>& windows);
 // How much of [from, to) lies in the windows (sorted, disjoint).
 core::TimeNs silent_overlap(const std::vector<SilentWindow>& windows, core::TimeNs from, core::TimeNs to);
 

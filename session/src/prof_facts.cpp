@@ -124,8 +124,9 @@ void add_processor_start(const core::TraceRecords& trace, machine::TracedFacts& 
   std::vector<TimeNs> stalls;
   std::size_t silences = 0;
   for (const auto& f : trace.files) {
-    silences += graph::silent_windows(f.profile).size();
-    if (const TimeNs stall = graph::startup_stall_ns(f.profile); stall > 0) stalls.push_back(stall);
+    const std::vector<graph::SilentWindow> windows = graph::silent_windows(f.profile);
+    silences += windows.size();
+    if (const TimeNs stall = graph::startup_stall_ns(windows); stall > 0) stalls.push_back(stall);
   }
   if (stalls.empty()) return;
   std::sort(stalls.begin(), stalls.end());

@@ -14,8 +14,8 @@ using namespace rr::testing::prof;  // NOLINT: the records' vocabulary
 // A (task on CPU0) runs 0..100. B (meta-task on the utility processor) runs 50..150 and waits 60..90. The
 // program's own thread spans it all and takes no core. Threads running: 1 on 0..50, 2 on 50..60, 1 on 60..90,
 // 2 on 90..100, 1 on 100..150. On one core each of two runs at 1/2:
-//   A: 50 + 10/2 + 30 + 10/2 = 90 of 100       -> 0.9
-//   B: 10/2 + 10/2 + 50 = 60 of its 70 running  -> 6/7
+//   A: 50 + 10/2 + 30 + 10/2 = 90 of 100       -> 10 not worked
+//   B: 10/2 + 10/2 + 50 = 60 of its 70 running  -> 10 not worked
 core::ProfileRecords two_threads() {
   auto p = with_processors();
   p.work.push_back(work(ProfWorkKind::implicit_task, kCpu1, ev(9), 0, 0, 0, 150));
@@ -25,16 +25,16 @@ core::ProfileRecords two_threads() {
   return p;
 }
 
-TEST(SpanWork, SharesFollowTheLogsOwnTimeline) {
+TEST(SpanWork, TimeNotWorkedFollowsTheLogsOwnTimeline) {
   const auto p = two_threads();
-  const auto one = span_work_shares(p, 1);
+  const auto one = span_time_not_worked(p, 1);
   ASSERT_EQ(one.size(), 3u);
-  EXPECT_DOUBLE_EQ(one[0], 1.0);  // the program's own thread
-  EXPECT_DOUBLE_EQ(one[1], 0.9);
-  EXPECT_NEAR(one[2], 6.0 / 7.0, 1e-12);
+  EXPECT_EQ(one[0], 0);  // the program's own thread
+  EXPECT_EQ(one[1], 10);
+  EXPECT_EQ(one[2], 10);
   // Two cores: never more threads than cores, spans are work.
-  for (double s : span_work_shares(p, 2)) EXPECT_DOUBLE_EQ(s, 1.0);
-  for (double s : span_work_shares(p, 0)) EXPECT_DOUBLE_EQ(s, 1.0);
+  for (TimeNs lost : span_time_not_worked(p, 2)) EXPECT_EQ(lost, 0);
+  for (TimeNs lost : span_time_not_worked(p, 0)) EXPECT_EQ(lost, 0);
 }
 
 TEST(SpanWork, TheGraphTakesTheWorkAsTaskTime) {
@@ -74,9 +74,9 @@ TEST(SpanWork, StartUpSilencesAreThoseOfAProcessorsFirstItem) {
   EXPECT_EQ(windows[1].from, 101 * ms);
   EXPECT_EQ(windows[1].to, 140 * ms);
   EXPECT_EQ(windows[1].processor, kUtil0);
-  EXPECT_EQ(startup_stall_ns(p), 49'500'000);
-  // The start-up is no work of CPU0's first task: 100 - 60 = 40 ms of its 100.
-  EXPECT_DOUBLE_EQ(span_work_shares(p, 1, windows)[0], 0.4);
+  EXPECT_EQ(startup_stall_ns(windows), 49'500'000);
+  // The start-up is no work of CPU0's first task: 60 ms of its 100 were not worked.
+  EXPECT_EQ(span_time_not_worked(p, 1, windows)[0], 60 * ms);
   EXPECT_EQ(silent_overlap(windows, 0, 120 * ms), 60 * ms + 19 * ms);
 }
 

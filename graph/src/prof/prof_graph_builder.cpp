@@ -148,14 +148,14 @@ class ProfBuilder {
       // Start-up silences are no one's work either: the model adds them back where its processors start.
       std::vector<SilentWindow> silences;
       if (traced_cores_ > 0) silences = silent_windows(p);
-      const std::vector<double> shares = span_work_shares(p, traced_cores_, silences);
+      const std::vector<TimeNs> not_worked = span_time_not_worked(p, traced_cores_, silences);
       if (!silences.empty()) silences_[file_node] = std::move(silences);
       for (std::size_t wi = 0; wi < p.work.size(); ++wi) {
         const core::ProfWorkItem& w = p.work[wi];
         TaskInfo t;
         t.func_id = function_of(w);
         t.processor = w.proc;
-        t.time_ns = own_work(p, w, shares[wi]);
+        t.time_ns = std::max<TimeNs>(0, w.stop - w.start) - not_worked[wi];
         // Realm's dependent partitioning runs on no processor; nor do the profiler's responses here: they are
         // left out of the estimate, and holding a processor at the times they ran would pin the app's work there.
         const bool background = w.kind == core::ProfWorkKind::partition || w.kind == core::ProfWorkKind::prof_task;
@@ -213,19 +213,6 @@ class ProfBuilder {
         add_copy(c, dst, dst);
       }
     }
-  }
-
-  // A work item's Task Time: its span, less the part of its running time (span less waits) that was another
-  // thread's turn on the cores (1 - share).
-  static TimeNs own_work(const core::ProfileRecords& p, const core::ProfWorkItem& w, double share) {
-    const TimeNs span = std::max<TimeNs>(0, w.stop - w.start);
-    if (share >= 1) return span;
-    TimeNs waits = 0;
-    if (w.kind != core::ProfWorkKind::partition)
-      for (std::uint32_t i = 0; i < w.wait_count; ++i)
-        waits += std::max<TimeNs>(0, p.waits[w.first_wait + i].wait_end - p.waits[w.first_wait + i].wait_start);
-    const TimeNs running = std::max<TimeNs>(0, span - waits);
-    return span - static_cast<TimeNs>(std::llround(static_cast<double>(running) * (1 - share)));
   }
 
   // A run of N processes profiled in fewer (-lg:prof M < N, or files left out): what the others launched has

@@ -73,14 +73,10 @@ class WorkClock {
 
 }  // namespace
 
-std::vector<double> span_work_shares(const core::ProfileRecords& p, std::uint32_t cores) {
-  return span_work_shares(p, cores, {});
-}
-
-std::vector<double> span_work_shares(const core::ProfileRecords& p, std::uint32_t cores,
-                                     const std::vector<SilentWindow>& windows) {
-  std::vector<double> share(p.work.size(), 1.0);
-  if (cores == 0) return share;
+std::vector<TimeNs> span_time_not_worked(const core::ProfileRecords& p, std::uint32_t cores,
+                                         const std::vector<SilentWindow>& windows) {
+  std::vector<TimeNs> lost(p.work.size(), 0);
+  if (cores == 0) return lost;
   std::vector<std::pair<TimeNs, int>> changes;
   for (const auto& w : p.work)
     if (takes_core(w))
@@ -96,15 +92,13 @@ std::vector<double> span_work_shares(const core::ProfileRecords& p, std::uint32_
     for_each_run(p, w, [&](TimeNs a, TimeNs b) {
       ran += static_cast<double>(b - a);
       worked += clock.work_at(b) - clock.work_at(a);
-      // A start-up silence inside the run is no work of its own (the replay adds the start-up back where the model
-      // says): its part of the work is taken out.
       for (const SilentWindow& s : windows)
         if (s.from < b && a < s.to)
           worked -= clock.work_at(std::min(b, s.to)) - clock.work_at(std::max(a, s.from));
     });
-    if (ran > 0) share[i] = std::clamp(worked / ran, 0.0, 1.0);
+    if (ran > 0) lost[i] = static_cast<TimeNs>(std::llround(ran * (1 - std::clamp(worked / ran, 0.0, 1.0))));
   }
-  return share;
+  return lost;
 }
 
 std::vector<SilentWindow> silent_windows(const core::ProfileRecords& p) {
@@ -164,8 +158,7 @@ std::vector<SilentWindow> silent_windows(const core::ProfileRecords& p) {
   return out;
 }
 
-TimeNs startup_stall_ns(const core::ProfileRecords& p) {
-  const std::vector<SilentWindow> windows = silent_windows(p);
+TimeNs startup_stall_ns(const std::vector<SilentWindow>& windows) {
   if (windows.empty()) return 0;
   // The mean, not the median: the start-ups the replay adds then take as long in all as the silences it took out.
   double sum = 0;
