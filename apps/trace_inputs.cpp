@@ -6,6 +6,7 @@
 #include <iostream>
 #include <thread>
 
+#include "machine_models/machine_limits.hpp"
 #include "option_checks.hpp"
 #include "progress.hpp"
 #include "session/packed_trace.hpp"
@@ -24,7 +25,7 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
   cmd->add_option("--traced-cores", flags.traced_cores,
                   "the cores the traced process ran on: spans measured while more threads ran than it had cores become "
                   "work (Legion Prof logs), and -m traced gets that many cores per node (0: unknown)")
-      ->check(CLI::Range(0, 65536));
+      ->check(CLI::Range(std::int64_t{0}, machine::kMaxCoresPerNode));
 }
 
 std::string reading_summary(const session::LoadedTrace& t) {

@@ -22,7 +22,7 @@ struct ReadingFlags {
   std::uint32_t traced_cores = 0;
 };
 
-// -j/--threads, --keep-going, --strict, --quiet and --max-messages on a command that reads traces.
+// -j/--threads, --keep-going, --strict, --quiet, --max-messages and --traced-cores on a command that reads traces.
 void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common);
 
 // Reads and builds a trace; on failure prints "realm-replay <command>: error: ..." and returns nothing.

@@ -14,7 +14,7 @@ struct BuildOptions {
   std::size_t examples_per_finding = 10;  // examples kept for each kind of finding
   unsigned threads = 0;                    // worker threads; 0: those of the calling task arena
   // The cores each traced process had (Legion Prof logs): a span measured while more threads ran becomes the
-  // work it would have taken alone (graph/prof_span_work.hpp). 0: spans are work, as before.
+  // work it would have taken alone (graph/prof_span_work.hpp). 0: spans are work.
   std::uint32_t traced_cores = 0;
 };
 

@@ -63,15 +63,15 @@ struct RuntimeCosts {
   TimeNs merge_ns = 0;                // a merge fires this long after its last input
   TimeNs barrier_arrival_ns = 0;      // an arrival takes effect this long after it is made
   // A CPU or utility processor's first task starts after its processor's start-up, this much work, which the
-  // processors of a node do one after another (the runtime initialises each on its first work, under one lock).
+  // processors of a node do one after another, as the Legion Prof logs show (docs/replay.md, "Processor start-up").
   TimeNs processor_start_ns = 0;
 };
 
 // What one model node (one process, a Realm address space) has besides its processors.
 struct NodeResources {
-  // The cores its threads share (`[node] cores`). Realm processors, background work and the program's own thread
+  // The cores its threads share (`[node] cores`). The segments of CPU and utility processors and background work
   // are threads; when more of them run than there are cores, they share the cores equally (processor sharing), so
-  // each runs at cores / running of its own speed. 0: every thread has a core of its own, as before cores existed.
+  // each runs at cores / running of its own speed (docs/replay.md, "Cores"). 0: every thread has a core of its own.
   std::uint32_t cores = 0;
 };
 

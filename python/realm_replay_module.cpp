@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "machine_models/machine_limits.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "replay/critical_path.hpp"
 #include "replay/operation_columns.hpp"
@@ -361,7 +362,8 @@ PYBIND11_MODULE(realm_replay, m) {
         else
           for (auto item : inputs) paths.push_back(py::str(py::module_::import("os").attr("fspath")(item)));
         for (const auto& path : paths) checked_path(path);
-        if (traced_cores > 65536) throw py::value_error("traced_cores must be in [0, 65536]");
+        if (traced_cores > rr::machine::kMaxCoresPerNode)
+          throw py::value_error("traced_cores must be in [0, " + std::to_string(rr::machine::kMaxCoresPerNode) + "]");
         return read(paths, checked_threads(threads), strict, keep_going, traced_cores);
       },
       py::arg("trace"), py::arg("threads") = 0, py::arg("strict") = false, py::arg("keep_going") = false,

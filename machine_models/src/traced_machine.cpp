@@ -162,8 +162,7 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
   path(host, "\"framebuffer\"", "remote", "[\"network\", \"pcie_h2d\"]");
   path("\"framebuffer\"", "\"framebuffer\"", "remote", "[\"pcie_d2h\", \"network\", \"pcie_h2d\"]");
   if (facts.cores)
-    t << "[node]\ncores = " << value_or(facts.cores, "0", true) << "   # " << facts.cores->tag << " "
-      << facts.cores->note << "\n\n";
+    t << "[node]\ncores = " << value_or(facts.cores, "0", true) << "   # " << tag_or(facts.cores, "") << "\n\n";
   t << "[network]\nlatency_ns = " << latency << "   # "
     << (facts.network_latency_ns ? facts.network_latency_ns->tag : std::string("[A]"))
     << " one way, an event or a launch between nodes (as channels.network)\n\n"

@@ -149,6 +149,12 @@ void RecordPlan::size_with(std::uint32_t max_dim) {
   sized = true;
 }
 
+std::string_view kept_record_name(Kept kept) {
+  for (const KeptSpec& k : kKept)
+    if (k.kept == kept) return k.record;
+  return {};
+}
+
 std::vector<RecordPlan> build_plans(const ProfHeader& header) {
   std::vector<RecordPlan> plans(header.records.size());
   for (std::size_t slot = 0; slot < header.records.size(); ++slot) {

@@ -94,6 +94,9 @@ struct RecordPlan {
 // decoded offset of its header line.
 std::vector<RecordPlan> build_plans(const ProfHeader& header);
 
+// The record type's name in the log ("CopyInfo") of a kept type; empty for Kept::none.
+std::string_view kept_record_name(Kept kept);
+
 // A record's body with the byte offset of each of its fields: typed reads by role.
 class FieldView {
  public:

@@ -52,21 +52,6 @@ class RecordCheck {
 core::ProfEvent event(const FieldView& f, Role r) { return core::ProfEvent{f.u64(r)}; }
 core::Handle handle(const FieldView& f, Role r) { return core::Handle::make(f.u64(r)); }
 
-// The record type of an event record, for messages.
-std::string_view event_record(Kept kept) {
-  switch (kept) {
-    case Kept::event_merger_info: return "EventMergerInfo";
-    case Kept::completion_queue_info: return "CompletionQueueInfo";
-    case Kept::event_trigger_info: return "EventTriggerInfo";
-    case Kept::barrier_arrival_info: return "BarrierArrivalInfo";
-    case Kept::event_poison_info: return "EventPoisonInfo";
-    case Kept::reservation_acquire_info: return "ReservationAcquireInfo";
-    case Kept::instance_ready_info: return "InstanceReadyInfo";
-    case Kept::instance_redistrict_info: return "InstanceRedistrictInfo";
-    default: return "EventWaitInfo";
-  }
-}
-
 bool is_task(core::ProfWorkKind k) {
   return k == core::ProfWorkKind::task || k == core::ProfWorkKind::gpu_task || k == core::ProfWorkKind::implicit_task;
 }
@@ -181,7 +166,7 @@ void ProfRecordStore::add_work(core::ProfWorkKind kind, const FieldView& f, std:
 }
 
 void ProfRecordStore::add_wait(bool task_wait, const FieldView& f, std::uint64_t offset) {
-  const char* record = task_wait ? "TaskWaitInfo" : "MetaWaitInfo";
+  const std::string_view record = kept_record_name(task_wait ? Kept::task_wait_info : Kept::meta_wait_info);
   const RecordCheck check(record, offset);
   core::ProfWait w{};
   w.op_id = f.u64(R::op_id);
@@ -229,7 +214,7 @@ void read_transfer(const RecordCheck& check, const FieldView& f, Transfer& c) {
 }
 
 void ProfRecordStore::add_copy(const FieldView& f, std::uint64_t offset) {
-  const RecordCheck check("CopyInfo", offset);
+  const RecordCheck check(kept_record_name(Kept::copy_info), offset);
   core::ProfCopy c{};
   read_transfer(check, f, c);
   c.collective = f.u32(R::collective);
@@ -239,7 +224,7 @@ void ProfRecordStore::add_copy(const FieldView& f, std::uint64_t offset) {
 }
 
 void ProfRecordStore::add_fill(const FieldView& f, std::uint64_t offset) {
-  const RecordCheck check("FillInfo", offset);
+  const RecordCheck check(kept_record_name(Kept::fill_info), offset);
   core::ProfFill c{};
   read_transfer(check, f, c);
   c.first_inst = static_cast<std::uint32_t>(out_.fill_insts.size());
@@ -248,7 +233,7 @@ void ProfRecordStore::add_fill(const FieldView& f, std::uint64_t offset) {
 }
 
 void ProfRecordStore::add_instance(const FieldView& f, std::uint64_t offset) {
-  const RecordCheck check("InstTimelineInfo", offset);
+  const RecordCheck check(kept_record_name(Kept::inst_timeline_info), offset);
   core::ProfInstance i{};
   i.inst_uid = event(f, R::inst_uid);
   i.inst_id = f.u64(R::inst_id);
@@ -307,7 +292,7 @@ void ProfRecordStore::add_fill_inst(const FieldView& f, std::uint64_t offset) {
 }
 
 void ProfRecordStore::check_machine(const FieldView& f, std::uint64_t offset) const {
-  const RecordCheck check("MachineDesc", offset);
+  const RecordCheck check(kept_record_name(Kept::machine_desc), offset);
   const std::uint32_t num_nodes = f.u32(R::num_nodes);
   const std::uint32_t node_id = f.u32(R::node_id);
   // Each missing node is listed in reports: a count no Realm run can have would list billions.
@@ -419,7 +404,7 @@ void ProfRecordStore::add_names(Kept kept, const FieldView& f) {
 }
 
 void ProfRecordStore::add_events(Kept kept, const FieldView& f, std::uint64_t offset) {
-  const RecordCheck check(event_record(kept), offset);
+  const RecordCheck check(kept_record_name(kept), offset);
   const auto performed = [&] { return check.time(f, R::performed); };
   switch (kept) {
     case Kept::event_wait_info:

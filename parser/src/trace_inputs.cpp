@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <system_error>
 #include <tuple>
@@ -14,21 +15,8 @@
 #include "parser/byte_source.hpp"
 #include "parser/legion_prof_header.hpp"
 
-#include <array>
-#include <fstream>
-
 namespace rr::parser {
 namespace fs = std::filesystem;
-
-// Whether the file's own first bytes (not decompressed) are a packed trace's signature.
-bool starts_with_packed_signature(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::array<char, kPackedTraceSignature.size()> head{};
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  return in.gcount() == static_cast<std::streamsize>(head.size()) &&
-         std::equal(head.begin(), head.end(), kPackedTraceSignature.begin(),
-                    [](char a, unsigned char b) { return static_cast<unsigned char>(a) == b; });
-}
 
 Content content_of(std::string_view head) {
   if (head.size() >= kPackedTraceSignature.size() &&
@@ -42,6 +30,16 @@ Content content_of(std::string_view head) {
 }
 
 namespace {
+
+// Whether the file's own first bytes (not decompressed) are a packed trace's signature.
+bool starts_with_packed_signature(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(kPackedTraceSignature.size(), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return content_of(head) == Content::packed;
+}
+
 std::string_view without_compression_suffix(std::string_view s) {
   for (std::string_view suffix : {".gz", ".xz", ".zst"}) {
     if (s.ends_with(suffix)) {
