@@ -95,7 +95,7 @@ std::string render_comparison_text(const std::vector<ComparisonRow>& rows) {
   char line[1024];
   std::snprintf(line, sizeof line, "%-*s %5s %12s %9s %10s %9s %9s %15s %13s  %s\n", w, "run", "nodes", "time (ms)",
                 "speed-up", "weak eff.", kKindHeaders[0], kKindHeaders[1], kKindHeaders[2], "copies (MiB)",
-                "critical path (%): compute/copy/runtime/latency/queueing/issue/wait");
+                "critical path (%): compute/copy/runtime/latency/contention/issue/wait");
   std::string out = line;
   for (const auto& row : rows) {
     const auto& r = row.run;
@@ -115,7 +115,7 @@ std::string render_comparison_text(const std::vector<ComparisonRow>& rows) {
 std::string render_comparison_csv(const std::vector<ComparisonRow>& rows) {
   // Columns are only ever added at the end, so spreadsheets and scripts that read the old ones keep working.
   std::string out = "trace,machine,family,nodes,estimated_ns,speedup,weak_efficiency,util_gpu,util_cpu,util_utility,"
-                    "copies,copy_bytes,crit_compute_ns,crit_copy_ns,crit_runtime_ns,crit_latency_ns,crit_queueing_ns,"
+                    "copies,copy_bytes,crit_compute_ns,crit_copy_ns,crit_runtime_ns,crit_latency_ns,crit_contention_ns,"
                     "crit_issue_ns,lower_bound_ns,operations,stuck,speedup_reference,weak_efficiency_note,"
                     "used_gpus,used_cpus,used_utility,util_used_gpu,util_used_cpu,util_used_utility";
   for (std::size_t c = kFirstCsvClasses; c < replay::kPathClassCount; ++c) out += ",crit_" + class_name(c) + "_ns";
@@ -142,7 +142,7 @@ std::string render_comparison_csv(const std::vector<ComparisonRow>& rows) {
 nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& rows, const RunContext& ctx) {
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/comparison";
-  j["schema_version"] = 1;
+  j["schema_version"] = 2;  // 2: the critical path's queueing became contention
   j["context"] = context_json(ctx);
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   auto by_kind = [](const auto& values) {

@@ -27,6 +27,16 @@ std::string render_text(const OpenedReplay& s, const std::vector<std::string>& o
                   ms(cp.by_class[c]).c_str(), (share(cp.by_class[c], cp.length_ns) + "%").c_str());
     out += line;
   }
+  std::vector<std::pair<replay::TimeNs, std::string>> contended;
+  for (const auto& [resource, t] : cp.contention) contended.emplace_back(t, replay::resource_name(resource));
+  std::sort(contended.begin(), contended.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  if (!contended.empty()) out += "\nContention by resource                             time (ms)    share\n";
+  for (std::size_t i = 0; i < contended.size() && i < top; ++i) {
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-46s %11s %8s\n", contended[i].second.c_str(), ms(contended[i].first).c_str(),
+                  (share(contended[i].first, cp.length_ns) + "%").c_str());
+    out += line;
+  }
   std::vector<std::pair<replay::TimeNs, std::string>> labels;
   for (const auto& [label, t] : cp.by_label) labels.emplace_back(t, label);
   std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
@@ -55,12 +65,13 @@ std::string render_text(const OpenedReplay& s, const std::vector<std::string>& o
 nlohmann::ordered_json render_json(const OpenedReplay& s, const replay::CriticalPath& cp, const RunContext& ctx) {
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/critpath";
-  j["schema_version"] = 1;
+  j["schema_version"] = 2;  // 2: the class queueing became contention, with contention_by_resource_ns
   j["context"] = context_json(ctx);
   j["estimated_time_ns"] = s.run.result.makespan_ns;
   j["length_ns"] = cp.length_ns;
   j["lower_bound_ns"] = lower_bound_json(cp.lower_bound_ns);
   j["by_class_ns"] = path_classes_json(cp.by_class);
+  j["contention_by_resource_ns"] = contention_json(cp);
   j["by_label_ns"] = cp.by_label;
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   for (const auto& st : cp.steps)

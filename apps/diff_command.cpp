@@ -29,6 +29,15 @@ std::optional<Json> read_report(const std::string& path) {
     std::cerr << "realm-replay diff: error: " << path << ": not a replay report (make it with `realm-replay replay --json`)\n";
     return std::nullopt;
   }
+  // Schema 1 called the critical path's contention "queueing" (time ready, with its resource taken).
+  if (j.value("schema_version", 1) < 2 && j.contains("critical_path") && j["critical_path"].is_object()) {
+    Json& classes = j["critical_path"]["by_class_ns"];
+    if (classes.is_object() && classes.contains("queueing")) {
+      Json renamed = Json::object();
+      for (auto it = classes.begin(); it != classes.end(); ++it) renamed[it.key() == "queueing" ? "contention" : it.key()] = it.value();
+      classes = std::move(renamed);
+    }
+  }
   return j;
 }
 

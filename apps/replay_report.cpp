@@ -45,6 +45,12 @@ nlohmann::ordered_json path_classes_json(const std::array<replay::TimeNs, replay
   return j;
 }
 
+nlohmann::ordered_json contention_json(const replay::CriticalPath& cp) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [resource, t] : cp.contention) j[replay::resource_name(resource)] = t;
+  return j;
+}
+
 std::string machine_line(const machine::MachineModel& model, const replay::MachineMap& map,
                          const std::vector<std::string>& overrides) {
   std::string out = "Machine: " + model.name + " (" + model.description + "), " + std::to_string(map.model_nodes()) + " node(s)";
@@ -163,7 +169,7 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   const auto& r = v.result;
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/replay";
-  j["schema_version"] = 1;
+  j["schema_version"] = 2;  // 2: the critical path's queueing became contention, with contention_by_resource_ns
   RunContext with_model = ctx;
   with_model.options["issue_point"] = machine::issue_point_name(v.model.issue_point);
   with_model.options["wait_frees_processor"] = v.model.wait_frees_processor;
@@ -216,7 +222,8 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
     nlohmann::ordered_json classes = path_classes_json(cp.by_class);
     const std::vector<std::string> events = replay::critical_operations(v.graph, cp);
     j["critical_path"] = {{"length_ns", cp.length_ns}, {"lower_bound_ns", lower_bound_json(cp.lower_bound_ns)},
-                          {"by_class_ns", classes}, {"operations", events}};
+                          {"by_class_ns", classes}, {"contention_by_resource_ns", contention_json(cp)},
+                          {"operations", events}};
   }
   return j;
 }

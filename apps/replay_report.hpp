@@ -40,6 +40,8 @@ inline nlohmann::ordered_json lower_bound_json(replay::TimeNs ns) {
   return ns < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(ns);
 }
 nlohmann::ordered_json path_classes_json(const std::array<replay::TimeNs, replay::kPathClassCount>& by_class);
+// The critical path's contention by resource: {"utility processors, node 0": ns, ...}
+nlohmann::ordered_json contention_json(const replay::CriticalPath& cp);
 nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx);
 
 // The estimate under noise (replay --perturb): mean and percentiles.

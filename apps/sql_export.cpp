@@ -21,6 +21,7 @@ namespace {
 
 // The schema, one statement per table and index; docs/sql.md describes every column.
 constexpr std::string_view kSchema = R"sql(
+PRAGMA user_version = 2;
 CREATE TABLE runs (
   run_id INTEGER PRIMARY KEY, trace TEXT NOT NULL, trace_path TEXT NOT NULL, machine TEXT NOT NULL,
   machine_file TEXT NOT NULL, overrides TEXT NOT NULL, placement TEXT NOT NULL, traced_nodes INTEGER NOT NULL,

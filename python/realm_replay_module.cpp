@@ -340,6 +340,16 @@ PYBIND11_MODULE(realm_replay, m) {
                              "(ns; -1: never), bytes (copies; -1 otherwise)")
       .def_property_readonly("edges", &edges, "src, dst, kind (code into EDGE_KINDS)")
       .def_property_readonly("critical_path", &critical_path, "op, class (code into PATH_CLASSES), begin, end, label")
+      .def_property_readonly(
+          "contention_by_resource",
+          [](const Result& r) {
+            const auto& cp = r.state->run.critical;
+            if (!cp) throw py::value_error("this replay was run with critical_path=False");
+            py::dict d;
+            for (const auto& [resource, t] : cp->contention) d[py::str(rr::replay::resource_name(resource))] = t;
+            return d;
+          },
+          "the critical path's contention by resource, ns: {'utility processors, node 0': ...}")
       .def_property_readonly("processors", &processors, "node, kind (code into PROCESSOR_KINDS), index, busy_ns, utilisation")
       .def(
           "to_pandas",

@@ -1,5 +1,6 @@
-// The critical path of a replay (DESIGN §3): from the last operation to finish, back through whatever released
-// each operation, every nanosecond of the run classed as compute, copy, runtime, latency, queueing or issue.
+// The critical path of a replay: from the last operation to finish, back through the input that made each operation
+// ready, every nanosecond of the run classed as compute, copy, runtime, latency, contention, issue or wait
+// (docs/replay.md, "Critical path").
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@ enum class PathClass : std::uint8_t {
   copy,      // a copy moving data (by path)
   runtime,   // merges, triggers, barrier arrivals: runtime overheads of the model
   latency,   // an event travelling to where it is awaited (trigger cost, network)
-  queueing,  // ready, but its processor or lane was busy
+  contention,  // ready, but its processor, copy lane or core was taken by other work (by resource)
   issue,     // the issuing task had not yet reached the action
   wait,      // a Task Wait on an event no record produces, replayed with its measured duration
 };
@@ -29,16 +30,33 @@ const char* path_class_name(PathClass c);
 struct PathStep {
   graph::VertexId vertex;
   PathClass cls;
-  std::string label;  // "compute CPU f5", "copy system -> system (remote)", ...
+  std::string label;  // "compute CPU f5", "copy system -> system (remote)", "contention utility n0", ...
   TimeNs begin;
   TimeNs end;
 };
+
+// What an operation on the path queued for: the processors of one kind on one model node, the lanes of one copy
+// path leaving one node, a node's cores (when a machine sets node.cores and threads shared them), or a node's
+// processor start-ups (runtime.processor_start_ns: one after another, each holding the node's runtime).
+struct PathResource {
+  enum class Type : std::uint8_t { processors, copy_lanes, cores, start_ups, other };
+  Type type = Type::other;
+  core::ProcessorKind kind = core::ProcessorKind::cpu;  // processors
+  std::string path;                                     // copy_lanes: the copy path's name
+  std::uint32_t node = 0;
+  auto operator<=>(const PathResource&) const = default;
+};
+// "utility processors, node 0", "copy lanes system -> system (local), node 1", "cores, node 0"
+std::string resource_name(const PathResource& r);
+// The same resource on every node: "utility processors (all nodes)"
+std::string resource_group_name(const PathResource& r);
 
 struct CriticalPath {
   TimeNs length_ns = 0;  // equals the replay's estimated time
   std::vector<PathStep> steps;  // from the start of the run to the end
   std::array<TimeNs, kPathClassCount> by_class{};
-  std::map<std::string, TimeNs> by_label;  // finer: per kind+function, per copy path
+  std::map<std::string, TimeNs> by_label;  // finer: per kind+function, per copy path, per contended resource
+  std::map<PathResource, TimeNs> contention;  // the contention class by resource; sums to by_class[contention]
   TimeNs lower_bound_ns = 0;  // infinite-resource bound: the same durations and latencies, no queueing
 };
 

@@ -35,7 +35,6 @@ enum class Release : std::uint8_t {
   none,      // ready at t=0
   input,     // the last input event to fire (precondition, merge input, awaited event, arrival, phase order)
   issue,     // its issuing task reached the point where it issues it
-  resource,  // it waited for a processor or channel lane; released_by is the previous occupant
   observed,  // it waited on an event no record produces, kept at the time the traced run saw it
 };
 constexpr const char* release_name(Release r) {
@@ -43,7 +42,6 @@ constexpr const char* release_name(Release r) {
     case Release::none: return "none";
     case Release::input: return "input";
     case Release::issue: return "issue";
-    case Release::resource: return "resource";
     case Release::observed: return "observed";
   }
   return "?";

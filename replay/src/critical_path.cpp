@@ -1,5 +1,6 @@
-// Walks released_by links backwards, partitioning [0, makespan] into classed steps, and computes the
-// infinite-resource lower bound as a longest path over the replay's own durations and edge delays.
+// Walks released_by links (the input that made each operation ready) backwards, partitioning [0, makespan] into
+// classed steps, and computes the infinite-resource lower bound as a longest path over the replay's own durations
+// and edge delays.
 #include "replay/critical_path.hpp"
 
 #include <algorithm>
@@ -17,7 +18,7 @@ const char* path_class_name(PathClass c) {
     case PathClass::copy: return "copy";
     case PathClass::runtime: return "runtime";
     case PathClass::latency: return "latency";
-    case PathClass::queueing: return "queueing";
+    case PathClass::contention: return "contention";
     case PathClass::issue: return "issue";
     case PathClass::wait: return "wait";
   }
@@ -54,7 +55,66 @@ std::string own_label(const graph::EventGraph& g, const MachineMap& map, const R
   }
 }
 
+// What v queued for when it started after it was ready.
+PathResource queued_for(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r, VertexId v) {
+  PathResource res;
+  switch (g.kind(v)) {
+    case OpKind::task:
+    case OpKind::task_resume:
+      if (r.processor_of[v] < map.processors().size()) {
+        const ModelProcessor& p = map.processors()[r.processor_of[v]];
+        res.type = PathResource::Type::processors;
+        res.kind = p.kind;
+        res.node = p.node;
+      }
+      break;
+    case OpKind::copy: {
+      const CopyRoute route = copy_route(g, map, v);
+      res.type = PathResource::Type::copy_lanes;
+      res.path = route_name(route);
+      res.node = route.src_node;
+      break;
+    }
+    default: break;
+  }
+  return res;
+}
+
+// When v's own work would have ended had it run alone from its start: its launch and its part of the task's busy
+// time. Later than that, it shared the node's cores or waited for its processor's start-up. kNever when v is not
+// work that takes a core.
+TimeNs own_end(const graph::EventGraph& g, const ReplayResult& r, const TaskTiming& timing, VertexId v) {
+  const OpKind kind = g.kind(v);
+  if (kind == OpKind::background) return r.start(v) + timing.background_busy(v);
+  if (kind != OpKind::task && kind != OpKind::task_resume) return kNever;
+  const Issuing s = timing.as_replayed(v, r);
+  return s.run_start + (s.shape.end - s.shape.begin);
+}
+
 }  // namespace
+
+std::string resource_name(const PathResource& r) {
+  const std::string node = ", node " + std::to_string(r.node);
+  switch (r.type) {
+    case PathResource::Type::processors: return std::string(core::processor_kind_name(r.kind)) + " processors" + node;
+    case PathResource::Type::copy_lanes: return "copy lanes " + r.path + node;
+    case PathResource::Type::cores: return "cores" + node;
+    case PathResource::Type::start_ups: return "processor start-ups" + node;
+    case PathResource::Type::other: break;
+  }
+  return "other";
+}
+
+std::string resource_group_name(const PathResource& r) {
+  switch (r.type) {
+    case PathResource::Type::processors: return std::string(core::processor_kind_name(r.kind)) + " processors (all nodes)";
+    case PathResource::Type::copy_lanes: return "copy lanes " + r.path + " (all nodes)";
+    case PathResource::Type::cores: return "cores (all nodes)";
+    case PathResource::Type::start_ups: return "processor start-ups (all nodes)";
+    case PathResource::Type::other: break;
+  }
+  return "other";
+}
 
 CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
                            const ReplayResult& r) {
@@ -72,6 +132,13 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
     cp.by_label[label] += end - begin;
     reversed.push_back({at, cls, std::move(label), begin, end});
   };
+  auto contend = [&](VertexId at, const PathResource& res, TimeNs begin, TimeNs end) {
+    if (end <= begin) return;
+    cp.contention[res] += end - begin;
+    account(at, PathClass::contention, "contention " + resource_name(res), begin, end);
+  };
+  const TaskTiming timing(g, map, model, r.noise);
+  const bool shared = model.node.cores > 0 || model.runtime.processor_start_ns > 0;
 
   TimeNs hi = v == graph::kNoVertex ? 0 : r.end(v);
   bool via_issue = false;
@@ -84,26 +151,39 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
     } else {
       PathClass cls;
       std::string label = own_label(g, map, r, v, &cls);
-      account(v, cls, label, start, hi);
+      // Past its own work, a thread that took a core shared the node's cores or waited for its start-up.
+      TimeNs own = hi;
+      if (shared && cls == PathClass::compute) {
+        if (const TimeNs alone = own_end(g, r, timing, v); alone != kNever && alone < hi) {
+          own = std::max(start, alone);
+          const std::uint32_t p = r.processor_of[v];
+          PathResource res;
+          res.type = model.node.cores > 0 ? PathResource::Type::cores : PathResource::Type::start_ups;
+          res.node = p < map.processors().size() ? map.processors()[p].node : 0;
+          contend(v, res, own, hi);
+        }
+      }
+      account(v, cls, label, start, own);
     }
     hi = start;
+    // Ready before it started: its processor or lane (or a start-up) was taken.
+    contend(v, queued_for(g, map, r, v), std::min(r.ready(v), hi), hi);
+    hi = std::min(r.ready(v), hi);
     const VertexId next = r.released_by(v);
     switch (r.release(v)) {
       case Release::none:
-        account(v, PathClass::queueing, "queueing", 0, hi);
+        contend(v, queued_for(g, map, r, v), 0, hi);
         hi = 0;
         v = graph::kNoVertex;
         continue;
       case Release::observed: {
         // It waited on an event no record produces, its measured delay after the recorded input (or the
         // issue) that came last, which released it before that.
-        account(v, PathClass::queueing, "queueing", std::min(r.ready(v), hi), hi);
-        hi = std::min(r.ready(v), hi);
         const TimeNs from = std::max<TimeNs>(0, hi - g.external_delay(v));
         account(v, PathClass::wait, "wait (unrecorded event, measured delay)", from, hi);
         hi = from;
         if (next == graph::kNoVertex) {
-          account(v, PathClass::queueing, "queueing", 0, hi);
+          contend(v, queued_for(g, map, r, v), 0, hi);
           hi = 0;
           v = graph::kNoVertex;
           continue;
@@ -119,14 +199,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
         }
         break;
       }
-      case Release::resource:
-        account(v, PathClass::queueing, "queueing", std::min(r.end(next), hi), hi);
-        hi = std::min(r.end(next), hi);
-        via_issue = false;
-        break;
       case Release::input: {
-        account(v, PathClass::queueing, "queueing", std::min(r.ready(v), hi), hi);
-        hi = std::min(r.ready(v), hi);
         // After the segment before it, a resume waits out a wait no record explains: measured, not latency.
         const bool measured_wait = g.kind(v) == OpKind::task_resume && g.resume_wait(v).awaited == graph::kNoVertex;
         if (measured_wait) {
@@ -143,8 +216,6 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
         break;
       }
       case Release::issue: {
-        account(v, PathClass::queueing, "queueing", std::min(r.ready(v), hi), hi);
-        hi = std::min(r.ready(v), hi);
         // The issue reached v one network latency later when they are on different nodes.
         const TimeNs delay = edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue);
         account(v, PathClass::latency, "latency", std::max(hi - delay, r.start(next)), hi);
@@ -169,7 +240,6 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   };
   // Issue times are recomputed by the engine's rules (the replay keeps none); longest_path visits each
   // issuer's out-edges together, so its running state is worked out once.
-  const TaskTiming timing(g, map, model, r.noise);
   VertexId issuer = graph::kNoVertex;
   Issuing running{};
   auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {

@@ -94,7 +94,6 @@ struct ChannelInstance {
   std::uint32_t free_lanes;
   bool shared = false;  // takes requests from other blocks: its lanes are given out late (Engine::run_deferred)
   ServeQueue<WaitingTransfer> waiting;
-  VertexId last_user = kNoVertex;
   TimeNs busy_ns = 0;
   std::uint64_t transfers = 0;
   std::uint64_t bytes = 0;
@@ -170,12 +169,11 @@ struct BlockOutput {
 };
 
 // One model processor's state in one place (a dispatch reads it all): whether it runs a segment, the task that holds
-// it through a wait, the last segment it ran (what released a segment that waited for it), and the queues it
-// serves, the first two here (most serve one or two), the rest in a list of their own.
+// it through a wait, and the queues it serves, the first two here (most serve one or two), the rest in a list of
+// their own.
 struct ProcessorState {
   static constexpr std::uint32_t kNone = ~0u;
   VertexId held_by = kNoVertex;
-  VertexId last = kNoVertex;
   std::uint32_t queue[2] = {kNone, kNone};
   std::uint32_t more = kNone;  // index into the engine's lists of further queues
   bool busy = false;
@@ -899,10 +897,6 @@ class Engine {
     const bool first = g_.kind(v) == OpKind::task;
     VertexId task = g_.task_of(v);
     ProcessorState& proc = procs_[p];
-    if (now_ > ops_.ready_before_start(v) && proc.last != kNoVertex) {
-      // It waited for the processor: the previous occupant released it (critical path: queueing).
-      ops_.set_release(v, proc.last, Release::resource);
-    }
     if (first) {
       const graph::TaskInfo& info = g_.task(task);
       if (info.time_ns != graph::kNoTime && info.time_ns < timing_.total_wait_ns(task)) ++t_.clamped_waits;
@@ -918,7 +912,6 @@ class Engine {
     ops_.start_at(v, now_);
     r_.processor_of[v] = p;
     proc.busy = true;
-    proc.last = v;
     ++r_.processors[p].segments;
     if (share_.enabled() && on_a_core) {
       // Waiting for the other processors' start-ups takes no core: the thread begins to share them once its own
@@ -1056,7 +1049,7 @@ class Engine {
     if (instance_of_[key] == ~0u) {
       instance_of_[key] = static_cast<std::uint32_t>(instances_.size());
       instances_.push_back({channel, node, model_.channels[channel].lanes,
-                            blocks_ != nullptr && blocks_->shared_instance[key] != 0, {}, kNoVertex});
+                            blocks_ != nullptr && blocks_->shared_instance[key] != 0, {}});
     }
     return instance_of_[key];
   }
@@ -1092,14 +1085,7 @@ class Engine {
     ChannelInstance& ci = instances_[inst];
     CopyPlan& plan = plan_of(c);
     --ci.free_lanes;
-    if (plan.hop == 0) {
-      const TimeNs ready = ops_.ready_before_start(c);
-      ops_.start_at(c, at);
-      if (at > ready && ci.last_user != kNoVertex) {
-        ops_.set_release(c, ci.last_user, Release::resource);
-      }
-    }
-    ci.last_user = c;
+    if (plan.hop == 0) ops_.start_at(c, at);
     const TimeNs duration = timing_.perturbed(model_.transfer_ns(model_.channels[ci.channel], bytes_of(c)), c);
     if (options_.record_intervals)
       t_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, at, at + duration});

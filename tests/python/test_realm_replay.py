@@ -57,6 +57,8 @@ def test_same_numbers_as_the_cli(trace, machine):
         by_class[rr.PATH_CLASSES[c]] = by_class.get(rr.PATH_CLASSES[c], 0) + int(e - b)
     for cls, ns in critpath["by_class_ns"].items():
         assert by_class.get(cls, 0) == ns, cls
+    assert r.contention_by_resource == critpath["contention_by_resource_ns"]
+    assert sum(r.contention_by_resource.values()) == critpath["by_class_ns"]["contention"]
     # The path tiles [0, estimate].
     assert cp["begin"][0] == 0 and cp["end"][-1] == r.estimated_time_ns
     assert np.all(cp["end"][:-1] == cp["begin"][1:])

@@ -1,4 +1,4 @@
-// Golden critical paths, one per class of DESIGN §3, and the invariant that the classes add up to the run time.
+// Golden critical paths, one per class, and the invariant that the classes add up to the run time.
 #include <gtest/gtest.h>
 
 #include "replay/critical_path.hpp"
@@ -56,16 +56,63 @@ TEST(CriticalPath, QueueBound) {
                          "Task Time: (20000003,1) 10"});
   auto cp = path_of(r);
   expect_adds_up(cp, 30000);
-  // The path runs back through the previous occupants: all compute, and the bound without queueing is 10 us.
-  EXPECT_EQ(cls(cp, PathClass::compute), 30000);
+  // The path follows what made each task ready, not the processor's previous occupant: the last task ran 10 us
+  // after 20 us of contention for the node's CPUs (by hand: ready at 0, started at 20 us). The bound is 10 us.
+  EXPECT_EQ(cls(cp, PathClass::compute), 10000);
+  EXPECT_EQ(cls(cp, PathClass::contention), 20000);
+  PathResource cpus;
+  cpus.type = PathResource::Type::processors;
+  cpus.kind = core::ProcessorKind::cpu;
+  cpus.node = 0;
+  ASSERT_EQ(cp.contention.size(), 1u);
+  EXPECT_EQ(cp.contention.at(cpus), 20000);
+  EXPECT_EQ(resource_name(cpus), "CPU processors, node 0");
+  EXPECT_EQ(cp.by_label.at("contention CPU processors, node 0"), 20000);
   EXPECT_EQ(cp.lower_bound_ns, 10000);
-  // A task ready later than the processor frees shows queueing only for the time it actually waited.
+  // Task 3 waits for task 2 (10 us, on the other CPU) and then for task 1 (30 us) to free its CPU: the path is
+  // task 2, the event's latency, contention until 30 us, task 3.
   auto late = replay_lines({task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)"),
                             task(3, "80000000", "(20000003,1)", "(20000002,1)"), "Task Time: (20000001,1) 30",
                             "Task Time: (20000002,1) 10", "Task Time: (20000003,1) 10"});
   auto cp2 = path_of(late);
   expect_adds_up(cp2, 40000);
-  EXPECT_EQ(cls(cp2, PathClass::compute), 40000);  // task 3 waited for task 1 (resource), then ran
+  EXPECT_EQ(cls(cp2, PathClass::compute), 20000);
+  EXPECT_GT(cls(cp2, PathClass::contention), 0);
+  EXPECT_EQ(cls(cp2, PathClass::contention) + cls(cp2, PathClass::latency), 20000);
+  ASSERT_FALSE(cp2.steps.empty());
+  EXPECT_EQ(cp2.steps.front().label.rfind("compute CPU", 0), 0u);  // task 2 begins the path
+}
+
+// Two 10 us tasks on node 0's two CPUs with one core: each runs at half speed and ends at 20 us (by hand). The
+// path is the first task's own 10 us of work and 10 us of contention for the node's core.
+TEST(CriticalPath, ASharedCoreIsContention) {
+  auto r = replay_lines({task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)"),
+                         "Task Time: (20000001,1) 10", "Task Time: (20000002,1) 10"},
+                        {"node.cores=1"});
+  auto cp = path_of(r);
+  expect_adds_up(cp, 20000);
+  EXPECT_EQ(cls(cp, PathClass::compute), 10000);
+  EXPECT_EQ(cls(cp, PathClass::contention), 10000);
+  PathResource cores;
+  cores.type = PathResource::Type::cores;
+  cores.node = 0;
+  EXPECT_EQ(cp.contention.at(cores), 10000);
+  EXPECT_EQ(resource_name(cores), "cores, node 0");
+}
+
+// Without cores, a processor's start-up (5 us) before its first task (10 us) is contention for the node's
+// start-ups: 15 us in all.
+TEST(CriticalPath, AStartUpIsContention) {
+  auto r = replay_lines({task(1, "80000000", "(20000001,1)"), "Task Time: (20000001,1) 10"},
+                        {"runtime.processor_start_ns=5000"});
+  auto cp = path_of(r);
+  expect_adds_up(cp, 15000);
+  EXPECT_EQ(cls(cp, PathClass::compute), 10000);
+  PathResource start_ups;
+  start_ups.type = PathResource::Type::start_ups;
+  start_ups.node = 0;
+  EXPECT_EQ(cp.contention.at(start_ups), 5000);
+  EXPECT_EQ(resource_group_name(start_ups), "processor start-ups (all nodes)");
 }
 
 TEST(CriticalPath, IssueBound) {

@@ -89,7 +89,7 @@ TEST(OperationRecords, TimesAtTheCeilingKeepTheirRelease) {
   OperationRecords ops;
   ops.reset(2);
   const TimeNs ceiling = TimeNs{1} << 60;
-  for (const Release why : {Release::none, Release::input, Release::issue, Release::resource, Release::observed}) {
+  for (const Release why : {Release::none, Release::input, Release::issue, Release::observed}) {
     ops.reset(2);
     ops.raise_ready(0, ceiling, 1, why);
     EXPECT_EQ(ops.ready(0), ceiling);
@@ -170,9 +170,9 @@ TEST(OperationRecords, ReleasesPendingCountsAndFlagsAgainstPlainArrays) {
     EXPECT_EQ(ops.release(0), why[0]);
     EXPECT_EQ(ops.pending(0), 0u);
     EXPECT_FALSE(ops.waits_unrecorded(0));
-    ops.set_release(1, 42, Release::resource);
+    ops.set_release(1, 42, Release::observed);
     EXPECT_EQ(ops.released_by(1), 42u);
-    EXPECT_EQ(ops.release(1), Release::resource);
+    EXPECT_EQ(ops.release(1), Release::observed);
     EXPECT_EQ(ops.ready(1), ready[1]);
   }
 }

@@ -1,5 +1,5 @@
-// Test helper without GoogleTest (the fuzz targets use it too): the critical path's invariant (DESIGN §3) — its
-// classes add up to the estimate and its steps tile [0, makespan], each non-empty and beginning where the one
+// Test helper without GoogleTest (the fuzz targets use it too): the critical path's invariant — its classes add
+// up to the estimate and its steps tile [0, makespan], each non-empty and beginning where the one
 // before ended. Returns what breaks it, or an empty string.
 #pragma once
 
@@ -17,6 +17,10 @@ inline std::string tiling_problem(const replay::CriticalPath& cp, replay::TimeNs
   }
   if (sum != makespan)
     return "the classes add up to " + std::to_string(sum) + ", not the makespan " + std::to_string(makespan);
+  replay::TimeNs contended = 0;
+  for (const auto& [resource, t] : cp.contention) contended += t;
+  if (contended != cp.by_class[static_cast<std::size_t>(replay::PathClass::contention)])
+    return "the contention by resource adds up to " + std::to_string(contended) + ", not the contention class";
   if (cp.length_ns != makespan) return "length " + std::to_string(cp.length_ns) + " is not the makespan";
   replay::TimeNs at = 0;
   for (const auto& st : cp.steps) {
