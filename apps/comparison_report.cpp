@@ -170,6 +170,10 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     e["processors"] = by_kind(r.processors);
     e["used_processors"] = by_kind(r.used_processors);
     e["utilisation_used"] = by_kind(r.utilisation_used);
+    nlohmann::ordered_json bounds = nlohmann::ordered_json::array();
+    for (const auto& b : r.bounded_by)
+      bounds.push_back({{"name", b.name}, {"path_ns", b.path_ns}, {"change", b.change}});
+    e["bounded_by"] = bounds;
     list.push_back(e);
   }
   j["runs"] = list;
@@ -248,6 +252,28 @@ std::string svg_critical_bars(const std::vector<ComparisonRow>& rows) {
     lx += 90;
   }
   return s + "</svg>";
+}
+
+// What bounds each run: the resources its path waited for and the functions it ran, largest first.
+std::string bounds_table(const std::vector<ComparisonRow>& rows) {
+  std::string h = "<table id=\"bounds-table\"><tr><th>run</th><th colspan=\"3\">bounded by (% of the critical path; "
+                  "the what-if that gives it more)</th></tr>\n";
+  for (const auto& row : rows) {
+    const auto& r = row.run;
+    h += "<tr><td>" + escape(label(r)) + "</td>";
+    for (std::size_t i = 0; i < 3; ++i) {
+      h += "<td>";
+      if (i < r.bounded_by.size()) {
+        const auto& b = r.bounded_by[i];
+        h += escape(b.name) + ": " + share(b.path_ns, r.estimated_ns) + "%";
+        if (!b.change.empty()) h += " <span class=\"note\">(" + escape(b.change) + ")</span>";
+      }
+      h += "</td>";
+    }
+    h += "</tr>\n";
+  }
+  return h + "</table>\n<p class=\"note\">Replay one run with <code>realm-replay replay</code> to see each what-if's "
+             "estimate.</p>\n";
 }
 
 std::string critical_table(const std::vector<ComparisonRow>& rows) {
@@ -346,6 +372,7 @@ std::string render_comparison_html(const std::vector<ComparisonRow>& rows, const
        std::to_string(rows.size()) + " run(s), every trace on every machine. Times are replay estimates, in ms.</p>\n";
   h += "<h2>Estimated time per configuration</h2>\n" + svg_time_bars(rows) + "\n";
   h += "<h2>Critical-path breakdown (% of the run time)</h2>\n" + svg_critical_bars(rows) + "\n" + critical_table(rows);
+  h += "<h2>What bounds each run</h2>\n" + bounds_table(rows);
   h += "<h2>Time against node count</h2>\n";
   const auto series = scaling_series(rows);
   if (series.empty())

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "output_file.hpp"
+#include "bounds_report.hpp"
 #include "replay/critical_operations.hpp"
 #include "replay/critical_path.hpp"
 #include "replay_report.hpp"
@@ -16,11 +17,12 @@ namespace rr::app {
 namespace {
 
 std::string render_text(const OpenedReplay& s, const std::vector<std::string>& overrides, const replay::CriticalPath& cp,
-                        std::size_t top) {
+                        std::size_t top, const std::string& bounded_by) {
   std::string out = machine_line(s.run.model, s.run.map, overrides) + "\n";
   out += "Critical path: " + ms(cp.length_ns) +
                     " ms (the estimated run time); infinite-resource lower bound: " + lower_bound_ms(cp.lower_bound_ns) + "; " +
-                    std::to_string(cp.steps.size()) + " steps\n\nBy class            time (ms)    share\n";
+                    std::to_string(cp.steps.size()) + " steps\n\n" + (bounded_by.empty() ? "" : bounded_by + "\n") +
+         "By class            time (ms)    share\n";
   for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
     char line[120];
     std::snprintf(line, sizeof line, "  %-14s %12s %8s\n", replay::path_class_name(static_cast<replay::PathClass>(c)),
@@ -90,6 +92,7 @@ std::function<int()> add_critpath_command(CLI::App& app, CommonOptions& common) 
     bool json = false;
     std::size_t top = 15;
     std::string output;
+    bool no_what_ifs = false;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -98,14 +101,24 @@ std::function<int()> add_critpath_command(CLI::App& app, CommonOptions& common) 
   cmd->add_flag("--json", opts->json, "print JSON instead of text");
   cmd->add_option("--top", opts->top, "rows in the breakdown and operation lists")->capture_default_str();
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
+  add_what_if_flag(cmd, opts->no_what_ifs);
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
     auto s = open_replay("critpath", opts->in, common);
     if (!s) return kExitBadInput;
     const replay::CriticalPath& cp = *s->run.critical;
+    const std::vector<session::RunBound> bounds = bounds_of(*s, opts->no_what_ifs, common.threads);
     RunContext ctx = replay_context("critpath", opts->in, common, *s);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::string report = opts->json ? render_json(*s, cp, ctx).dump(2) + "\n" : render_text(*s, opts->in.overrides, cp, opts->top);
+    std::string report;
+    if (opts->json) {
+      nlohmann::ordered_json j = render_json(*s, cp, ctx);
+      j["bounded_by"] = bounds_json("critpath", opts->in, bounds, cp.length_ns);
+      report = j.dump(2) + "\n";
+    } else {
+      report = render_text(*s, opts->in.overrides, cp, opts->top,
+                           bounds_text("critpath", opts->in, bounds, cp.length_ns, opts->no_what_ifs, placement_of(*s)));
+    }
     if (!emit_report("critpath", opts->output, report)) return kExitBadInput;
     return kExitOk;
   };

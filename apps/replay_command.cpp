@@ -10,6 +10,7 @@
 #include "option_checks.hpp"
 #include "output_file.hpp"
 #include "platform/output_target.hpp"
+#include "bounds_report.hpp"
 #include "replay_report.hpp"
 #include "replay/observed_comparison.hpp"
 #include "session/perturbation.hpp"
@@ -69,6 +70,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     std::uint32_t samples = 100;
     std::uint64_t seed = 1;
     bool against_observed = false;
+    bool no_what_ifs = false;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("replay", "Replay a trace's event graph on a machine model and estimate its run time.");
@@ -81,6 +83,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
                 "compare with the run the trace observed (Legion Prof logs): observed makespan and the error of "
                 "start and end times per kind of operation and function");
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
+  add_what_if_flag(cmd, opts->no_what_ifs);
   auto* perturb = cmd->add_option("--perturb", opts->perturb,
                                   "also replay --samples times with lognormal noise of this sigma on every duration "
                                   "(mean 1) and report the estimate's distribution")
@@ -106,7 +109,9 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
       std::cerr << "realm-replay replay: " << problem << "\n";
       return kExitUsage;
     }
-    ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, opts->in.overrides};
+    const std::vector<session::RunBound> bounds = bounds_of(*s, opts->no_what_ifs, common.threads);
+    ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, opts->in.overrides,
+                    bounds_text("replay", opts->in, bounds, s->run.result.makespan_ns, opts->no_what_ifs, placement_of(*s))};
     RunContext ctx = replay_context("replay", opts->in, common, *s);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::optional<session::EstimateDistribution> noise;
@@ -133,6 +138,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     std::string report;
     if (opts->json) {
       auto j = render_replay_json(view, ctx);
+      j["bounded_by"] = bounds_json("replay", opts->in, bounds, s->run.result.makespan_ns);
       if (noise) j["perturbation"] = distribution_json(*noise);
       if (observed) j["against_observed"] = render_observed_json(*observed);
       report = j.dump(2) + "\n";

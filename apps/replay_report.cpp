@@ -76,6 +76,7 @@ std::string render_replay_text(const ReplayView& v) {
     out << "  left out: " << r.outside_work
         << " operation(s) that are not the application's work (the program's own thread, the profiler's responses)\n";
   out << "Operations replayed: " << r.operations << (r.stuck ? ", STUCK: " + std::to_string(r.stuck) : "") << "\n\n";
+  if (!v.bounded_by.empty()) out << v.bounded_by << "\n";
 
   // Utilisation over the used processors answers "how busy is what the trace runs on"; over all of them,
   // "how much of this machine does the trace need". Both, labelled, so neither is mistaken for the other.

@@ -26,6 +26,7 @@ struct ReplayView {
   const replay::ReplayResult& result;
   const replay::CriticalPath* critical = nullptr;  // included in JSON when given (for `diff`)
   std::vector<std::string> overrides;               // the --set values, named in the text header
+  std::string bounded_by;                           // "Bounded by ..." lines (bounds_report.hpp), after the estimate
 };
 
 // "Machine: titan (...), 2 node(s) (the trace's 4 nodes folded onto them); overrides: a=1, b=2": the first line of

@@ -21,6 +21,10 @@ using TimeNs = std::int64_t;
 enum class IssuePoint : std::uint8_t { interpolate, start, end };
 const char* issue_point_name(IssuePoint p);
 
+// The section of a machine file that sets a kind of processor (processors.gpu, .cpu, .utility), indexed like
+// MachineModel::processors; the other kinds (the program's own thread) come with the trace.
+inline constexpr const char* kProcessorSections[3] = {"gpu", "cpu", "utility"};
+
 // The name of a memory kind in machine files ("system", "zero_copy", "global", ...), and back.
 std::string_view memory_kind_key(core::MemoryKind kind);
 std::optional<core::MemoryKind> memory_kind_from_key(std::string_view key);

@@ -16,6 +16,7 @@
 #include "machine_models/machine_limits.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "replay/critical_path.hpp"
+#include "session/bounds.hpp"
 #include "replay/operation_columns.hpp"
 #include "replay/utilisation.hpp"
 #include "session/session.hpp"
@@ -94,6 +95,7 @@ struct Machine {
 struct ReplayState {
   std::shared_ptr<rr::session::LoadedTrace> trace;
   rr::session::ReplayRun run;
+  rr::session::ReplaySettings settings;  // what it was replayed with (what-ifs start from them)
 };
 
 struct Result {
@@ -140,7 +142,7 @@ Result replay(const Trace& trace, const Machine& machine, const std::optional<st
     auto limit = limit_threads(threads);
     run = rr::session::replay_on(*trace.loaded, *machine.model, settings);
   }
-  auto state = std::make_shared<ReplayState>(ReplayState{trace.loaded, take(std::move(run))});
+  auto state = std::make_shared<ReplayState>(ReplayState{trace.loaded, take(std::move(run)), settings});
   return Result{state};
 }
 
@@ -340,6 +342,35 @@ PYBIND11_MODULE(realm_replay, m) {
                              "(ns; -1: never), bytes (copies; -1 otherwise)")
       .def_property_readonly("edges", &edges, "src, dst, kind (code into EDGE_KINDS)")
       .def_property_readonly("critical_path", &critical_path, "op, class (code into PATH_CLASSES), begin, end, label")
+      .def(
+          "bounded_by",
+          [](const Result& r, bool what_ifs, unsigned threads) {
+            const auto& st = *r.state;
+            if (!st.run.critical) throw py::value_error("this replay was run with critical_path=False");
+            std::vector<rr::session::RunBound> bounds = rr::session::find_bounds(*st.trace, st.run);
+            if (what_ifs) {
+              const unsigned workers = checked_threads(threads);
+              py::gil_scoped_release unlocked;
+              rr::session::run_what_ifs(*st.trace, st.settings, bounds, workers);
+            }
+            py::list out;
+            for (const auto& b : bounds) {
+              py::dict d;
+              d["name"] = b.name;
+              d["kind"] = b.kind == rr::session::RunBound::Kind::resource ? "resource" : "function";
+              d["path_ns"] = b.path_ns;
+              d["change"] = b.change;
+              d["overrides"] = b.overrides;
+              d["placement"] = b.pool ? "pool" : "as the run";
+              d["what_if_ns"] = b.what_if_ns ? py::object(py::int_(*b.what_if_ns)) : py::object(py::none());
+              if (!b.what_if_error.empty()) d["what_if_error"] = b.what_if_error;
+              out.append(d);
+            }
+            return out;
+          },
+          py::arg("what_ifs") = true, py::arg("threads") = 0,
+          "what bounds the run: at most 3 resources and functions of the critical path, largest first, each with "
+          "its what-if (the resource doubled, the function twice as fast) replayed unless what_ifs=False")
       .def_property_readonly(
           "contention_by_resource",
           [](const Result& r) {

@@ -43,6 +43,9 @@ struct PathResource {
   Type type = Type::other;
   core::ProcessorKind kind = core::ProcessorKind::cpu;  // processors
   std::string path;                                     // copy_lanes: the copy path's name
+  core::MemoryKind src = core::MemoryKind::system;      // copy_lanes: its ends, and whether it crosses nodes
+  core::MemoryKind dst = core::MemoryKind::system;
+  bool remote = false;
   std::uint32_t node = 0;
   auto operator<=>(const PathResource&) const = default;
 };

@@ -14,6 +14,14 @@
 
 namespace rr::replay {
 
+// One thing that bounds a run (session::find_bounds): a resource its critical path waited for or a function whose
+// work it ran, its time on the path, and the change a what-if would make.
+struct BoundSummary {
+  std::string name;
+  TimeNs path_ns = 0;
+  std::string change;
+};
+
 struct RunSummary {
   std::string trace_label;    // e.g. the trace folder's name
   std::string machine_label;  // the machine's name, with overrides
@@ -33,6 +41,7 @@ struct RunSummary {
   std::array<TimeNs, kPathClassCount> critical{};  // by PathClass
   TimeNs lower_bound_ns = 0;
   std::vector<std::string> critical_events;        // "(id,gen)" of the compute/copy steps, in path order
+  std::vector<BoundSummary> bounded_by;            // largest first; what-ifs are not replayed in a comparison
 };
 
 RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r,

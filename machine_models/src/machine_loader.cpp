@@ -194,8 +194,8 @@ MachineModel read_model(const toml::table& root) {
   {
     const toml::table& procs = top.table("processors", true);
     TableReader r(procs, "processors");
-    const char* names[3] = {"gpu", "cpu", "utility"};
-    for (int k = 0; k < 3; ++k) m.processors[k] = read_processor(r.table(names[k], true), std::string("processors.") + names[k]);
+    for (int k = 0; k < 3; ++k)
+      m.processors[k] = read_processor(r.table(kProcessorSections[k], true), std::string("processors.") + kProcessorSections[k]);
     r.reject_unknown();
   }
   std::map<std::string, std::uint32_t, std::less<>> channel_index;

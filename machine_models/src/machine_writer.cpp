@@ -71,10 +71,9 @@ std::string to_toml(const MachineModel& m, const std::string& header, const std:
   w.section("machine");
   w.value("name", quoted(m.name));
   w.value("description", quoted(m.description));
-  const char* kinds[3] = {"gpu", "cpu", "utility"};
   for (std::size_t k = 0; k < 3; ++k) {
     const ProcessorClass& p = m.processors[k];
-    w.section(std::string("processors.") + kinds[k]);
+    w.section(std::string("processors.") + kProcessorSections[k]);
     w.value("count", std::to_string(p.count));
     if (!p.per_node.empty()) {
       std::string list = "[";
@@ -84,7 +83,7 @@ std::string to_toml(const MachineModel& m, const std::string& header, const std:
     w.value("speed", number(p.speed));
     if (p.segment_overhead_ns) w.value("segment_overhead_ns", std::to_string(p.segment_overhead_ns));
     if (!p.function_speed.empty()) {
-      w.section(std::string("processors.") + kinds[k] + ".function_speed");
+      w.section(std::string("processors.") + kProcessorSections[k] + ".function_speed");
       for (const auto& [func, speed] : p.function_speed) w.value(quoted(std::to_string(func)), number(speed));
     }
   }

@@ -2,6 +2,8 @@
 // the Copy Sizes, and the assumptions every machine file needs for what the trace does not record.
 #include "machine_models/traced_machine.hpp"
 
+#include "machine_models/machine_model.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <array>
@@ -82,7 +84,6 @@ std::string tag_or(const std::optional<MeasuredValue>& v, const std::string& ass
   return assumption.empty() ? "[A]" : "[A] " + assumption;
 }
 
-const char* kKindKeys[3] = {"gpu", "cpu", "utility"};
 
 }  // namespace
 
@@ -113,7 +114,7 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
     std::vector<std::uint32_t> counts(o.nodes, 0);
     for (const auto& [node, n] : o.processors[k]) counts[node] = n;
     const bool uniform = std::all_of(counts.begin(), counts.end(), [&](auto c) { return c == counts[0]; });
-    t << "[processors." << kKindKeys[k] << "]\ncount = " << (counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end()));
+    t << "[processors." << kProcessorSections[k] << "]\ncount = " << (counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end()));
     if (uniform) t << "        # on every node [T]\n";
     else {
       t << "        # the most on any node; each node's own count below [T]\nper_node = [";

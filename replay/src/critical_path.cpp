@@ -72,6 +72,9 @@ PathResource queued_for(const graph::EventGraph& g, const MachineMap& map, const
       const CopyRoute route = copy_route(g, map, v);
       res.type = PathResource::Type::copy_lanes;
       res.path = route_name(route);
+      res.src = route.src.kind;
+      res.dst = route.dst.kind;
+      res.remote = route.remote;
       res.node = route.src_node;
       break;
     }

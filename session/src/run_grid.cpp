@@ -1,6 +1,8 @@
 // Parallel replays for compare and sweep: tbb::parallel_for over jobs, each job independent and deterministic.
 #include "session/run_grid.hpp"
 
+#include "session/bounds.hpp"
+
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -27,6 +29,7 @@ core::Expected<std::vector<replay::RunSummary>> run_grid(const std::vector<GridJ
       auto s = replay::summarise_run(job.trace->graph(), run->map, run->result, *run->critical);
       s.trace_label = job.trace->label;
       s.family = job.trace->family;
+      for (const RunBound& b : find_bounds(*job.trace, *run)) s.bounded_by.push_back({b.name, b.path_ns, b.change});
       s.machine_label = job.machine_label;
       if (s.machine_label.empty()) {
         s.machine_label = run->model.name;

@@ -58,6 +58,11 @@ def test_same_numbers_as_the_cli(trace, machine):
     for cls, ns in critpath["by_class_ns"].items():
         assert by_class.get(cls, 0) == ns, cls
     assert r.contention_by_resource == critpath["contention_by_resource_ns"]
+    # What bounds the run: the same bounds and what-ifs as the command line.
+    bounds = r.bounded_by()
+    assert [b["name"] for b in bounds] == [b["name"] for b in critpath["bounded_by"]]
+    assert [b["what_if_ns"] for b in bounds] == [b["what_if_ns"] for b in critpath["bounded_by"]]
+    assert all(b["what_if_ns"] is None for b in r.bounded_by(what_ifs=False))
     assert sum(r.contention_by_resource.values()) == critpath["by_class_ns"]["contention"]
     # The path tiles [0, estimate].
     assert cp["begin"][0] == 0 and cp["end"][-1] == r.estimated_time_ns

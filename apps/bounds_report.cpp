@@ -1,0 +1,114 @@
+#include "bounds_report.hpp"
+
+#include <algorithm>
+
+#include "text_format.hpp"
+
+namespace rr::app {
+
+namespace {
+
+// Quoted for a POSIX shell when it holds anything but plain path characters.
+std::string shell_word(const std::string& s) {
+  const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("/._-+=:,@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string key_of(const std::string& assignment) { return assignment.substr(0, assignment.find('=')); }
+
+std::string change_percent(replay::TimeNs what_if, replay::TimeNs estimate) {
+  if (estimate <= 0) return "";
+  const double d = 100.0 * static_cast<double>(what_if - estimate) / static_cast<double>(estimate);
+  return (d >= 0 ? "+" : "") + fixed(d, 1) + "%";
+}
+
+}  // namespace
+
+void add_what_if_flag(CLI::App* cmd, bool& no_what_ifs) {
+  cmd->add_flag("--no-what-ifs", no_what_ifs,
+                "name what bounds the run without replaying its what-ifs (at most 3 replays, under pool placement)");
+}
+
+machine::Placement placement_of(const OpenedReplay& opened) { return opened.run.map.placement(); }
+
+std::vector<session::RunBound> bounds_of(const OpenedReplay& opened, bool no_what_ifs, unsigned threads) {
+  std::vector<session::RunBound> bounds = session::find_bounds(opened.trace, opened.run);
+  if (!no_what_ifs) session::run_what_ifs(opened.trace, opened.settings, bounds, threads);
+  return bounds;
+}
+
+std::string what_if_command(const char* command, const ReplayInputs& in, const session::RunBound& bound) {
+  std::string out = std::string("realm-replay ") + command;
+  for (const auto& t : in.trace) out += " " + shell_word(t);
+  out += " -m " + shell_word(in.machine);
+  for (const auto& o : in.overrides) {
+    const bool replaced = std::any_of(bound.overrides.begin(), bound.overrides.end(),
+                                      [&](const std::string& n) { return key_of(n) == key_of(o); });
+    if (!replaced) out += " --set " + shell_word(o);
+  }
+  const ReplayFlags& f = in.replay;
+  for (const auto& m : f.moves) out += " --map " + shell_word(m);
+  if (!f.mapping_file.empty()) out += " --mapping " + shell_word(f.mapping_file);
+  if (f.fold) out += " --fold " + std::to_string(f.fold);
+  if (!f.node_map.empty()) out += " --node-map " + shell_word(f.node_map);
+  if (f.unlogged != "measured") out += " --unlogged-time " + f.unlogged;
+  if (f.queue_order != "observed") out += " --queue-order " + f.queue_order;
+  if (in.reading.traced_cores) out += " --traced-cores " + std::to_string(in.reading.traced_cores);
+  if (bound.pool)
+    out += " --placement pool";
+  else if (!f.placement.empty())
+    out += " --placement " + f.placement;
+  for (const auto& o : bound.overrides) out += " --set " + shell_word(o);
+  return out;
+}
+
+std::string bounds_text(const char* command, const ReplayInputs& in, const std::vector<session::RunBound>& bounds,
+                        replay::TimeNs estimate_ns, bool no_what_ifs, machine::Placement placement) {
+  if (bounds.empty()) return "";
+  std::string out = "Bounded by (shares of the critical path, and what-if replays):\n";
+  for (const auto& b : bounds) {
+    out += "  " + b.name + (b.kind == session::RunBound::Kind::resource ? ": waited for on " : ": its work is ") +
+           share(b.path_ns, estimate_ns) + "% of the path";
+    if (b.change.empty()) {
+      out += "; no what-if gives it more\n";
+      continue;
+    }
+    out += "; " + b.change;
+    if (b.pool && placement != machine::Placement::pool) out += ", under pool placement";
+    if (b.what_if_ns)
+      out += " → " + ms(*b.what_if_ns) + " ms (" + change_percent(*b.what_if_ns, estimate_ns) + ")\n";
+    else if (!b.what_if_error.empty())
+      out += ": the what-if failed: " + b.what_if_error + "\n";
+    else
+      out += no_what_ifs ? " (not replayed: --no-what-ifs)\n" : "\n";
+    out += "    " + what_if_command(command, in, b) + "\n";
+  }
+  return out;
+}
+
+nlohmann::ordered_json bounds_json(const char* command, const ReplayInputs& in,
+                                   const std::vector<session::RunBound>& bounds, replay::TimeNs estimate_ns) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& b : bounds) {
+    nlohmann::ordered_json e;
+    e["name"] = b.name;
+    e["kind"] = b.kind == session::RunBound::Kind::resource ? "resource" : "function";
+    e["path_ns"] = b.path_ns;
+    e["path_share"] = estimate_ns > 0 ? static_cast<double>(b.path_ns) / static_cast<double>(estimate_ns) : 0.0;
+    e["change"] = b.change;
+    e["overrides"] = b.overrides;
+    e["placement"] = b.pool ? "pool" : "as the run";
+    e["what_if_ns"] = b.what_if_ns ? nlohmann::ordered_json(*b.what_if_ns) : nlohmann::ordered_json();
+    if (!b.what_if_error.empty()) e["what_if_error"] = b.what_if_error;
+    e["command"] = b.change.empty() ? "" : what_if_command(command, in, b);
+    list.push_back(std::move(e));
+  }
+  return list;
+}
+
+}  // namespace rr::app
