@@ -8,6 +8,7 @@
 #include "bounds_report.hpp"
 #include "replay/critical_operations.hpp"
 #include "replay/critical_path.hpp"
+#include "replay/slack.hpp"
 #include "replay_report.hpp"
 #include "trace_inputs.hpp"
 #include "text_format.hpp"
@@ -16,8 +17,30 @@ namespace rr::app {
 
 namespace {
 
+// The operations with slack under 1% of the run, by end time: those on the critical path and those nearly on it.
+struct NearCritical {
+  replay::TimeNs threshold_ns = 0;
+  std::vector<graph::VertexId> operations;
+};
+
+NearCritical near_critical(const OpenedReplay& s) {
+  const auto& r = s.run.result;
+  const std::vector<replay::TimeNs> slack = replay::operation_slack(s.trace.graph(), s.run.map, s.run.model, r);
+  NearCritical out;
+  out.threshold_ns = replay::near_critical_slack(r.makespan_ns);
+  for (graph::VertexId v = 0; v < slack.size(); ++v)
+    if (slack[v] != replay::kUnboundedSlack && slack[v] < std::max<replay::TimeNs>(1, out.threshold_ns) && r.counts(v))
+      out.operations.push_back(v);
+  std::stable_sort(out.operations.begin(), out.operations.end(),
+                   [&](graph::VertexId a, graph::VertexId b) { return r.end(a) < r.end(b); });
+  return out;
+}
+
+// At most this many near-critical operations are listed in JSON (all are counted).
+constexpr std::size_t kNearCriticalListed = 1000;
+
 std::string render_text(const OpenedReplay& s, const std::vector<std::string>& overrides, const replay::CriticalPath& cp,
-                        std::size_t top, const std::string& bounded_by) {
+                        std::size_t top, const std::string& bounded_by, const NearCritical& near) {
   std::string out = machine_line(s.run.model, s.run.map, overrides) + "\n";
   out += "Critical path: " + ms(cp.length_ns) +
                     " ms (the estimated run time); infinite-resource lower bound: " + lower_bound_ms(cp.lower_bound_ns) + "; " +
@@ -49,6 +72,9 @@ std::string render_text(const OpenedReplay& s, const std::vector<std::string>& o
                   (share(labels[i].first, cp.length_ns) + "%").c_str());
     out += line;
   }
+  out += "\nNear-critical: " + std::to_string(near.operations.size()) +
+         " operation(s) could end no more than 1% of the run (" + ms(near.threshold_ns) +
+         " ms) later without moving its end (--json lists them; slack per operation: export --sqlite, Python)\n";
   std::vector<const replay::PathStep*> steps = replay::work_steps(cp);
   std::sort(steps.begin(), steps.end(), [](const auto* a, const auto* b) {
     return (a->end - a->begin) != (b->end - b->begin) ? (a->end - a->begin) > (b->end - b->begin) : a->begin < b->begin;
@@ -64,10 +90,11 @@ std::string render_text(const OpenedReplay& s, const std::vector<std::string>& o
   return out;
 }
 
-nlohmann::ordered_json render_json(const OpenedReplay& s, const replay::CriticalPath& cp, const RunContext& ctx) {
+nlohmann::ordered_json render_json(const OpenedReplay& s, const replay::CriticalPath& cp, const RunContext& ctx,
+                                   const NearCritical& near) {
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/critpath";
-  j["schema_version"] = 2;  // 2: the class queueing became contention, with contention_by_resource_ns
+  j["schema_version"] = 2;  // 2: contention (was queueing) by resource, bounded_by, near_critical
   j["context"] = context_json(ctx);
   j["estimated_time_ns"] = s.run.result.makespan_ns;
   j["length_ns"] = cp.length_ns;
@@ -81,6 +108,10 @@ nlohmann::ordered_json render_json(const OpenedReplay& s, const replay::Critical
                      {"class", replay::path_class_name(st.cls)}, {"label", st.label}, {"begin_ns", st.begin},
                      {"end_ns", st.end}});
   j["steps"] = steps;
+  nlohmann::ordered_json listed = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < near.operations.size() && i < kNearCriticalListed; ++i)
+    listed.push_back(core::to_string(s.trace.graph().event(near.operations[i])));
+  j["near_critical"] = {{"threshold_ns", near.threshold_ns}, {"count", near.operations.size()}, {"operations", listed}};
   return j;
 }
 
@@ -110,14 +141,16 @@ std::function<int()> add_critpath_command(CLI::App& app, CommonOptions& common) 
     const std::vector<session::RunBound> bounds = bounds_of(*s, opts->no_what_ifs, common.threads);
     RunContext ctx = replay_context("critpath", opts->in, common, *s);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const NearCritical near = near_critical(*s);
     std::string report;
     if (opts->json) {
-      nlohmann::ordered_json j = render_json(*s, cp, ctx);
+      nlohmann::ordered_json j = render_json(*s, cp, ctx, near);
       j["bounded_by"] = bounds_json("critpath", opts->in, bounds, cp.length_ns);
       report = j.dump(2) + "\n";
     } else {
       report = render_text(*s, opts->in.overrides, cp, opts->top,
-                           bounds_text("critpath", opts->in, bounds, cp.length_ns, opts->no_what_ifs, placement_of(*s)));
+                           bounds_text("critpath", opts->in, bounds, cp.length_ns, opts->no_what_ifs, placement_of(*s)),
+                           near);
     }
     if (!emit_report("critpath", opts->output, report)) return kExitBadInput;
     return kExitOk;

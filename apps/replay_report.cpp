@@ -15,6 +15,7 @@
 #include <queue>
 #include <tuple>
 #include <sstream>
+#include <unordered_map>
 
 namespace rr::app {
 namespace {
@@ -346,6 +347,54 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventSt
 
 }  // namespace
 
+// The critical path as a process of its own, after the replayed nodes and before the observed run: one slice per
+// step (its label, its class as the category, contention drawn apart), and flow arrows from each compute or copy
+// step to the next, between the tracks their operations ran on.
+constexpr std::uint32_t kCriticalPathPid = kObservedPid - 1;
+
+void add_critical_path(const ReplayView& v, const TimelineFilter& filter,
+                       const std::function<std::uint32_t(std::uint32_t)>& node_of_track, EventStream& events) {
+  if (!v.critical) return;
+  bool any = false;
+  std::unordered_map<graph::VertexId, const replay::Interval*> where;
+  std::vector<graph::VertexId> work;
+  for (const auto& st : v.critical->steps) {
+    if (filter.from_ns && st.end < *filter.from_ns) continue;
+    if (filter.to_ns && st.begin > *filter.to_ns) continue;
+    events.push_back({{"name", st.label}, {"cat", replay::path_class_name(st.cls)}, {"ph", "X"},
+                      {"ts", static_cast<double>(st.begin) / 1000.0}, {"dur", static_cast<double>(st.end - st.begin) / 1000.0},
+                      {"pid", kCriticalPathPid}, {"tid", 0},
+                      {"cname", st.cls == replay::PathClass::contention ? "terrible" : "good"},
+                      {"args", {{"event", core::to_string(v.graph.event(st.vertex))}, {"vertex", st.vertex}}}});
+    any = true;
+    if (st.cls == replay::PathClass::compute || st.cls == replay::PathClass::copy) {
+      if (work.empty() || work.back() != st.vertex) work.push_back(st.vertex);
+      where.emplace(st.vertex, nullptr);
+    }
+  }
+  if (!any) return;
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kCriticalPathPid}, {"args", {{"name", "critical path"}}}});
+  events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kCriticalPathPid}, {"tid", 0},
+                    {"args", {{"name", "critical path (category: class)"}}}});
+  for (const auto& in : v.result.intervals) {
+    auto it = where.find(in.vertex);
+    if (it != where.end() && !it->second) it->second = &in;
+  }
+  std::uint64_t flow = 0;
+  for (std::size_t i = 0; i + 1 < work.size(); ++i) {
+    const replay::Interval* a = where[work[i]];
+    const replay::Interval* b = where[work[i + 1]];
+    if (!a || !b) continue;
+    if (!filter.nodes.empty() && (!filter.nodes.count(node_of_track(a->track)) || !filter.nodes.count(node_of_track(b->track))))
+      continue;
+    ++flow;
+    events.push_back({{"name", "critical path"}, {"cat", "critical"}, {"ph", "s"}, {"id", flow},
+                      {"ts", static_cast<double>(a->start) / 1000.0}, {"pid", node_of_track(a->track)}, {"tid", a->track}});
+    events.push_back({{"name", "critical path"}, {"cat", "critical"}, {"ph", "f"}, {"bp", "e"}, {"id", flow},
+                      {"ts", static_cast<double>(b->start) / 1000.0}, {"pid", node_of_track(b->track)}, {"tid", b->track}});
+  }
+}
+
 void write_timeline(const ReplayView& v, const TimelineFilter& filter, const std::function<void(std::string_view)>& out) {
   const auto& procs = v.map.processors();
   const auto& r = v.result;
@@ -393,6 +442,7 @@ void write_timeline(const ReplayView& v, const TimelineFilter& filter, const std
     if (named_nodes.insert(node).second)
       events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", node}, {"args", {{"name", (v.graph.has_observed() ? "replayed node " : "node ") + std::to_string(node)}}}});
   }
+  add_critical_path(v, filter, [&](std::uint32_t t) { return track(t).first; }, events);
   if (v.graph.has_observed()) add_observed_run(v, filter, events);
   out("]}\n");
 }

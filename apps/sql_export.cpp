@@ -13,6 +13,7 @@
 
 #include "platform/output_target.hpp"
 #include "replay/copy_route.hpp"
+#include "replay/slack.hpp"
 #include "replay/operation_columns.hpp"
 #include "replay/utilisation.hpp"
 
@@ -38,7 +39,7 @@ CREATE TABLE operations (
   run_id INTEGER NOT NULL, op INTEGER NOT NULL, kind TEXT NOT NULL, event TEXT NOT NULL, node INTEGER,
   processor INTEGER, function INTEGER, function_name TEXT, issuer INTEGER, ready_ns INTEGER, start_ns INTEGER,
   end_ns INTEGER, queued_ns INTEGER, released_by INTEGER, release TEXT NOT NULL, bytes INTEGER,
-  in_estimate INTEGER NOT NULL, PRIMARY KEY (run_id, op));
+  in_estimate INTEGER NOT NULL, slack_ns INTEGER, PRIMARY KEY (run_id, op));
 CREATE TABLE edges (
   run_id INTEGER NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL, kind TEXT NOT NULL);
 CREATE TABLE copies (
@@ -193,8 +194,9 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
   }
   {
     const replay::OperationColumns columns = replay::operation_columns(g, map, run.model, r);
+    const std::vector<replay::TimeNs> slack = replay::operation_slack(g, map, run.model, r);
     auto or_null = [](auto value) { return value < 0 ? std::nullopt : std::optional<int64_t>(value); };
-    Inserter ops(db, "operations", 17);
+    Inserter ops(db, "operations", 18);
     Inserter copies(db, "copies", 15);
     for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
       const graph::OpKind kind = g.kind(v);
@@ -222,7 +224,8 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
           << or_null(columns.node[v]) << or_null(columns.processor[v]) << or_null(columns.function[v])
           << (function_name ? std::optional<std::string_view>(*function_name) : std::nullopt) << issuer
           << time_or_null(r.ready(v)) << time_or_null(r.start(v)) << time_or_null(r.end(v)) << queued << released_by
-          << replay::release_name(r.release(v)) << or_null(columns.bytes[v]) << static_cast<int64_t>(r.counts(v));
+          << replay::release_name(r.release(v)) << or_null(columns.bytes[v]) << static_cast<int64_t>(r.counts(v))
+          << (slack[v] == replay::kUnboundedSlack ? std::nullopt : std::optional<int64_t>(slack[v]));
       ops.row();
     }
   }

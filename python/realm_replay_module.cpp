@@ -16,6 +16,7 @@
 #include "machine_models/machine_limits.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "replay/critical_path.hpp"
+#include "replay/slack.hpp"
 #include "session/bounds.hpp"
 #include "replay/operation_columns.hpp"
 #include "replay/utilisation.hpp"
@@ -181,6 +182,7 @@ py::dict operations(const Result& res) {
   d["start"] = owned(std::move(start));
   d["end"] = owned(std::move(end));
   d["bytes"] = owned(std::move(c.bytes));
+  d["slack"] = owned(rr::replay::operation_slack(g, s.run.map, s.run.model, r));
   return d;
 }
 
@@ -339,7 +341,7 @@ PYBIND11_MODULE(realm_replay, m) {
       .def_property_readonly("stuck", [](const Result& r) { return r.state->run.result.stuck; })
       .def_property_readonly("operations", &operations,
                              "id, kind (code into OP_KINDS), node, processor, function (-1: none), ready, start, end "
-                             "(ns; -1: never), bytes (copies; -1 otherwise)")
+                             "(ns; -1: never), bytes (copies; -1 otherwise), slack (ns; -1: unbounded)")
       .def_property_readonly("edges", &edges, "src, dst, kind (code into EDGE_KINDS)")
       .def_property_readonly("critical_path", &critical_path, "op, class (code into PATH_CLASSES), begin, end, label")
       .def(

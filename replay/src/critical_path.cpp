@@ -7,6 +7,7 @@
 
 #include "graph/graph_algorithms.hpp"
 #include "replay/copy_route.hpp"
+#include "replay/replayed_edges.hpp"
 #include "replay/task_timing.hpp"
 #include "replay/timing_rules.hpp"
 
@@ -241,26 +242,10 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
     if (!times.ended(u) || g.kind(u) == OpKind::barrier_phase || !r.counts(u)) return 0;
     return times.run(u);
   };
-  // Issue times are recomputed by the engine's rules (the replay keeps none); longest_path visits each
-  // issuer's out-edges together, so its running state is worked out once.
-  VertexId issuer = graph::kNoVertex;
-  Issuing running{};
+  ReplayedEdges edges(g, map, model, r);
   auto edge = [&](VertexId from, VertexId to, graph::EdgeKind kind) -> std::int64_t {
     if (!times.ended(from) || !times.ended(to) || !r.counts(to)) return 0;
-    if (kind == graph::EdgeKind::issue) {
-      if (!r.issued_at.empty()) return r.issued_at[to] - r.end(from);  // cores were shared: kept by the engine
-      if (issuer != from) {
-        running = timing.as_replayed(from, r);
-        issuer = from;
-      }
-      return timing.issue_arrival(running, from, to) - r.end(from);
-    }
-    if (kind == graph::EdgeKind::precondition)
-      return edge_delay_ns(g, map, model, from, to, kind) + implied_copy_ns(g, map, model, r, from, to);
-    // A measured wait delays the resume after its previous segment: the delay the replay applied.
-    if (kind == graph::EdgeKind::continuation && g.resume_wait(to).awaited == graph::kNoVertex)
-      return r.ready(to) - r.end(from);
-    return edge_delay_ns(g, map, model, from, to, kind);
+    return edges.delay(from, to, kind);
   };
   cp.lower_bound_ns = graph::longest_path_length(g, weight, edge);
   return cp;

@@ -76,7 +76,8 @@ def test_same_numbers_as_the_sql_export(tmp_path, ghost):
     with sqlite3.connect(db) as con:
         (estimate,), = con.execute("SELECT estimated_time_ns FROM runs").fetchall()
         rows = con.execute("SELECT op, COALESCE(start_ns, -1), COALESCE(end_ns, -1), COALESCE(node, -1), "
-                           "COALESCE(processor, -1), COALESCE(bytes, -1) FROM operations ORDER BY op").fetchall()
+                           "COALESCE(processor, -1), COALESCE(bytes, -1), COALESCE(slack_ns, -1) FROM operations "
+                           "ORDER BY op").fetchall()
     assert estimate == r.estimated_time_ns
     ops = r.operations
     table = np.array(rows, dtype=np.int64)
@@ -86,6 +87,10 @@ def test_same_numbers_as_the_sql_export(tmp_path, ghost):
     assert np.array_equal(table[:, 3], ops["node"])
     assert np.array_equal(table[:, 4], ops["processor"])
     assert np.array_equal(table[:, 5], ops["bytes"])
+    assert np.array_equal(table[:, 6], ops["slack"])
+    # Every bounded slack is >= 0, and the operations that end the run have none.
+    bounded = ops["slack"] >= 0
+    assert bounded.any() and (ops["slack"][ops["end"] == r.estimated_time_ns] == 0).any()
 
 
 def test_columns_hold_together(ghost):
