@@ -73,17 +73,17 @@ std::string bounds_text(const char* command, const ReplayInputs& in, const std::
   std::string out = "Bounded by (shares of the critical path, and what-if replays):\n";
   for (const auto& b : bounds) {
     out += "  " + b.name + (b.kind == session::RunBound::Kind::resource ? ": waited for on " : ": its work is ") +
-           share(b.path_ns, estimate_ns) + "% of the path";
+           share(b.path_ns, estimate_ns) + "% of the path\n";
     if (b.change.empty()) {
-      out += "; no what-if gives it more\n";
+      out += "    no what-if gives it more\n";
       continue;
     }
-    out += "; " + b.change;
+    out += "    what-if: " + b.change;
     if (b.pool && placement != machine::Placement::pool) out += ", under pool placement";
     if (b.what_if_ns)
       out += " → " + ms(*b.what_if_ns) + " ms (" + change_percent(*b.what_if_ns, estimate_ns) + ")\n";
     else if (!b.what_if_error.empty())
-      out += ": the what-if failed: " + b.what_if_error + "\n";
+      out += ": failed: " + b.what_if_error + "\n";
     else
       out += no_what_ifs ? " (not replayed: --no-what-ifs)\n" : "\n";
     out += "    " + what_if_command(command, in, b) + "\n";

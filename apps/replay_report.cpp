@@ -22,9 +22,66 @@ namespace {
 
 // The text report lists every node, and every line of the mapping, up to these counts (a 64-node run still
 // reads as a list); beyond them it gives the spread and the first lines, and --json has them all.
-constexpr std::size_t kNodesListed = 64;
-constexpr std::size_t kMappingLinesListed = 3 * 64;
-constexpr std::size_t kMappingLinesShortened = 12;
+// Up to this many nodes, the utilisation by node lists each one; beyond, the spread and its outliers.
+constexpr std::size_t kNodesListed = 8;
+constexpr std::size_t kOutliersListed = 4;
+// The mapping's lines after grouping the traced nodes that map alike; the rest is in --json.
+constexpr std::size_t kMappingLinesListed = 24;
+
+std::string pad(const std::string& s, std::size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
+
+// The values (sorted) outside the quartiles' fences: more than 1.5 interquartile ranges beyond the middle half.
+std::vector<std::pair<double, std::uint32_t>> outliers(const std::vector<std::pair<double, std::uint32_t>>& sorted) {
+  std::vector<std::pair<double, std::uint32_t>> out;
+  if (sorted.size() < 4) return out;
+  const double q1 = sorted[sorted.size() / 4].first, q3 = sorted[sorted.size() * 3 / 4].first;
+  const double fence = 1.5 * (q3 - q1);
+  for (const auto& e : sorted)
+    if (e.first < q1 - fence || e.first > q3 + fence) out.push_back(e);
+  return out;
+}
+
+// "0-31", "0-3, 8, 10-11"
+std::string node_ranges(const std::vector<std::uint32_t>& nodes) {
+  std::string out;
+  for (std::size_t i = 0; i < nodes.size();) {
+    std::size_t j = i;
+    while (j + 1 < nodes.size() && nodes[j + 1] == nodes[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(nodes[i]) + (j > i ? "-" + std::to_string(nodes[j]) : "");
+    i = j + 1;
+  }
+  return out;
+}
+
+// The mapping's lines, the traced nodes that map alike in one line: the same kind and count, pinned or not to as
+// many, out of as many, each on the model node of its own number (or, with a fold or node map, on the model node
+// the "nodes:" line gives it).
+std::vector<std::string> grouped_mapping(const replay::MachineMap& map) {
+  using Placed = replay::MachineMap::PlacedProcessors;
+  std::map<std::tuple<core::ProcessorKind, std::uint32_t, std::uint32_t, std::uint32_t, bool>, std::vector<const Placed*>> groups;
+  for (const Placed& p : map.placed())
+    groups[{p.kind, p.count, p.pinned, p.available, p.model_node == p.traced_node}].push_back(&p);
+  std::vector<std::pair<std::uint32_t, std::string>> lines;  // by first traced node, then as grouped
+  for (const auto& [key, members] : groups) {
+    if (members.size() == 1) {
+      lines.emplace_back(members.front()->traced_node, replay::MachineMap::describe(*members.front()));
+      continue;
+    }
+    const Placed& p = *members.front();
+    std::vector<std::uint32_t> nodes;
+    for (const Placed* m : members) nodes.push_back(m->traced_node);
+    const bool same_number = std::get<4>(key);
+    lines.emplace_back(p.traced_node, "traced nodes " + node_ranges(nodes) + " " + std::string(core::processor_kind_name(p.kind)) +
+                                          ": " + std::to_string(p.count) + " processor(s) each -> " +
+                                          (same_number ? "the model node of the same number" : "their model nodes") + ", " +
+                                          (p.pinned ? std::to_string(p.pinned) + " of its " + std::to_string(p.available)
+                                                    : "any of its " + std::to_string(p.available)));
+  }
+  std::stable_sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (auto& [node, line] : lines) out.push_back(std::move(line));
+  return out;
+}
 
 std::string kind_name(std::size_t k) { return std::string(core::processor_kind_name(static_cast<core::ProcessorKind>(k))); }
 
@@ -67,12 +124,15 @@ std::string render_replay_text(const ReplayView& v) {
   out << machine_line(v.model, v.map, v.overrides) << "\n";
   out << "Estimated run time: " << ms(r.makespan_ns) << " ms\n";
   if (r.measured_waits)
-    out << "  of which waits on events no record produces, replayed with their measured time: " << r.measured_waits
-        << " wait(s), " << ms(r.measured_wait_ns) << " ms in all (--unlogged-time instant ends them at once)\n";
-  if (r.tasks_without_time)
+    out << "  " << r.measured_waits << " wait(s) on events no record produces took their measured time, "
+        << ms(r.measured_wait_ns) << " ms summed over them\n"
+        << "  (they may overlap: not a part of the estimate); --unlogged-time instant ends them at once\n";
+  if (r.tasks_without_time) {
     out << "  left out: " << r.tasks_without_time << " task(s) without Task Time (they did not finish in the traced run)"
-        << (r.after_untimed ? " and " + std::to_string(r.after_untimed) + " operation(s) after them" : std::string())
-        << "; with them the replay ends at " << ms(r.last_end_ns) << " ms\n";
+        << (r.after_untimed ? " and " + std::to_string(r.after_untimed) + " operation(s) after them" : std::string());
+    if (r.last_end_ns > r.makespan_ns) out << "; with them the replay ends at " << ms(r.last_end_ns) << " ms";
+    out << "\n";
+  }
   if (r.outside_work)
     out << "  left out: " << r.outside_work
         << " operation(s) that are not the application's work (the program's own thread, the profiler's responses)\n";
@@ -94,15 +154,18 @@ std::string render_replay_text(const ReplayView& v) {
   }
   out << "  (model: model processors of the kind; used: those the mapping runs traced processors on;\n"
          "   util.: busy time / (run time x processors))\n";
-  out << "\nUtilisation of the used processors by node:";
+  out << "\nUtilisation of the used processors by node";
   if (use.by_node.size() <= kNodesListed) {
-    for (const auto& [node, uses] : use.by_node)
-      for (std::size_t k = 0; k < replay::kModelKindCount; ++k)
-        if (uses[k].busy_ns > 0) out << "  n" << node << " " << kind_name(k) << " " << pct(uses[k].utilisation_used(r.makespan_ns));
-    out << "\n";
+    out << ":\n";
+    for (std::size_t k = 0; k < replay::kModelKindCount; ++k) {
+      std::string line;
+      for (const auto& [node, uses] : use.by_node)
+        if (uses[k].busy_ns > 0) line += "  n" + std::to_string(node) + " " + pct(uses[k].utilisation_used(r.makespan_ns));
+      if (!line.empty()) out << "  " << pad(kind_name(k), 10) << line << "\n";
+    }
   } else {
-    // Hundreds of nodes do not fit a line a person reads: the spread per kind, every node in --json.
-    out << " " << use.by_node.size() << " nodes, every one in --json\n";
+    // Many nodes do not fit a line a person reads: the spread per kind and the nodes far from it, every node in --json.
+    out << " (" << use.by_node.size() << " nodes: lowest, median, highest, and outliers; every node in --json):\n";
     for (std::size_t k = 0; k < replay::kModelKindCount; ++k) {
       std::vector<std::pair<double, std::uint32_t>> by_use;
       for (const auto& [node, uses] : use.by_node)
@@ -111,8 +174,16 @@ std::string render_replay_text(const ReplayView& v) {
       std::sort(by_use.begin(), by_use.end());
       const auto& low = by_use.front();
       const auto& high = by_use.back();
-      out << "  " << kind_name(k) << ": lowest n" << low.second << " " << pct(low.first) << ", median "
-          << pct(by_use[by_use.size() / 2].first) << ", highest n" << high.second << " " << pct(high.first) << "\n";
+      out << "  " << pad(kind_name(k), 10) << "  n" << low.second << " " << pct(low.first) << "  median "
+          << pct(by_use[by_use.size() / 2].first) << "  n" << high.second << " " << pct(high.first);
+      const std::vector<std::pair<double, std::uint32_t>> far = outliers(by_use);
+      if (!far.empty()) {
+        out << "  outliers:";
+        for (std::size_t i = 0; i < far.size() && i < kOutliersListed; ++i)
+          out << " n" << far[i].second << " " << pct(far[i].first);
+        if (far.size() > kOutliersListed) out << " and " << far.size() - kOutliersListed << " more";
+      }
+      out << "\n";
     }
   }
   if (!r.paths.empty()) {
@@ -130,17 +201,21 @@ std::string render_replay_text(const ReplayView& v) {
       e.first = core::saturating_add(e.first, c.busy_ns);
       e.second += c.transfers;
     }
-    out << "Channels (lane busy time, transfers):";
-    for (const auto& [name, e] : by_channel) out << "  " << name << " " << ms(e.first) << " ms, " << e.second;
-    out << "\n";
+    out << "Channels                              lane busy (ms)   transfers\n";
+    for (const auto& [name, e] : by_channel) {
+      char line[200];
+      std::snprintf(line, sizeof line, "  %-34s %15s %11llu\n", name.c_str(), ms(e.first).c_str(),
+                    static_cast<unsigned long long>(e.second));
+      out << line;
+    }
   }
   out << "\nMapping:\n";
   for (const auto& line : v.map.changes()) out << "  " << line << "\n";
-  const auto& mapping = v.map.describe();
-  const std::size_t listed = mapping.size() <= kMappingLinesListed ? mapping.size() : kMappingLinesShortened;
+  const std::vector<std::string> mapping = grouped_mapping(v.map);
+  const std::size_t listed = std::min(mapping.size(), kMappingLinesListed);
   for (std::size_t i = 0; i < listed; ++i) out << "  " << mapping[i] << "\n";
   if (listed < mapping.size())
-    out << "  ... " << mapping.size() - listed << " more line(s) like these, every one in --json\n";
+    out << "  ... " << mapping.size() - listed << " more line(s) like these, every traced node in --json\n";
   if (!v.map.mapping().moves.empty()) {
     out << "\nMoved functions (assumptions: the trace cannot know them):\n"
         << "  a moved task's busy time is its traced busy time x the move's factor (as traced without one), divided by\n"

@@ -72,6 +72,18 @@ class MachineMap {
   std::uint64_t unknown_processors() const { return unknown_processors_; }
   // One line per kind and node for reports: "traced node 0 CPU: 2 processor(s) -> model node 0, 2 of its 12".
   std::vector<std::string> describe() const;
+  // The same, as data: per traced node and kind, its processors and where they went (reports group them).
+  struct PlacedProcessors {
+    std::uint32_t traced_node = 0;
+    core::ProcessorKind kind = core::ProcessorKind::cpu;
+    std::uint32_t count = 0;       // traced processors of the kind on the node
+    std::uint32_t model_node = 0;
+    std::uint32_t pinned = 0;      // under traced placement: the model processors they are pinned to; else 0
+    std::uint32_t available = 0;   // the model node's processors of the kind
+  };
+  const std::vector<PlacedProcessors>& placed() const { return placed_; }
+  // "traced node 3 CPU: 3 processor(s) -> model node 3, 3 of its 12" (pinned) or "..., any of its 12".
+  static std::string describe(const PlacedProcessors& p);
   // The mapping against the traced one: placement, node map, moves (one line each).
   std::vector<std::string> changes() const;
 
@@ -91,7 +103,7 @@ class MachineMap {
   std::unordered_map<std::uint64_t, std::uint32_t> traced_node_of_;
   std::unordered_map<std::uint64_t, MemoryPlace> memories_;
   std::unordered_map<std::uint32_t, const machine::FunctionMove*> moves_;
-  std::vector<std::string> description_;
+  std::vector<PlacedProcessors> placed_;
   mutable std::uint64_t unknown_processors_ = 0;
   core::IdLayout layout_ = core::IdLayout::for_width(core::IdWidth::bits32);
   mutable std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> fallback_;

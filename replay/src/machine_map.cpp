@@ -138,11 +138,9 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
     const std::uint32_t model_node = map.fold(key.first);
     const std::size_t have = map.pools_[model_node][key.second].size();
     const bool pinned = map.placement_ == machine::Placement::traced;
-    map.description_.push_back("traced node " + std::to_string(key.first) + " " +
-                               std::string(core::processor_kind_name(kind)) + ": " + std::to_string(count) +
-                               " processor(s) -> model node " + std::to_string(model_node) + ", " +
-                               (pinned ? std::to_string(std::min<std::size_t>(count, have)) + " of its " + std::to_string(have)
-                                       : "any of its " + std::to_string(have)));
+    map.placed_.push_back({key.first, kind, static_cast<std::uint32_t>(count), model_node,
+                           pinned ? static_cast<std::uint32_t>(std::min<std::size_t>(count, have)) : 0u,
+                           static_cast<std::uint32_t>(have)});
   }
   return map;
 }
@@ -236,7 +234,19 @@ std::vector<bool> MachineMap::used_processors() const {
   return used;
 }
 
-std::vector<std::string> MachineMap::describe() const { return description_; }
+std::string MachineMap::describe(const PlacedProcessors& p) {
+  return "traced node " + std::to_string(p.traced_node) + " " + std::string(core::processor_kind_name(p.kind)) + ": " +
+         std::to_string(p.count) + " processor(s) -> model node " + std::to_string(p.model_node) + ", " +
+         (p.pinned ? std::to_string(p.pinned) + " of its " + std::to_string(p.available)
+                   : "any of its " + std::to_string(p.available));
+}
+
+std::vector<std::string> MachineMap::describe() const {
+  std::vector<std::string> out;
+  out.reserve(placed_.size());
+  for (const auto& p : placed_) out.push_back(describe(p));
+  return out;
+}
 
 std::vector<std::string> MachineMap::changes() const {
   std::vector<std::string> out;
