@@ -152,7 +152,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
     options.max_evaluations = opts->max_evaluations;
     options.leave_one_out = !opts->no_loo;
     options.threads = common.threads;
-    options.settings.engine.unlogged = unlogged_time(opts->unlogged);
+    options.settings.engine.rules.unlogged = unlogged_time(opts->unlogged);
     options.settings.mapping.placement = machine::Placement::traced;  // fits the machine the runs were traced on
     auto result = session::calibrate(traces, *runs, options);
     if (!result) {

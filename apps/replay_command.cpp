@@ -99,7 +99,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
       }
     filter.nodes.insert(opts->nodes.begin(), opts->nodes.end());
     replay::ReplayOptions engine;
-    engine.record_intervals = !opts->timeline.empty();
+    engine.detail.record_intervals = !opts->timeline.empty();
     auto s = open_replay("replay", opts->in, common, engine);
     if (!s) return kExitBadInput;
     if (auto problem = unknown_timeline_node(filter.nodes, s->run.map.model_nodes()); !problem.empty()) {

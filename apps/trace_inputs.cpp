@@ -148,8 +148,8 @@ core::Expected<session::ReplaySettings> replay_settings(const ReplayFlags& flags
     if (!nodes) return nodes.error();
     settings.mapping.nodes = std::move(*nodes);
   }
-  settings.engine.unlogged = unlogged_time(flags.unlogged);
-  settings.engine.queue_order = flags.queue_order == "ready" ? replay::QueueOrder::ready : replay::QueueOrder::observed;
+  settings.engine.rules.unlogged = unlogged_time(flags.unlogged);
+  settings.engine.rules.queue_order = flags.queue_order == "ready" ? replay::QueueOrder::ready : replay::QueueOrder::observed;
   return settings;
 }
 
@@ -181,13 +181,11 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
     std::cerr << "realm-replay " << command << ": error: " << settings.error().to_string() << "\n";
     return nullptr;
   }
-  const replay::UnloggedTime unlogged = settings->engine.unlogged;
-  const replay::QueueOrder queue_order = settings->engine.queue_order;
+  const replay::ReplayRules rules = settings->engine.rules;
   settings->engine = engine;
-  // One replay: split by node over the threads, where that pays (ReplayOptions::blocks); the same result.
-  settings->engine.blocks = common.threads ? common.threads : std::max(1u, std::thread::hardware_concurrency());
-  settings->engine.unlogged = unlogged;
-  settings->engine.queue_order = queue_order;
+  // One replay: split by node over the threads, where that pays (ReplayExecution::blocks); the same result.
+  settings->engine.execution.blocks = common.threads ? common.threads : std::max(1u, std::thread::hardware_concurrency());
+  settings->engine.rules = rules;
   settings->critical_path = critical_path;
   auto trace = open_trace(command, in.trace, common, in.reading);
   if (!trace) return nullptr;

@@ -1,5 +1,5 @@
 // The estimate's distribution under noise: the same replay repeated with seeded multiplicative lognormal noise on
-// every duration (ReplayOptions::perturb_sigma), samples run in parallel, the same for a seed at any thread count.
+// every duration (ReplayRules::noise), samples run in parallel, the same for a seed at any thread count.
 #pragma once
 
 #include <cstdint>

@@ -41,10 +41,9 @@ core::Expected<EstimateDistribution> perturbed_estimates(const LoadedTrace& trac
     tbb::parallel_for(std::uint32_t{0}, request.samples, [&](std::uint32_t i) {
       ReplaySettings s = settings;
       s.critical_path = false;
-      s.engine.record_intervals = false;
-      s.engine.blocks = 1;  // the samples already run side by side
-      s.engine.perturb_sigma = request.sigma;
-      s.engine.perturb_seed = sample_seed(request.seed, i);
+      s.engine.detail.record_intervals = false;
+      s.engine.execution.blocks = 1;  // the samples already run side by side
+      s.engine.rules.noise = {request.sigma, sample_seed(request.seed, i)};
       auto run = replay_on(trace, model, s);
       if (!run) errors[i] = run.error();
       else d.samples[i] = run->result.makespan_ns;

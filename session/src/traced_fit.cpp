@@ -140,9 +140,9 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     if (!model) return {};
     ReplaySettings s = settings;
     s.critical_path = false;
-    s.engine.record_intervals = false;
-    s.engine.blocks = 1;
-    s.engine.perturb_sigma = 0;
+    s.engine.detail.record_intervals = false;
+    s.engine.execution.blocks = 1;
+    s.engine.rules.noise.sigma = 0;
     auto run = replay_on(trace, std::move(*model), s);
     if (!run) return {};
     const auto& r = run->result;
