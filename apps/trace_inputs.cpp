@@ -175,17 +175,15 @@ void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
 }
 
 std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
-                                          const replay::ReplayOptions& engine, bool critical_path) {
+                                          const replay::ResultDetail& detail, bool critical_path) {
   auto settings = replay_settings(in.replay);
   if (!settings) {
     std::cerr << "realm-replay " << command << ": error: " << settings.error().to_string() << "\n";
     return nullptr;
   }
-  const replay::ReplayRules rules = settings->engine.rules;
-  settings->engine = engine;
   // One replay: split by node over the threads, where that pays (ReplayExecution::blocks); the same result.
   settings->engine.execution.blocks = common.threads ? common.threads : std::max(1u, std::thread::hardware_concurrency());
-  settings->engine.rules = rules;
+  settings->engine.detail = detail;
   settings->critical_path = critical_path;
   auto trace = open_trace(command, in.trace, common, in.reading);
   if (!trace) return nullptr;

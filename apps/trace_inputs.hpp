@@ -71,10 +71,10 @@ struct OpenedReplay {
   session::ReplaySettings settings;  // what it was replayed with
 };
 
-// Reads, builds and replays with the settings of `in.replay` (and `engine`); on failure prints the error and
-// returns null.
+// Reads, builds and replays with the settings of `in.replay`, keeping `detail` in the result; on failure prints
+// the error and returns null.
 std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
-                                          const replay::ReplayOptions& engine = {}, bool critical_path = true);
+                                          const replay::ResultDetail& detail = {}, bool critical_path = true);
 
 // The report context of a command run on `in`.
 RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common,
