@@ -159,11 +159,10 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
     return packed;
   }
   parser::ReadOptions read;
-  read.threads = options.threads;
   read.keep_going = options.keep_going;
   read.max_messages_per_file = options.max_messages_per_file;
   read.on_progress = options.on_progress;
-  auto records = parser::read_trace(inputs, read);
+  auto records = parser::read_trace(inputs, read, options.threads);
   if (!records) return records.error();
   auto loaded = load_records(std::move(*records), inputs.empty() ? std::string() : label_of(inputs.front()), options);
   if (loaded) loaded->inputs = inputs;
@@ -194,9 +193,8 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
     return t;
   }
   graph::BuildOptions build;
-  build.threads = options.threads;
   build.examples_per_finding = options.examples_per_finding;
-  t.built = graph::build_event_graph_releasing(records, build);
+  t.built = graph::build_event_graph_releasing(records, build, options.threads);
   // The summary's task time and copy bytes come from the build's tally: those records are gone now.
   if (options.summarise) t.summary = parser::summarise(records, t.built.timing_by_file);
   t.built.timing_by_file = {};  // the summary was its one reader; a packed trace does not keep it either
