@@ -197,8 +197,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
     ctx.command = "calibrate";
     ctx.inputs = {opts->runs};
     ctx.threads = common.threads;
-    ctx.keep_going = opts->reading.keep_going;
-    ctx.strict = opts->reading.strict;
+    add_to_context(opts->reading, ctx);
     ctx.machine = MachineContext{opts->machine, opts->machine, opts->overrides};
     ctx.options["unlogged_time"] = opts->unlogged;
     ctx.options["max_evaluations"] = opts->max_evaluations;

@@ -99,8 +99,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     ctx.command = "sweep";
     ctx.inputs = {opts->trace};
     ctx.threads = common.threads;
-    ctx.keep_going = opts->reading.keep_going;
-    ctx.strict = opts->reading.strict;
+    add_to_context(opts->reading, ctx);
     add_to_context(opts->replay, ctx);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << render_comparison_text(rows);

@@ -18,11 +18,13 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
                   "worker threads (0 = all cores); a large replay is split by model node over them, with the same result")
       ->check(thread_count())
       ->capture_default_str();
-  cmd->add_flag("--keep-going", flags.keep_going, "report an unreadable file and read the others");
-  cmd->add_flag("--strict", flags.strict, "a malformed line (or a file skipped by --keep-going) is an error: exit 1");
+  session::ReadingOptions& options = flags.options;
+  cmd->add_flag("--keep-going", options.read.keep_going, "report an unreadable file and read the others");
+  cmd->add_flag("--strict", options.strict, "a malformed line (or a file skipped by --keep-going) is an error: exit 1");
   cmd->add_flag("-q,--quiet", flags.quiet, "no reading summary on stderr");
-  cmd->add_option("--max-messages", flags.max_messages, "malformed lines quoted per file")->capture_default_str();
-  cmd->add_option("--traced-cores", flags.traced_cores,
+  cmd->add_option("--max-messages", options.read.max_messages_per_file, "malformed lines quoted per file")
+      ->capture_default_str();
+  cmd->add_option("--traced-cores", options.build.traced_cores,
                   "the cores the traced process ran on: spans measured while more threads ran than it had cores become "
                   "work (Legion Prof logs), and -m traced gets that many cores per node (0: unknown)")
       ->check(CLI::Range(std::int64_t{0}, machine::kMaxCoresPerNode));
@@ -67,18 +69,11 @@ std::string reading_summary(const session::LoadedTrace& t) {
 }
 
 std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
-                                               const CommonOptions& common, const ReadingFlags& flags, bool summarise,
-                                               std::size_t examples_per_finding) {
-  session::ReadingOptions options;
+                                               const CommonOptions& common, const ReadingFlags& flags) {
+  session::ReadingOptions options = flags.options;
   options.threads = common.threads;
-  options.keep_going = flags.keep_going;
-  options.strict = flags.strict;
-  options.max_messages_per_file = flags.max_messages;
-  options.traced_cores = flags.traced_cores;
-  options.examples_per_finding = examples_per_finding;
-  options.summarise = summarise;
   Progress progress("reading trace");
-  if (progress.enabled()) options.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
+  if (progress.enabled()) options.read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
   auto trace = session::load_trace(inputs, options);
   if (!trace) {
     std::cerr << "realm-replay " << command << ": error: " << trace.error().to_string() << "\n";
@@ -86,7 +81,7 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
     // packed trace is the whole trace, with no other file to read.
     const auto& where = trace.error().where;
     const bool packed = inputs.size() == 1 && session::is_packed_trace(inputs.front());
-    if (!flags.keep_going && !flags.strict && !packed && (where.byte_offset || where.decoded_offset))
+    if (!options.read.keep_going && !options.strict && !packed && (where.byte_offset || where.decoded_offset))
       std::cerr << "  (--keep-going reads the other files)\n";
     return std::nullopt;
   }
@@ -153,6 +148,11 @@ core::Expected<session::ReplaySettings> replay_settings(const ReplayFlags& flags
   return settings;
 }
 
+void add_to_context(const ReadingFlags& flags, RunContext& ctx) {
+  ctx.keep_going = flags.options.read.keep_going;
+  ctx.strict = flags.options.strict;
+}
+
 void add_to_context(const ReplayFlags& flags, RunContext& ctx) {
   ctx.options["placement"] = flags.placement.empty() ? "default" : flags.placement;
   ctx.options["map"] = flags.moves;
@@ -201,8 +201,7 @@ RunContext replay_context(const char* command, const ReplayInputs& in, const Com
   ctx.command = command;
   ctx.inputs = in.trace;
   ctx.threads = common.threads;
-  ctx.keep_going = in.reading.keep_going;
-  ctx.strict = in.reading.strict;
+  add_to_context(in.reading, ctx);
   ctx.machine = MachineContext{opened.run.model.name, opened.run.model.source, in.overrides};
   add_to_context(in.replay, ctx);
   return ctx;

@@ -14,12 +14,10 @@
 
 namespace rr::app {
 
+// What the reading flags of a command set; its thread count is -j (CommonOptions::threads), which replays use too.
 struct ReadingFlags {
-  bool keep_going = false;
-  bool strict = false;
-  bool quiet = false;
-  std::size_t max_messages = 5;
-  std::uint32_t traced_cores = 0;
+  session::ReadingOptions options;  // --keep-going, --strict, --max-messages, --traced-cores
+  bool quiet = false;               // no reading summary on stderr
 };
 
 // -j/--threads, --keep-going, --strict, --quiet, --max-messages and --traced-cores on a command that reads traces.
@@ -28,11 +26,12 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
 // Reads and builds a trace; on failure prints "realm-replay <command>: error: ..." and returns nothing.
 // Prints the reading summary on stderr unless --quiet.
 std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
-                                               const CommonOptions& common, const ReadingFlags& flags,
-                                               bool summarise = false, std::size_t examples_per_finding = 10);
+                                               const CommonOptions& common, const ReadingFlags& flags);
 
 // "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
 std::string reading_summary(const session::LoadedTrace& trace);
+// --keep-going and --strict in a report's context.
+void add_to_context(const ReadingFlags& flags, RunContext& ctx);
 
 // How every command that replays places the trace on the model and treats unlogged time: --placement, --map,
 // --mapping, --fold, --node-map, --unlogged-time and --queue-order.

@@ -104,9 +104,9 @@ Trace read(const std::vector<std::string>& inputs, unsigned threads, bool strict
           std::uint32_t traced_cores) {
   rr::session::ReadingOptions options;
   options.threads = threads;
-  options.traced_cores = traced_cores;
+  options.build.traced_cores = traced_cores;
   options.strict = strict;
-  options.keep_going = keep_going;
+  options.read.keep_going = keep_going;
   rr::core::Expected<rr::session::LoadedTrace> loaded = InputError{};
   {
     py::gil_scoped_release unlocked;
