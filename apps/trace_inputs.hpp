@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "run_context.hpp"
+#include "session/replay_choices.hpp"
 #include "session/session.hpp"
 
 namespace rr::app {
@@ -34,30 +35,19 @@ std::string reading_summary(const session::LoadedTrace& trace);
 void add_to_context(const ReadingFlags& flags, RunContext& ctx);
 
 // How every command that replays places the trace on the model and treats unlogged time: --placement, --map,
-// --mapping, --fold, --node-map, --unlogged-time and --queue-order.
-struct ReplayFlags {
-  std::string placement;             // empty: the mapping file's, else traced on the traced machine, pool elsewhere
-  std::vector<std::string> moves;    // FUNC=KIND[:FACTOR]
-  std::string mapping_file;
-  std::uint32_t fold = 0;
-  std::string node_map;              // cyclic, block or a file
-  std::string unlogged = "measured";
-  std::string queue_order = "observed";
-};
-void add_replay_flags(CLI::App* cmd, ReplayFlags& flags);
+// --mapping, --fold, --node-map, --unlogged-time and --queue-order, read into the choices session::replay_settings
+// turns into settings.
+void add_replay_flags(CLI::App* cmd, session::ReplayChoices& choices);
 // --unlogged-time alone (calibrate, which fits one machine and has no placement of its own to choose).
-void add_unlogged_option(CLI::App* cmd, std::string& unlogged);
-replay::UnloggedTime unlogged_time(const std::string& name);
-// The session settings the flags ask for; fails on a bad --map, --node-map or mapping file.
-core::Expected<session::ReplaySettings> replay_settings(const ReplayFlags& flags);
-// The flags in a report's context options.
-void add_to_context(const ReplayFlags& flags, RunContext& ctx);
+void add_unlogged_option(CLI::App* cmd, std::string& unlogged_time);
+// The choices in a report's context options.
+void add_to_context(const session::ReplayChoices& choices, RunContext& ctx);
 
 struct ReplayInputs {
   std::vector<std::string> trace;
   std::string machine;
   std::vector<std::string> overrides;
-  ReplayFlags replay;
+  session::ReplayChoices replay;
   ReadingFlags reading;
 };
 
