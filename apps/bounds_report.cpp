@@ -51,14 +51,15 @@ std::string what_if_command(const char* command, const ReplayInputs& in, const s
                                       [&](const std::string& n) { return key_of(n) == key_of(o); });
     if (!replaced) out += " --set " + shell_word(o);
   }
-  const ReplayFlags& f = in.replay;
-  for (const auto& m : f.moves) out += " --map " + shell_word(m);
-  if (!f.mapping_file.empty()) out += " --mapping " + shell_word(f.mapping_file);
+  const session::ReplayChoices& f = in.replay;
+  const session::ReplayChoices defaults;
+  for (const auto& m : f.map) out += " --map " + shell_word(m);
+  if (!f.mapping.empty()) out += " --mapping " + shell_word(f.mapping);
   if (f.fold) out += " --fold " + std::to_string(f.fold);
   if (!f.node_map.empty()) out += " --node-map " + shell_word(f.node_map);
-  if (f.unlogged != "measured") out += " --unlogged-time " + f.unlogged;
-  if (f.queue_order != "observed") out += " --queue-order " + f.queue_order;
-  if (in.reading.traced_cores) out += " --traced-cores " + std::to_string(in.reading.traced_cores);
+  if (f.unlogged_time != defaults.unlogged_time) out += " --unlogged-time " + f.unlogged_time;
+  if (f.queue_order != defaults.queue_order) out += " --queue-order " + f.queue_order;
+  if (const auto cores = in.reading.options.build.traced_cores) out += " --traced-cores " + std::to_string(cores);
   if (bound.pool)
     out += " --placement pool";
   else if (!f.placement.empty())

@@ -102,7 +102,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
     std::vector<std::string> fit;
     unsigned max_evaluations = 400;
     bool no_loo = false;
-    std::string unlogged = "measured";
+    session::ReplayChoices replay;  // --unlogged-time only: the runs are replayed as traced
     std::string output, csv;
     bool json = false;
     ReadingFlags reading;
@@ -125,7 +125,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
       ->check(CLI::Range(1u, 100000u))
       ->capture_default_str();
   cmd->add_flag("--no-leave-one-out", opts->no_loo, "skip the leave-one-out fits");
-  add_unlogged_option(cmd, opts->unlogged);
+  add_unlogged_option(cmd, opts->replay.unlogged_time);
   cmd->add_option("-o,--output", opts->output, "write the fitted machine file here (whole or not at all)");
   cmd->add_option("--csv", opts->csv, "write the table as CSV here");
   cmd->add_flag("--json", opts->json, "print JSON instead of text");
@@ -146,13 +146,18 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
       loaded.push_back(std::make_unique<session::LoadedTrace>(std::move(*t)));
       traces.push_back(loaded.back().get());
     }
+    auto settings = session::replay_settings(opts->replay);
+    if (!settings) {
+      std::cerr << "realm-replay calibrate: error: " << settings.error().to_string() << "\n";
+      return kExitBadInput;
+    }
     session::CalibrationOptions options;
     options.base = {opts->machine, opts->overrides};
     options.fit = opts->fit;
     options.max_evaluations = opts->max_evaluations;
     options.leave_one_out = !opts->no_loo;
     options.threads = common.threads;
-    options.settings.engine.unlogged = unlogged_time(opts->unlogged);
+    options.settings = std::move(*settings);
     options.settings.mapping.placement = machine::Placement::traced;  // fits the machine the runs were traced on
     auto result = session::calibrate(traces, *runs, options);
     if (!result) {
@@ -197,10 +202,9 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
     ctx.command = "calibrate";
     ctx.inputs = {opts->runs};
     ctx.threads = common.threads;
-    ctx.keep_going = opts->reading.keep_going;
-    ctx.strict = opts->reading.strict;
+    add_to_context(opts->reading, ctx);
     ctx.machine = MachineContext{opts->machine, opts->machine, opts->overrides};
-    ctx.options["unlogged_time"] = opts->unlogged;
+    ctx.options["unlogged_time"] = opts->replay.unlogged_time;
     ctx.options["max_evaluations"] = opts->max_evaluations;
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << (opts->json ? render_json(*result, ctx).dump(2) + "\n" : render_text(*result, opts->machine));

@@ -35,7 +35,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
     std::string csv, json, html;
     std::string title = "realm-replay comparison";
     ReadingFlags reading;
-    ReplayFlags replay;
+    session::ReplayChoices replay;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -51,7 +51,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
   add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
-    auto settings = replay_settings(opts->replay);
+    auto settings = session::replay_settings(opts->replay);
     if (!settings) {
       std::cerr << "realm-replay compare: error: " << settings.error().to_string() << "\n";
       return kExitBadInput;
@@ -77,8 +77,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
     ctx.command = "compare";
     ctx.inputs = opts->traces;
     ctx.threads = common.threads;
-    ctx.keep_going = opts->reading.keep_going;
-    ctx.strict = opts->reading.strict;
+    add_to_context(opts->reading, ctx);
     add_to_context(opts->replay, ctx);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << render_comparison_text(rows);

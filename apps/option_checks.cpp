@@ -27,6 +27,10 @@ CLI::Validator output_path() {
                         "PATH");
 }
 
+CLI::Validator one_of(const session::NamedChoice& choice) {
+  return CLI::Validator([&choice](std::string& text) { return choice.problem(text).value_or(""); }, choice.listed());
+}
+
 CLI::Validator finite_range(double lo, double hi) {
   const std::string range = CLI::detail::to_string(lo) + " to " + CLI::detail::to_string(hi);
   return CLI::Validator(

@@ -4,12 +4,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include "session/replay_choices.hpp"
+
 namespace rr::app {
 
 // -j/--threads: at most session::kMaxThreads.
 CLI::Validator thread_count();
 // A path to write: not empty (the option would otherwise fail after all its work, without saying why).
 CLI::Validator output_path();
+// One of the names `choice` takes, any other refused in its words (Python refuses them in the same words).
+CLI::Validator one_of(const session::NamedChoice& choice);
 // A real number in [lo, hi]. CLI::Range compares, and every comparison with NaN is false, so it passes "nan".
 CLI::Validator finite_range(double lo, double hi);
 

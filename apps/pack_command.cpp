@@ -15,18 +15,19 @@ std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common) {
   struct Options {
     std::vector<std::string> inputs;
     ReadingFlags reading;
-    std::size_t examples = 10;
     std::string output;
     bool no_fit = false;
   };
   auto opts = std::make_shared<Options>();
+  opts->reading.options.summarise = true;  // a packed trace serves stats too
   CLI::App* cmd = app.add_subcommand(
       "pack", "Read and build a trace once and write it as a packed trace (.rrg): the event graph, machine "
               "records, counts, findings and fitted traced machine in one checksummed file that every command "
               "reads in place of the trace, many times faster.");
   cmd->add_option("trace", opts->inputs, "trace: folder, log files, globs or tar archives")->required();
   cmd->add_option("-o,--output", opts->output, "the packed trace to write (whole or not at all), e.g. run.rrg")->required();
-  cmd->add_option("--examples", opts->examples, "ids kept per kind of graph finding")->capture_default_str();
+  cmd->add_option("--examples", opts->reading.options.build.examples_per_finding, "ids kept per kind of graph finding")
+      ->capture_default_str();
   cmd->add_flag("--no-fit", opts->no_fit,
                 "do not fit the traced machine's network latency now (about 14 replays): `-m traced` on the packed "
                 "trace then fits it each time, as on the logs");
@@ -34,7 +35,7 @@ std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common) {
 
   return [opts, &common]() -> int {
     const auto started = std::chrono::steady_clock::now();
-    auto trace = open_trace("pack", opts->inputs, common, opts->reading, true, opts->examples);
+    auto trace = open_trace("pack", opts->inputs, common, opts->reading);
     if (!trace) return kExitBadInput;
     platform::OutputTarget out;
     if (std::string err = out.open(opts->output); !err.empty()) {

@@ -101,9 +101,9 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
         return kExitUsage;
       }
     filter.nodes.insert(opts->nodes.begin(), opts->nodes.end());
-    replay::ReplayOptions engine;
-    engine.record_intervals = !opts->timeline.empty();
-    auto s = open_replay("replay", opts->in, common, engine);
+    replay::ResultDetail detail;
+    detail.record_intervals = !opts->timeline.empty();
+    auto s = open_replay("replay", opts->in, common, detail);
     if (!s) return kExitBadInput;
     if (auto problem = unknown_timeline_node(filter.nodes, s->run.map.model_nodes()); !problem.empty()) {
       std::cerr << "realm-replay replay: " << problem << "\n";
@@ -116,7 +116,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::optional<session::EstimateDistribution> noise;
     if (opts->perturb > 0) {
-      auto d = session::perturbed_estimates(s->trace, s->run.model, s->settings,
+      auto d = session::perturbed_estimates(s->trace, s->run.model, s->settings.mapping, s->settings.engine.rules,
                                             {opts->perturb, opts->samples, opts->seed, common.threads});
       if (!d) {
         std::cerr << "realm-replay replay: error: " << d.error().to_string() << "\n";

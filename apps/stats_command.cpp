@@ -19,6 +19,7 @@ std::function<int()> add_stats_command(CLI::App& app, CommonOptions& common) {
     std::string output;
   };
   auto opts = std::make_shared<Options>();
+  opts->reading.options.summarise = true;  // the per-node counts stats prints
   CLI::App* cmd = app.add_subcommand(
       "stats", "Count the records of a trace per node: kinds, processors, memories, tasks, copies, task time.");
   cmd->add_option("trace", opts->inputs,
@@ -31,14 +32,13 @@ std::function<int()> add_stats_command(CLI::App& app, CommonOptions& common) {
 
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
-    auto trace = open_trace("stats", opts->inputs, common, opts->reading, /*summarise=*/true);
+    auto trace = open_trace("stats", opts->inputs, common, opts->reading);
     if (!trace) return kExitBadInput;
     RunContext ctx;
     ctx.command = "stats";
     ctx.inputs = opts->inputs;
     ctx.threads = common.threads;
-    ctx.keep_going = opts->reading.keep_going;
-    ctx.strict = opts->reading.strict;
+    add_to_context(opts->reading, ctx);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::string report;
     if (trace->profile_summary) {

@@ -23,7 +23,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     std::string csv, json, html;
     std::string title = "realm-replay sweep";
     ReadingFlags reading;
-    ReplayFlags replay;
+    session::ReplayChoices replay;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("sweep", "Replay one trace over a grid of machine values, in parallel.");
@@ -49,7 +49,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
       return kExitUsage;
     }
     const std::vector<std::vector<std::string>> grid = session::grid_points(axes);
-    auto settings = replay_settings(opts->replay);
+    auto settings = session::replay_settings(opts->replay);
     if (!settings) {
       std::cerr << "realm-replay sweep: error: " << settings.error().to_string() << "\n";
       return kExitBadInput;
@@ -75,7 +75,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
           try {
             std::size_t used = 0;
             const unsigned long fold = std::stoul(value, &used);
-            if (used != value.size() || fold < 1 || fold > 65536) throw std::out_of_range("fold");
+            if (used != value.size() || fold < 1 || fold > machine::kMaxFold) throw std::out_of_range("fold");
             job.settings.mapping.fold = static_cast<std::uint32_t>(fold);
           } catch (const std::exception&) {
             std::cerr << "realm-replay sweep: --vary fold takes node counts, not '" << value << "'\n";
@@ -99,8 +99,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     ctx.command = "sweep";
     ctx.inputs = {opts->trace};
     ctx.threads = common.threads;
-    ctx.keep_going = opts->reading.keep_going;
-    ctx.strict = opts->reading.strict;
+    add_to_context(opts->reading, ctx);
     add_to_context(opts->replay, ctx);
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << render_comparison_text(rows);

@@ -18,11 +18,13 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
                   "worker threads (0 = all cores); a large replay is split by model node over them, with the same result")
       ->check(thread_count())
       ->capture_default_str();
-  cmd->add_flag("--keep-going", flags.keep_going, "report an unreadable file and read the others");
-  cmd->add_flag("--strict", flags.strict, "a malformed line (or a file skipped by --keep-going) is an error: exit 1");
+  session::ReadingOptions& options = flags.options;
+  cmd->add_flag("--keep-going", options.read.keep_going, "report an unreadable file and read the others");
+  cmd->add_flag("--strict", options.strict, "a malformed line (or a file skipped by --keep-going) is an error: exit 1");
   cmd->add_flag("-q,--quiet", flags.quiet, "no reading summary on stderr");
-  cmd->add_option("--max-messages", flags.max_messages, "malformed lines quoted per file")->capture_default_str();
-  cmd->add_option("--traced-cores", flags.traced_cores,
+  cmd->add_option("--max-messages", options.read.max_messages_per_file, "malformed lines quoted per file")
+      ->capture_default_str();
+  cmd->add_option("--traced-cores", options.build.traced_cores,
                   "the cores the traced process ran on: spans measured while more threads ran than it had cores become "
                   "work (Legion Prof logs), and -m traced gets that many cores per node (0: unknown)")
       ->check(CLI::Range(std::int64_t{0}, machine::kMaxCoresPerNode));
@@ -67,18 +69,11 @@ std::string reading_summary(const session::LoadedTrace& t) {
 }
 
 std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
-                                               const CommonOptions& common, const ReadingFlags& flags, bool summarise,
-                                               std::size_t examples_per_finding) {
-  session::ReadingOptions options;
+                                               const CommonOptions& common, const ReadingFlags& flags) {
+  session::ReadingOptions options = flags.options;
   options.threads = common.threads;
-  options.keep_going = flags.keep_going;
-  options.strict = flags.strict;
-  options.max_messages_per_file = flags.max_messages;
-  options.traced_cores = flags.traced_cores;
-  options.examples_per_finding = examples_per_finding;
-  options.summarise = summarise;
   Progress progress("reading trace");
-  if (progress.enabled()) options.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
+  if (progress.enabled()) options.read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
   auto trace = session::load_trace(inputs, options);
   if (!trace) {
     std::cerr << "realm-replay " << command << ": error: " << trace.error().to_string() << "\n";
@@ -86,7 +81,7 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
     // packed trace is the whole trace, with no other file to read.
     const auto& where = trace.error().where;
     const bool packed = inputs.size() == 1 && session::is_packed_trace(inputs.front());
-    if (!flags.keep_going && !flags.strict && !packed && (where.byte_offset || where.decoded_offset))
+    if (!options.read.keep_going && !options.strict && !packed && (where.byte_offset || where.decoded_offset))
       std::cerr << "  (--keep-going reads the other files)\n";
     return std::nullopt;
   }
@@ -94,73 +89,48 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
   return std::move(*trace);
 }
 
-void add_unlogged_option(CLI::App* cmd, std::string& unlogged) {
-  cmd->add_option("--unlogged-time", unlogged,
+void add_unlogged_option(CLI::App* cmd, std::string& unlogged_time) {
+  cmd->add_option("--unlogged-time", unlogged_time,
                   "waits on events no record produces: 'measured' (last their measured time) or 'instant'")
-      ->check(CLI::IsMember({"measured", "instant"}))
+      ->check(one_of(session::unlogged_time_choice()))
       ->capture_default_str();
 }
 
-replay::UnloggedTime unlogged_time(const std::string& name) {
-  return name == "instant" ? replay::UnloggedTime::instant : replay::UnloggedTime::measured;
-}
-
-void add_replay_flags(CLI::App* cmd, ReplayFlags& flags) {
-  cmd->add_option("--placement", flags.placement,
+void add_replay_flags(CLI::App* cmd, session::ReplayChoices& choices) {
+  cmd->add_option("--placement", choices.placement,
                   "traced (each traced processor on one model processor), pool (any free processor of the kind on "
                   "the node) or eft (earliest finish across kinds); default: traced on -m traced, pool elsewhere")
-      ->check(CLI::IsMember({"traced", "pool", "eft"}));
-  cmd->add_option("--map", flags.moves,
+      ->check(one_of(session::placement_choice()));
+  cmd->add_option("--map", choices.map,
                   "run task function FUNC on processor kind KIND (gpu, cpu, utility), busy time x FACTOR: "
                   "FUNC=KIND[:FACTOR] (repeatable)");
-  cmd->add_option("--mapping", flags.mapping_file, "a mapping file (TOML, docs/mapping.md): placement, moves, nodes");
-  cmd->add_option("--fold", flags.fold, "replay an N-node trace on this many model nodes")->check(CLI::Range(1u, 65536u));
-  cmd->add_option("--node-map", flags.node_map,
+  cmd->add_option("--mapping", choices.mapping, "a mapping file (TOML, docs/mapping.md): placement, moves, nodes");
+  cmd->add_option("--fold", choices.fold, "replay an N-node trace on this many model nodes")
+      ->check(CLI::Range(1u, machine::kMaxFold));
+  cmd->add_option("--node-map", choices.node_map,
                   "which traced nodes share a model node: cyclic (n mod M, default), block (consecutive nodes) or a "
                   "file with node_map = [...]");
-  add_unlogged_option(cmd, flags.unlogged);
-  cmd->add_option("--queue-order", flags.queue_order,
+  add_unlogged_option(cmd, choices.unlogged_time);
+  cmd->add_option("--queue-order", choices.queue_order,
                   "which waiting task a free processor takes (after task priorities): 'observed' (the one the traced "
                   "run started first, on traces that record it: Legion Prof logs) or 'ready' (the one ready first)")
-      ->check(CLI::IsMember({"observed", "ready"}))
+      ->check(one_of(session::queue_order_choice()))
       ->capture_default_str();
 }
 
-core::Expected<session::ReplaySettings> replay_settings(const ReplayFlags& flags) {
-  session::ReplaySettings settings;
-  if (!flags.mapping_file.empty()) {
-    auto spec = machine::load_mapping(flags.mapping_file);
-    if (!spec) return spec.error();
-    settings.mapping = std::move(*spec);
-  }
-  if (!flags.placement.empty()) settings.mapping.placement = machine::placement_from_name(flags.placement);
-  for (const auto& text : flags.moves) {
-    auto move = machine::parse_move(text);
-    if (!move) return move.error();
-    if (settings.mapping.moves_function(move->function))
-      return core::InputError{core::SourceLocation{"--map " + text, 0, std::nullopt},
-                              "function " + std::to_string(move->function) + " is moved twice"};
-    settings.mapping.moves.push_back(std::move(*move));
-  }
-  if (flags.fold) settings.mapping.fold = flags.fold;
-  if (!flags.node_map.empty()) {
-    auto nodes = machine::parse_node_map(flags.node_map);
-    if (!nodes) return nodes.error();
-    settings.mapping.nodes = std::move(*nodes);
-  }
-  settings.engine.unlogged = unlogged_time(flags.unlogged);
-  settings.engine.queue_order = flags.queue_order == "ready" ? replay::QueueOrder::ready : replay::QueueOrder::observed;
-  return settings;
+void add_to_context(const ReadingFlags& flags, RunContext& ctx) {
+  ctx.keep_going = flags.options.read.keep_going;
+  ctx.strict = flags.options.strict;
 }
 
-void add_to_context(const ReplayFlags& flags, RunContext& ctx) {
-  ctx.options["placement"] = flags.placement.empty() ? "default" : flags.placement;
-  ctx.options["map"] = flags.moves;
-  ctx.options["mapping"] = flags.mapping_file;
-  ctx.options["fold"] = flags.fold;
-  ctx.options["node_map"] = flags.node_map.empty() ? "cyclic" : flags.node_map;
-  ctx.options["unlogged_time"] = flags.unlogged;
-  ctx.options["queue_order"] = flags.queue_order;
+void add_to_context(const session::ReplayChoices& choices, RunContext& ctx) {
+  ctx.options["placement"] = choices.placement.empty() ? "default" : choices.placement;
+  ctx.options["map"] = choices.map;
+  ctx.options["mapping"] = choices.mapping;
+  ctx.options["fold"] = choices.fold;
+  ctx.options["node_map"] = choices.node_map.empty() ? "cyclic" : choices.node_map;
+  ctx.options["unlogged_time"] = choices.unlogged_time;
+  ctx.options["queue_order"] = choices.queue_order;
 }
 
 void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
@@ -175,19 +145,15 @@ void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
 }
 
 std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
-                                          const replay::ReplayOptions& engine, bool critical_path) {
-  auto settings = replay_settings(in.replay);
+                                          const replay::ResultDetail& detail, bool critical_path) {
+  auto settings = session::replay_settings(in.replay);
   if (!settings) {
     std::cerr << "realm-replay " << command << ": error: " << settings.error().to_string() << "\n";
     return nullptr;
   }
-  const replay::UnloggedTime unlogged = settings->engine.unlogged;
-  const replay::QueueOrder queue_order = settings->engine.queue_order;
-  settings->engine = engine;
-  // One replay: split by node over the threads, where that pays (ReplayOptions::blocks); the same result.
-  settings->engine.blocks = common.threads ? common.threads : std::max(1u, std::thread::hardware_concurrency());
-  settings->engine.unlogged = unlogged;
-  settings->engine.queue_order = queue_order;
+  // One replay: split by node over the threads, where that pays (ReplayExecution::blocks); the same result.
+  settings->engine.execution.blocks = common.threads ? common.threads : std::max(1u, std::thread::hardware_concurrency());
+  settings->engine.detail = detail;
   settings->critical_path = critical_path;
   auto trace = open_trace(command, in.trace, common, in.reading);
   if (!trace) return nullptr;
@@ -205,8 +171,7 @@ RunContext replay_context(const char* command, const ReplayInputs& in, const Com
   ctx.command = command;
   ctx.inputs = in.trace;
   ctx.threads = common.threads;
-  ctx.keep_going = in.reading.keep_going;
-  ctx.strict = in.reading.strict;
+  add_to_context(in.reading, ctx);
   ctx.machine = MachineContext{opened.run.model.name, opened.run.model.source, in.overrides};
   add_to_context(in.replay, ctx);
   return ctx;

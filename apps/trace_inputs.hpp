@@ -10,16 +10,15 @@
 
 #include "commands.hpp"
 #include "run_context.hpp"
+#include "session/replay_choices.hpp"
 #include "session/session.hpp"
 
 namespace rr::app {
 
+// What the reading flags of a command set; its thread count is -j (CommonOptions::threads), which replays use too.
 struct ReadingFlags {
-  bool keep_going = false;
-  bool strict = false;
-  bool quiet = false;
-  std::size_t max_messages = 5;
-  std::uint32_t traced_cores = 0;
+  session::ReadingOptions options;  // --keep-going, --strict, --max-messages, --traced-cores
+  bool quiet = false;               // no reading summary on stderr
 };
 
 // -j/--threads, --keep-going, --strict, --quiet, --max-messages and --traced-cores on a command that reads traces.
@@ -28,37 +27,27 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
 // Reads and builds a trace; on failure prints "realm-replay <command>: error: ..." and returns nothing.
 // Prints the reading summary on stderr unless --quiet.
 std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
-                                               const CommonOptions& common, const ReadingFlags& flags,
-                                               bool summarise = false, std::size_t examples_per_finding = 10);
+                                               const CommonOptions& common, const ReadingFlags& flags);
 
 // "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
 std::string reading_summary(const session::LoadedTrace& trace);
+// --keep-going and --strict in a report's context.
+void add_to_context(const ReadingFlags& flags, RunContext& ctx);
 
 // How every command that replays places the trace on the model and treats unlogged time: --placement, --map,
-// --mapping, --fold, --node-map, --unlogged-time and --queue-order.
-struct ReplayFlags {
-  std::string placement;             // empty: the mapping file's, else traced on the traced machine, pool elsewhere
-  std::vector<std::string> moves;    // FUNC=KIND[:FACTOR]
-  std::string mapping_file;
-  std::uint32_t fold = 0;
-  std::string node_map;              // cyclic, block or a file
-  std::string unlogged = "measured";
-  std::string queue_order = "observed";
-};
-void add_replay_flags(CLI::App* cmd, ReplayFlags& flags);
+// --mapping, --fold, --node-map, --unlogged-time and --queue-order, read into the choices session::replay_settings
+// turns into settings.
+void add_replay_flags(CLI::App* cmd, session::ReplayChoices& choices);
 // --unlogged-time alone (calibrate, which fits one machine and has no placement of its own to choose).
-void add_unlogged_option(CLI::App* cmd, std::string& unlogged);
-replay::UnloggedTime unlogged_time(const std::string& name);
-// The session settings the flags ask for; fails on a bad --map, --node-map or mapping file.
-core::Expected<session::ReplaySettings> replay_settings(const ReplayFlags& flags);
-// The flags in a report's context options.
-void add_to_context(const ReplayFlags& flags, RunContext& ctx);
+void add_unlogged_option(CLI::App* cmd, std::string& unlogged_time);
+// The choices in a report's context options.
+void add_to_context(const session::ReplayChoices& choices, RunContext& ctx);
 
 struct ReplayInputs {
   std::vector<std::string> trace;
   std::string machine;
   std::vector<std::string> overrides;
-  ReplayFlags replay;
+  session::ReplayChoices replay;
   ReadingFlags reading;
 };
 
@@ -71,10 +60,10 @@ struct OpenedReplay {
   session::ReplaySettings settings;  // what it was replayed with
 };
 
-// Reads, builds and replays with the settings of `in.replay` (and `engine`); on failure prints the error and
-// returns null.
+// Reads, builds and replays with the settings of `in.replay`, keeping `detail` in the result; on failure prints
+// the error and returns null.
 std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
-                                          const replay::ReplayOptions& engine = {}, bool critical_path = true);
+                                          const replay::ResultDetail& detail = {}, bool critical_path = true);
 
 // The report context of a command run on `in`.
 RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common,

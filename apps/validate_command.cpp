@@ -15,7 +15,6 @@ std::function<int()> add_validate_command(CLI::App& app, CommonOptions& common) 
     ReadingFlags reading;
     bool json = false;
     bool fail_on_findings = false;
-    std::size_t examples = 10;
     std::string output;
   };
   auto opts = std::make_shared<Options>();
@@ -25,20 +24,20 @@ std::function<int()> add_validate_command(CLI::App& app, CommonOptions& common) 
   cmd->add_option("trace", opts->inputs, "trace: folder, log files, globs or tar archives")->required();
   cmd->add_flag("--json", opts->json, "print JSON instead of text");
   cmd->add_flag("--fail-on-findings", opts->fail_on_findings, "exit with code 1 if the graph has any finding");
-  cmd->add_option("--examples", opts->examples, "ids listed per kind of finding")->capture_default_str();
+  cmd->add_option("--examples", opts->reading.options.build.examples_per_finding, "ids listed per kind of finding")
+      ->capture_default_str();
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
   add_reading_options(cmd, opts->reading, common);
 
   return [opts, &common]() -> int {
     auto started = std::chrono::steady_clock::now();
-    auto trace = open_trace("validate", opts->inputs, common, opts->reading, false, opts->examples);
+    auto trace = open_trace("validate", opts->inputs, common, opts->reading);
     if (!trace) return kExitBadInput;
     RunContext ctx;
     ctx.command = "validate";
     ctx.inputs = opts->inputs;
     ctx.threads = common.threads;
-    ctx.keep_going = opts->reading.keep_going;
-    ctx.strict = opts->reading.strict;
+    add_to_context(opts->reading, ctx);
     ctx.options["fail_on_findings"] = opts->fail_on_findings;
     ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::string report = opts->json ? render_validate_json(trace->records, trace->built, ctx).dump(2) + "\n"

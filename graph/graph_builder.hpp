@@ -12,7 +12,6 @@ namespace rr::graph {
 
 struct BuildOptions {
   std::size_t examples_per_finding = 10;  // examples kept for each kind of finding
-  unsigned threads = 0;                    // worker threads; 0: those of the calling task arena
   // The cores each traced process had (Legion Prof logs): a span measured while more threads ran becomes the
   // work it would have taken alone (graph/prof_span_work.hpp). 0: spans are work.
   std::uint32_t traced_cores = 0;
@@ -26,13 +25,15 @@ struct BuildResult {
 };
 
 // Resolves every event to its producer across all files (spec §6–7, DESIGN §3), places each
-// operation in its issuing task's program order, validates, and freezes the result.
-BuildResult build_event_graph(const core::TraceRecords& trace, const BuildOptions& options = {});
+// operation in its issuing task's program order, validates, and freezes the result. Runs on `threads` worker
+// threads; 0: those of the calling task arena.
+BuildResult build_event_graph(const core::TraceRecords& trace, const BuildOptions& options = {}, unsigned threads = 0);
 
 // The same graph and findings, but each batch's graph records are freed (RecordBatch::release) as soon as
 // the graph holds what it needs of them, so that the peak memory of reading and building is close to the
 // graph's own. Processor, Group and Memory records, record counts and
 // file statistics stay. For callers that have no further use for the records, as the CLI commands.
-BuildResult build_event_graph_releasing(core::TraceRecords& trace, const BuildOptions& options = {});
+BuildResult build_event_graph_releasing(core::TraceRecords& trace, const BuildOptions& options = {},
+                                        unsigned threads = 0);
 
 }  // namespace rr::graph

@@ -39,10 +39,13 @@ struct NodeMap {
 };
 const char* node_map_rule_name(NodeMapRule r);
 
+// The most model nodes a trace can be folded onto (--fold, a mapping file's fold).
+inline constexpr std::uint32_t kMaxFold = 65536;
+
 struct MappingSpec {
   std::optional<Placement> placement;  // unset: traced on the traced machine, pool on any other
   std::vector<FunctionMove> moves;
-  std::uint32_t fold = 0;              // model nodes; 0: the traced node count (or the node map's)
+  std::uint32_t fold = 0;              // model nodes, 1 to kMaxFold; 0: the traced node count (or the node map's)
   NodeMap nodes;
 
   bool moves_function(std::uint32_t f) const;

@@ -13,7 +13,7 @@ namespace rr::parser {
 struct ProfReadOptions {
   std::size_t buffer_bytes = 1 << 20;        // decoded bytes held at once (grown for a longer record)
   std::size_t max_record_bytes = 64u << 20;  // a record, or the header, longer than this is an error
-  std::size_t max_messages = 5;              // located messages kept about records that could not be joined
+  std::size_t max_messages_per_file = 5;     // located messages kept about records that could not be joined
   // Called with each block of decoded bytes as it is read.
   std::function<void(std::uint64_t)> on_progress;
 };

@@ -20,6 +20,7 @@
 #include "session/bounds.hpp"
 #include "replay/operation_columns.hpp"
 #include "replay/utilisation.hpp"
+#include "session/replay_choices.hpp"
 #include "session/session.hpp"
 
 namespace py = pybind11;
@@ -107,9 +108,9 @@ Trace read(const std::vector<std::string>& inputs, unsigned threads, bool strict
           std::uint32_t traced_cores) {
   rr::session::ReadingOptions options;
   options.threads = threads;
-  options.traced_cores = traced_cores;
+  options.build.traced_cores = traced_cores;
   options.strict = strict;
-  options.keep_going = keep_going;
+  options.read.keep_going = keep_going;
   rr::core::Expected<rr::session::LoadedTrace> loaded = InputError{};
   {
     py::gil_scoped_release unlocked;
@@ -128,15 +129,51 @@ Machine machine(const std::string& path, const std::vector<std::string>& overrid
   return Machine{std::make_shared<rr::machine::MachineModel>(take(rr::machine::load_machine(path, overrides)))};
 }
 
-Result replay(const Trace& trace, const Machine& machine, const std::optional<std::string>& placement,
-              unsigned threads, bool critical_path) {
-  rr::session::ReplaySettings settings;
-  settings.critical_path = critical_path;
-  if (placement) {
-    settings.mapping.placement = rr::machine::placement_from_name(*placement);
-    if (!settings.mapping.placement)
-      throw py::value_error("placement must be 'traced', 'pool' or 'eft', not '" + *placement + "'");
+// `map` as one str or a list of them.
+std::vector<std::string> moves(const py::object& map) {
+  if (map.is_none()) return {};
+  if (py::isinstance<py::str>(map)) return {map.cast<std::string>()};
+  try {
+    return map.cast<std::vector<std::string>>();
+  } catch (const py::cast_error&) {
+    throw py::type_error("map takes FUNC=KIND[:FACTOR] as a str or a list of them");
   }
+}
+
+// A name one of the choices does not take raises ValueError, in the words the command line prints after its option.
+void check_name(const char* keyword, const rr::session::NamedChoice& choice, const std::string& name) {
+  if (auto problem = choice.problem(name)) throw py::value_error(std::string(keyword) + ": " + *problem);
+}
+
+// The replay's keyword arguments, named and checked as the command line's options (`_` for `-`): a value the
+// command line refuses as a usage error raises ValueError, one it refuses as bad input (a move, a mapping or
+// node-map file) realm_replay.Error, each with the command line's message.
+rr::session::ReplaySettings replay_settings(const std::optional<std::string>& placement, const py::object& map,
+                                            const std::optional<std::string>& mapping, std::optional<std::int64_t> fold,
+                                            const std::optional<std::string>& node_map,
+                                            const std::string& unlogged_time, const std::string& queue_order) {
+  rr::session::ReplayChoices choices;
+  if (placement) {
+    check_name("placement", rr::session::placement_choice(), *placement);
+    choices.placement = *placement;
+  }
+  choices.map = moves(map);
+  if (mapping) choices.mapping = checked_path(*mapping);
+  if (fold) {
+    if (auto problem = rr::session::fold_problem(*fold)) throw py::value_error("fold: " + *problem);
+    choices.fold = static_cast<std::uint32_t>(*fold);
+  }
+  if (node_map) choices.node_map = checked_path(*node_map);
+  check_name("unlogged_time", rr::session::unlogged_time_choice(), unlogged_time);
+  choices.unlogged_time = unlogged_time;
+  check_name("queue_order", rr::session::queue_order_choice(), queue_order);
+  choices.queue_order = queue_order;
+  return take(rr::session::replay_settings(choices));
+}
+
+Result replay(const Trace& trace, const Machine& machine, rr::session::ReplaySettings settings, unsigned threads,
+              bool critical_path) {
+  settings.critical_path = critical_path;
   rr::core::Expected<rr::session::ReplayRun> run = InputError{};
   {
     py::gil_scoped_release unlocked;
@@ -420,12 +457,22 @@ PYBIND11_MODULE(realm_replay, m) {
       },
       py::arg("path"), py::arg("overrides") = py::none(), py::arg("trace") = nullptr,
       "Load a machine file with 'key=value' overrides; 'traced' with trace= for the machine the trace was taken on.");
+  const rr::session::ReplayChoices defaults;
   m.def(
       "replay",
       [](const Trace& trace, const Machine& machine, const std::optional<std::string>& placement,
-         std::uint64_t threads, bool critical_path) {
-        return replay(trace, machine, placement, checked_threads(threads), critical_path);
+         std::uint64_t threads, bool critical_path, const py::object& map, const std::optional<std::string>& mapping,
+         std::optional<std::int64_t> fold, const std::optional<std::string>& node_map, const std::string& unlogged_time,
+         const std::string& queue_order) {
+        const unsigned workers = checked_threads(threads);
+        auto settings = replay_settings(placement, map, mapping, fold, node_map, unlogged_time, queue_order);
+        return replay(trace, machine, std::move(settings), workers, critical_path);
       },
       py::arg("trace"), py::arg("machine"), py::arg("placement") = py::none(), py::arg("threads") = 0,
-      py::arg("critical_path") = true, "Replay a trace on a machine: the estimate, the utilisation and the tables.");
+      py::arg("critical_path") = true, py::kw_only(), py::arg("map") = py::none(), py::arg("mapping") = py::none(),
+      py::arg("fold") = py::none(), py::arg("node_map") = py::none(), py::arg("unlogged_time") = defaults.unlogged_time,
+      py::arg("queue_order") = defaults.queue_order,
+      "Replay a trace on a machine: the estimate, the utilisation and the tables. placement, map (FUNC=KIND[:FACTOR], "
+      "one or a list), mapping (a file), fold, node_map, unlogged_time and queue_order are the command line's "
+      "--placement, --map, --mapping, --fold, --node-map, --unlogged-time and --queue-order.");
 }

@@ -24,25 +24,38 @@ const char* unlogged_time_name(UnloggedTime u);
 enum class QueueOrder : std::uint8_t { observed, ready };
 const char* queue_order_name(QueueOrder o);
 
-struct ReplayOptions {
-  bool record_intervals = false;      // keep every busy interval for a timeline
-  std::size_t stuck_examples = 10;    // stuck operations described in the result
+// What the replay models beyond the trace and the machine: a change to any of these changes the result.
+struct ReplayRules {
   UnloggedTime unlogged = UnloggedTime::measured;
   QueueOrder queue_order = QueueOrder::observed;
   // Multiplicative lognormal noise on every duration (task busy time, copy transfers, measured waits): each
   // operation's factor is exp(sigma·z − sigma²/2), z standard normal drawn from (seed, operation), so its
-  // mean is 1 and a run depends only on the seed. 0: no noise.
-  double perturb_sigma = 0;
-  std::uint64_t perturb_seed = 0;
-  // One replay split by model node into up to this many blocks, each replayed by its own engine on oneTBB threads
-  // (docs/replay.md): the same result as one engine, byte for byte. 1: one engine. One engine too where the
-  // split cannot be made (something crosses blocks without delay), or would not pay: fewer than
-  // min_block_operations operations per block, or a lookahead under min_lookahead_ns (ReplayResult::blocks says
-  // how many there were).
+  // mean is 1 and a run depends only on the seed. sigma 0: no noise.
+  Noise noise;
+};
+
+// How the replay is run: never what it gives. One replay split by model node into up to `blocks` blocks, each
+// replayed by its own engine on oneTBB threads (docs/replay.md): the same result as one engine, byte for byte.
+// 1: one engine. One engine too where the split cannot be made (something crosses blocks without delay), or
+// would not pay: fewer than min_block_operations operations per block, or a lookahead under min_lookahead_ns
+// (ReplayResult::blocks says how many there were).
+struct ReplayExecution {
   std::uint32_t blocks = 1;
   std::uint32_t threads = 0;  // workers for the blocks; 0: one per block
   std::uint32_t min_block_operations = 150000;
   std::int64_t min_lookahead_ns = 1000;
+};
+
+// What the result keeps beyond the times of every operation.
+struct ResultDetail {
+  bool record_intervals = false;      // keep every busy interval for a timeline
+  std::size_t stuck_examples = 10;    // stuck operations described in the result
+};
+
+struct ReplayOptions {
+  ReplayRules rules;
+  ReplayExecution execution;
+  ResultDetail detail;
 };
 
 // Replays `g`. Fails (before replaying) when a copy needs a path the model does not describe.

@@ -39,8 +39,7 @@ struct Interval {
   TimeNs end = 0;
 };
 
-// The run's noise (ReplayOptions::perturb_sigma, perturb_seed), kept so that analyses of the result reproduce its
-// durations (TaskTiming).
+// The run's noise (ReplayRules::noise), kept so that analyses of the result reproduce its durations (TaskTiming).
 struct Noise {
   double sigma = 0;
   std::uint64_t seed = 0;
@@ -70,7 +69,7 @@ struct ReplayResult {
   std::vector<ProcessorUsage> processors;  // indexed like MachineMap::processors()
   std::vector<ChannelUsage> channels;      // channel instances used, by channel then node (timeline tracks)
   std::map<std::string, PathUsage> paths;  // "framebuffer->framebuffer remote"
-  std::vector<Interval> intervals;         // when ReplayOptions::record_intervals; by start, track, vertex
+  std::vector<Interval> intervals;         // when ResultDetail::record_intervals; by start, track, vertex
 
   std::uint64_t operations = 0;            // operations that completed
   std::uint64_t stuck = 0;                 // operations that never could
@@ -99,7 +98,7 @@ struct ReplayResult {
   std::uint64_t implied_copies = 0;
   TimeNs implied_copy_ns = 0;
   std::uint64_t clamped_waits = 0;         // tasks whose waits exceeded their Task Time
-  // How the replay ran, not what it found: the blocks it was split into (ReplayOptions::blocks), 1 for one
+  // How the replay ran, not what it found: the blocks it was split into (ReplayExecution::blocks), 1 for one
   // engine. The rest of the result is the same for any count.
   std::uint32_t blocks = 1;
 };

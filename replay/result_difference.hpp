@@ -1,4 +1,4 @@
-// Where two replay results differ, if they do: the check that a replay split into blocks (ReplayOptions::blocks)
+// Where two replay results differ, if they do: the check that a replay split into blocks (ReplayExecution::blocks)
 // gives what one engine gives, field by field, every operation's times included.
 #pragma once
 

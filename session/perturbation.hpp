@@ -1,5 +1,5 @@
 // The estimate's distribution under noise: the same replay repeated with seeded multiplicative lognormal noise on
-// every duration (ReplayOptions::perturb_sigma), samples run in parallel, the same for a seed at any thread count.
+// every duration (ReplayRules::noise), samples run in parallel, the same for a seed at any thread count.
 #pragma once
 
 #include <cstdint>
@@ -26,9 +26,10 @@ struct EstimateDistribution {
   replay::TimeNs p5_ns = 0, p50_ns = 0, p95_ns = 0, min_ns = 0, max_ns = 0;
 };
 
-// Sample i runs with noise seed mix(seed, i); `settings` give everything else (fold, unlogged time, ...).
+// Sample i replays with `mapping` and `rules`, its noise the request's sigma with seed mix(seed, i).
 core::Expected<EstimateDistribution> perturbed_estimates(const LoadedTrace& trace, const machine::MachineModel& model,
-                                                         const ReplaySettings& settings,
+                                                         const machine::MappingSpec& mapping,
+                                                         const replay::ReplayRules& rules,
                                                          const PerturbationRequest& request);
 
 }  // namespace rr::session

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +14,7 @@
 #include "machine_models/machine_model.hpp"
 #include "machine_models/mapping.hpp"
 #include "parser/prof_summary.hpp"
+#include "parser/trace_reader.hpp"
 #include "parser/trace_summary.hpp"
 #include "replay/critical_path.hpp"
 #include "replay/machine_map.hpp"
@@ -30,19 +30,16 @@ inline constexpr std::uint64_t kMaxThreads = 1024;
 // command line and the Python module both ask this, so they refuse the same counts in the same words.
 std::optional<std::string> thread_count_problem(std::uint64_t threads);
 
-// How a trace is read: the same options on every command that reads one.
+// How a trace is read and built: the same options on every command that reads one. The parser's and the graph
+// build's own options, and what the session adds to them. build.traced_cores (--traced-cores) also gives the
+// traced machine's nodes that many cores (0: unknown, cores unlimited).
 struct ReadingOptions {
-  unsigned threads = 0;             // 0: every hardware thread
-  bool keep_going = false;          // an unreadable file is reported and the others are read
-  bool strict = false;              // a malformed line, or a file skipped by keep_going, is an error
-  std::size_t max_messages_per_file = 5;  // located messages kept for malformed lines
-  std::size_t examples_per_finding = 10;  // ids kept per kind of graph finding
-  bool summarise = false;           // keep the per-node counts (`stats`); costs a pass over the records
-  // The cores each traced process ran on (--traced-cores): Legion Prof spans become work (graph::BuildOptions),
-  // and the traced machine's nodes get that many cores. 0: unknown; spans are work and cores unlimited.
-  std::uint32_t traced_cores = 0;
-  // Called with decoded byte counts while reading, from several threads at once.
-  std::function<void(std::uint64_t)> on_progress;
+  unsigned threads = 0;         // reading, building, and fitting the traced machine; 0: every hardware thread
+  parser::ReadOptions read;     // keep_going, max_messages_per_file, the progress callback
+  graph::BuildOptions build;    // examples_per_finding, traced_cores
+  // A malformed line, a record that could not be joined, or a file skipped by read.keep_going is an error.
+  bool strict = false;
+  bool summarise = false;       // keep the per-node counts (`stats`); costs a pass over the records
 };
 
 // A trace read and built: what every command starts from. The graph records are released by the build;
@@ -53,7 +50,7 @@ struct LoadedTrace {
   std::uint32_t nodes = 0;           // traced nodes
   std::string family;                // see trace_family()
   unsigned threads = 0;              // ReadingOptions::threads it was read with; also what fitting the traced machine uses
-  std::uint32_t traced_cores = 0;    // ReadingOptions::traced_cores it was read (or packed) with
+  std::uint32_t traced_cores = 0;    // ReadingOptions::build.traced_cores it was read (or packed) with
   core::TraceRecords records;
   std::optional<parser::TraceSummary> summary;  // when ReadingOptions::summarise (Realm text logs)
   std::optional<parser::ProfileSummary> profile_summary;  // when ReadingOptions::summarise (Legion Prof logs)

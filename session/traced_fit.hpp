@@ -25,8 +25,9 @@ struct TracedNetworkFit {
 
 // Fits when the trace spans several nodes and its produced waits measure at least 1 ms in all and 5% of the
 // replay's estimate; bounded to 100 ms; deterministic (bisection in log space, a fixed number of replays).
-// `facts` are the traced machine's other measured values (traced_facts).
-TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettings& settings,
+// The replays place the trace as traced and follow `rules`, without their noise. `facts` are the traced
+// machine's other measured values (traced_facts).
+TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::ReplayRules& rules,
                                     const machine::TracedFacts& facts = {});
 
 // What the trace measured for its traced machine, the network latency aside: the median copy size, and on a

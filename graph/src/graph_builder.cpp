@@ -64,19 +64,20 @@ void GraphBuilder::freeze() {
 }  // namespace build_detail
 
 namespace {
-BuildResult build_in_arena(const core::TraceRecords& trace, core::TraceRecords* releasable, const BuildOptions& options) {
-  if (options.threads == 0) return build_detail::GraphBuilder(trace, releasable, options).build();
-  tbb::task_arena arena(static_cast<int>(options.threads));
+BuildResult build_in_arena(const core::TraceRecords& trace, core::TraceRecords* releasable, const BuildOptions& options,
+                           unsigned threads) {
+  if (threads == 0) return build_detail::GraphBuilder(trace, releasable, options).build();
+  tbb::task_arena arena(static_cast<int>(threads));
   return arena.execute([&] { return build_detail::GraphBuilder(trace, releasable, options).build(); });
 }
 }  // namespace
 
-BuildResult build_event_graph(const core::TraceRecords& trace, const BuildOptions& options) {
-  return build_in_arena(trace, nullptr, options);
+BuildResult build_event_graph(const core::TraceRecords& trace, const BuildOptions& options, unsigned threads) {
+  return build_in_arena(trace, nullptr, options, threads);
 }
 
-BuildResult build_event_graph_releasing(core::TraceRecords& trace, const BuildOptions& options) {
-  return build_in_arena(trace, &trace, options);
+BuildResult build_event_graph_releasing(core::TraceRecords& trace, const BuildOptions& options, unsigned threads) {
+  return build_in_arena(trace, &trace, options, threads);
 }
 
 }  // namespace rr::graph

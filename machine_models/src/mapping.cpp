@@ -146,7 +146,8 @@ core::Expected<MappingSpec> load_mapping(const std::string& path) {
       spec.placement = p;
     } else if (k == "fold") {
       auto v = value.value_exact<std::int64_t>();
-      if (!v || *v < 1 || *v > 65536) return error(path, line, "'fold' must be a node count (1 to 65536)");
+      if (!v || *v < 1 || *v > kMaxFold)
+        return error(path, line, "'fold' must be a node count (1 to " + std::to_string(kMaxFold) + ")");
       spec.fold = static_cast<std::uint32_t>(*v);
     } else if (k == "node_map") {
       if (auto name = value.value_exact<std::string>()) {

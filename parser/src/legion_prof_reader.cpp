@@ -26,7 +26,7 @@ std::string mib(std::size_t bytes) {
 class ProfReader {
  public:
   ProfReader(ByteSource& source, const ProfReadOptions& options, core::ProfileRecords& out)
-      : source_(source), o_(options), out_(out), store_(out, options.max_messages) {
+      : source_(source), o_(options), out_(out), store_(out, options.max_messages_per_file) {
     buf_.resize(std::max<std::size_t>(options.buffer_bytes, 64));
   }
 

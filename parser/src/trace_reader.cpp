@@ -419,7 +419,7 @@ core::FileRecords read_log_stream(std::unique_ptr<ByteSource> source, std::strin
 core::FileRecords read_prof_stream(std::unique_ptr<ByteSource> source, std::string display_name,
                                    const ReadOptions& options) {
   ProfReadOptions prof;
-  prof.max_messages = options.max_messages_per_file;
+  prof.max_messages_per_file = options.max_messages_per_file;
   prof.on_progress = options.on_progress;
   core::FileRecords file;
   file.path = std::move(display_name);
@@ -484,19 +484,20 @@ std::optional<core::InputError> logs_of_another_run(const core::TraceRecords& tr
 
 }  // namespace
 
-core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options) {
+core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& args, const ReadOptions& options,
+                                              unsigned threads) {
   auto inputs = discover_inputs(args);
   if (!inputs) return inputs.error();
 
-  const int threads = options.threads == 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
-                                           : static_cast<int>(options.threads);
+  const int workers = threads == 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                                   : static_cast<int>(threads);
   // Each input yields its files or its error; slots keep the argument order whatever the schedule.
   struct Slot {
     std::vector<core::FileRecords> files;
     std::optional<core::InputError> error;
   };
   std::vector<Slot> slots(inputs->size());
-  tbb::task_arena arena(threads);
+  tbb::task_arena arena(workers);
   arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, inputs->size(), [&](std::size_t i) {
       const TraceInput& input = (*inputs)[i];

@@ -403,7 +403,7 @@ class Engine {
   std::optional<std::string> partition(Blocks& b, std::uint32_t count) {
     const std::uint32_t nodes = map_.model_nodes();
     count = std::min({count, nodes, 255u});
-    if (options_.min_block_operations > 0) count = std::min(count, n_ / options_.min_block_operations);
+    if (options_.execution.min_block_operations > 0) count = std::min(count, n_ / options_.execution.min_block_operations);
     if (count < 2) return "fewer than two model nodes, or too few operations to share";
     b.count = count;
     b.of_node.resize(nodes);
@@ -541,7 +541,7 @@ class Engine {
     // ends, nothing it starts can reach the block, which may run that far ahead and no further.
     b.lookahead = std::min(lookahead, b.least_hop);
     if (b.lookahead <= 0) return "something crosses blocks without delay";
-    if (b.lookahead < options_.min_lookahead_ns) return "blocks would wait for each other more than they work";
+    if (b.lookahead < options_.execution.min_lookahead_ns) return "blocks would wait for each other more than they work";
     b.progress = std::make_unique<BlockProgress[]>(count);
     for (std::uint32_t i = 0; i < count * count; ++i) b.mail.push_back(std::make_unique<MailQueue>());
     return std::nullopt;
@@ -595,7 +595,7 @@ class Engine {
   // The state every block shares: the result's arrays and each operation's count of inputs.
   void init_shared() {
     ops_.reset(n_);
-    r_.noise = {options_.perturb_sigma, options_.perturb_seed};
+    r_.noise = options_.rules.noise;
     r_.processor_of.assign(n_, ~0u);
     r_.processors.assign(map_.processors().size(), {});
     phase_.resize(g_.phase_count());
@@ -685,7 +685,7 @@ class Engine {
   // The measured duration of the wait before resume segment v when no record produces its event.
   TimeNs unlogged_wait(VertexId v) const {
     const graph::WaitInfo& w = g_.resume_wait(v);
-    if (w.awaited != kNoVertex || options_.unlogged == UnloggedTime::instant) return 0;
+    if (w.awaited != kNoVertex || options_.rules.unlogged == UnloggedTime::instant) return 0;
     return timing_.perturbed(w.wait_ns, v);
   }
 
@@ -840,7 +840,7 @@ class Engine {
       q = first_queues_.find(info.func_id, info.processor.value());
     }
     TimeNs order = ops_.ready_before_start(v);
-    if (options_.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
+    if (options_.rules.queue_order == QueueOrder::observed && g_.observed_start(v) != graph::kNoTime) order = g_.observed_start(v);
     queues_[q].push({info.priority, payload, order, v});
     // Only an idle processor can take it at the end of this instant; a busy one looks at its queues when its
     // segment ends (on_segment_end), a held one never before its task resumes.
@@ -926,7 +926,7 @@ class Engine {
     issue_actions(v, running);
     const TimeNs end = running.run_start + (running.shape.end - running.shape.begin);
     r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, end - now_);
-    if (options_.record_intervals) t_.intervals.push_back({p, v, now_, end});
+    if (options_.detail.record_intervals) t_.intervals.push_back({p, v, now_, end});
     push(end, v, EventType::segment_end, p);
   }
 
@@ -1036,7 +1036,7 @@ class Engine {
     wake(node);
     const TimeNs start = ops_.start(v);
     r_.processors[p].busy_ns = core::saturating_add(r_.processors[p].busy_ns, now_ - start);
-    if (options_.record_intervals) t_.intervals.push_back({p, v, start, now_});
+    if (options_.detail.record_intervals) t_.intervals.push_back({p, v, start, now_});
   }
 
   // ---- copies ---------------------------------------------------------------------------
@@ -1087,7 +1087,7 @@ class Engine {
     --ci.free_lanes;
     if (plan.hop == 0) ops_.start_at(c, at);
     const TimeNs duration = timing_.perturbed(model_.transfer_ns(model_.channels[ci.channel], bytes_of(c)), c);
-    if (options_.record_intervals)
+    if (options_.detail.record_intervals)
       t_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, at, at + duration});
     ci.busy_ns = core::saturating_add(ci.busy_ns, duration);
     ci.transfers += 1;
@@ -1263,7 +1263,7 @@ class Engine {
     for (VertexId v = 0; v < n_; ++v) {
       if (ops_.ended(v)) continue;
       ++r_.stuck;
-      if (examples.size() < options_.stuck_examples) examples.push_back(v);
+      if (examples.size() < options_.detail.stuck_examples) examples.push_back(v);
     }
     const std::vector<std::vector<InEdge>> inputs = inputs_of(examples);
     for (std::size_t i = 0; i < examples.size(); ++i)
@@ -1346,7 +1346,7 @@ class Engine {
   const machine::MachineModel& model_;
   const ReplayOptions& options_;
   const std::uint32_t n_;
-  const TaskTiming timing_{g_, map_, model_, {options_.perturb_sigma, options_.perturb_seed}};
+  const TaskTiming timing_{g_, map_, model_, options_.rules.noise};
   Shared& s_;
   // The result's per-operation arrays, shared by the blocks; this block's counters, sums and intervals go to t_.
   ReplayResult& r_;
@@ -1506,7 +1506,7 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   std::optional<core::InputError> copy_error;
   // Shared cores and start-ups run one engine: a node's clock would have to cross blocks in the same instant, and
   // the issue times they keep (ReplayResult::issued_at) are set up once, before any block would run.
-  if (options.blocks < 2 || model.node.cores > 0 || model.runtime.processor_start_ns > 0) {
+  if (options.execution.blocks < 2 || model.node.cores > 0 || model.runtime.processor_start_ns > 0) {
     copy_error = first.plan_copies();
     if (!copy_error) first.init_shared();
   } else {
@@ -1516,7 +1516,7 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
     oneapi::tbb::parallel_invoke([&] { handoff.take(); first.init_shared(); handoff.give(); }, [&] {
       handoff.take();
       copy_error = first.plan_copies();
-      split = !copy_error && !first.partition(blocks, options.blocks);
+      split = !copy_error && !first.partition(blocks, options.execution.blocks);
       handoff.give();
     });
     handoff.take();
@@ -1549,7 +1549,7 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   for (auto& e : engines) e->publish();
   // No more workers than the machine has (oneTBB would not give them, and say so): a worker steps any free block.
   const auto cores = static_cast<std::uint32_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
-  run_blocks(engines, blocks, std::min(options.threads ? options.threads : blocks.count, cores));
+  run_blocks(engines, blocks, std::min(options.execution.threads ? options.execution.threads : blocks.count, cores));
   std::vector<BlockOutput> outputs;
   for (auto& e : engines) outputs.push_back(e->take_output());
   first.finish(outputs);

@@ -152,7 +152,7 @@ void run_what_ifs(const LoadedTrace& trace, const ReplaySettings& settings, std:
                   unsigned threads) {
   ReplaySettings as_run = settings;
   as_run.critical_path = false;
-  as_run.engine.record_intervals = false;
+  as_run.engine.detail.record_intervals = false;  // a what-if reports its estimate only
   ReplaySettings pooled = as_run;
   pooled.mapping.placement = machine::Placement::pool;
   const unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());

@@ -27,7 +27,8 @@ replay::TimeNs nearest_rank(const std::vector<replay::TimeNs>& sorted, double pe
 }  // namespace
 
 core::Expected<EstimateDistribution> perturbed_estimates(const LoadedTrace& trace, const machine::MachineModel& model,
-                                                         const ReplaySettings& settings,
+                                                         const machine::MappingSpec& mapping,
+                                                         const replay::ReplayRules& rules,
                                                          const PerturbationRequest& request) {
   EstimateDistribution d;
   d.sigma = request.sigma;
@@ -39,12 +40,12 @@ core::Expected<EstimateDistribution> perturbed_estimates(const LoadedTrace& trac
   tbb::task_arena arena(static_cast<int>(workers));
   arena.execute([&] {
     tbb::parallel_for(std::uint32_t{0}, request.samples, [&](std::uint32_t i) {
-      ReplaySettings s = settings;
+      // One engine each (the samples already run side by side), keeping nothing but the estimate.
+      ReplaySettings s;
+      s.mapping = mapping;
+      s.engine.rules = rules;
+      s.engine.rules.noise = {request.sigma, sample_seed(request.seed, i)};
       s.critical_path = false;
-      s.engine.record_intervals = false;
-      s.engine.blocks = 1;  // the samples already run side by side
-      s.engine.perturb_sigma = request.sigma;
-      s.engine.perturb_seed = sample_seed(request.seed, i);
       auto run = replay_on(trace, model, s);
       if (!run) errors[i] = run.error();
       else d.samples[i] = run->result.makespan_ns;

@@ -148,22 +148,18 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
       packed->summary.reset();
       packed->profile_summary.reset();
     }
-    keep_at_most(*packed, options.examples_per_finding, options.max_messages_per_file);
-    if (options.traced_cores != 0 && options.traced_cores != packed->traced_cores)
+    const std::uint32_t traced_cores = options.build.traced_cores;
+    keep_at_most(*packed, options.build.examples_per_finding, options.read.max_messages_per_file);
+    if (traced_cores != 0 && traced_cores != packed->traced_cores)
       return core::InputError{core::SourceLocation{inputs.front(), 0, std::nullopt},
                               "packed " + (packed->traced_cores ? "with --traced-cores " + std::to_string(packed->traced_cores)
                                                                  : std::string("without --traced-cores")) +
                                   ": its durations were fixed then; pack the logs again with --traced-cores " +
-                                  std::to_string(options.traced_cores)};
+                                  std::to_string(traced_cores)};
     packed->threads = options.threads;
     return packed;
   }
-  parser::ReadOptions read;
-  read.threads = options.threads;
-  read.keep_going = options.keep_going;
-  read.max_messages_per_file = options.max_messages_per_file;
-  read.on_progress = options.on_progress;
-  auto records = parser::read_trace(inputs, read);
+  auto records = parser::read_trace(inputs, options.read, options.threads);
   if (!records) return records.error();
   auto loaded = load_records(std::move(*records), inputs.empty() ? std::string() : label_of(inputs.front()), options);
   if (loaded) loaded->inputs = inputs;
@@ -177,7 +173,7 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
   t.cache = std::make_shared<LoadedTrace::Cache>();
   t.label = std::move(label);
   t.threads = options.threads;
-  t.traced_cores = options.traced_cores;
+  t.traced_cores = options.build.traced_cores;
   std::set<std::int32_t> nodes;
   for (const auto& f : records.files)
     if (f.node >= 0) nodes.insert(f.node);
@@ -185,18 +181,12 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
   t.family = trace_family(t.label, t.nodes);
   if (records.format == core::TraceFormat::legion_prof) {
     if (options.summarise) t.profile_summary = parser::summarise_profiles(records);
-    graph::BuildOptions build;
-    build.examples_per_finding = options.examples_per_finding;
-    build.traced_cores = options.traced_cores;
     records.width = core::IdWidth::realm;
-    t.built = graph::build_profile_graph(records, build);
+    t.built = graph::build_profile_graph(records, options.build);
     t.records = std::move(records);
     return t;
   }
-  graph::BuildOptions build;
-  build.threads = options.threads;
-  build.examples_per_finding = options.examples_per_finding;
-  t.built = graph::build_event_graph_releasing(records, build);
+  t.built = graph::build_event_graph_releasing(records, options.build, options.threads);
   // The summary's task time and copy bytes come from the build's tally: those records are gone now.
   if (options.summarise) t.summary = parser::summarise(records, t.built.timing_by_file);
   t.built.timing_by_file = {};  // the summary was its one reader; a packed trace does not keep it either

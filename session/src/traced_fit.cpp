@@ -122,7 +122,7 @@ std::size_t replays_side_by_side(unsigned threads, std::uint64_t operations) {
 
 }  // namespace
 
-TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettings& settings,
+TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::ReplayRules& rules,
                                     const machine::TracedFacts& facts) {
   TracedNetworkFit fit;
   fit.latency_ns = kAssumedNs;
@@ -138,11 +138,11 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const ReplaySettin
     const std::string value = std::to_string(latency);
     auto model = machine::parse_machine(toml, "traced", {"network.latency_ns=" + value, "channels.network.latency_ns=" + value});
     if (!model) return {};
-    ReplaySettings s = settings;
+    // One engine, keeping nothing but the times; without noise, which would make the fit depend on its seed.
+    ReplaySettings s;
+    s.engine.rules = rules;
+    s.engine.rules.noise = {};
     s.critical_path = false;
-    s.engine.record_intervals = false;
-    s.engine.blocks = 1;
-    s.engine.perturb_sigma = 0;
     auto run = replay_on(trace, std::move(*model), s);
     if (!run) return {};
     const auto& r = run->result;

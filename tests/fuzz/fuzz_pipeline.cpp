@@ -38,7 +38,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view input(reinterpret_cast<const char*>(data), size);
   rr::core::TraceRecords records;
   rr::parser::ReadOptions options;
-  options.threads = 1;
   options.chunk_bytes = rr::parser::kMaxLineBytes;  // the smallest chunk: inputs are a few KB
   try {
     for (std::size_t i = 0; i < kMaxFiles && !input.empty(); ++i) {

@@ -36,8 +36,7 @@ void check_every_machine(const fs::path& dir, const std::string& what) {
                                             "runtime.trigger_remote_ns=0", "runtime.task_launch_ns=0"}, 0.5}};
   for (std::size_t i = 0; i < cases.size(); ++i) {
     session::ReplaySettings settings;
-    settings.engine.perturb_sigma = cases[i].sigma;
-    settings.engine.perturb_seed = 7 + i;
+    settings.engine.rules.noise = {cases[i].sigma, 7 + i};
     auto run = session::replay_trace(*trace, {cases[i].machine, cases[i].overrides}, settings);
     ASSERT_TRUE(run.ok()) << run.error().to_string();
     // A processor held through a wait can deadlock S3D's drivers (they wait on work queued behind them): the

@@ -95,12 +95,10 @@ TEST(GraphBuilderThreads, SameGraphAndFindingsWhateverTheThreadsAndChunks) {
     ASSERT_TRUE(trace.ok());
     std::string reference;
     for (unsigned threads : {1u, 2u, 4u}) {
-      graph::BuildOptions build;
-      build.threads = threads;
-      std::string got = describe(graph::build_event_graph(*trace, build));
+      std::string got = describe(graph::build_event_graph(*trace, {}, threads));
       if (reference.empty()) {
         reference = got;
-        auto r = graph::build_event_graph(*trace, build);
+        auto r = graph::build_event_graph(*trace, {}, threads);
         EXPECT_EQ(r.findings.count(graph::FindingKind::duplicate_producer), 30u);
         EXPECT_EQ(r.findings.count(graph::FindingKind::duplicate_task_time), 30u);
         EXPECT_GT(r.findings.count(graph::FindingKind::external_event), 0u);
@@ -129,11 +127,9 @@ TEST(GraphBuilderThreads, ReleasingBuildGivesTheSameGraphAndKeepsCountsAndMachin
   ASSERT_TRUE(trace.ok());
   ASSERT_GT(trace->files.front().batches.size(), 1u);
   for (unsigned threads : {1u, 2u}) {
-    graph::BuildOptions build;
-    build.threads = threads;
-    const std::string reference = describe(graph::build_event_graph(*trace, build));
+    const std::string reference = describe(graph::build_event_graph(*trace, {}, threads));
     core::TraceRecords consumed = *trace;
-    const std::string got = describe(graph::build_event_graph_releasing(consumed, build));
+    const std::string got = describe(graph::build_event_graph_releasing(consumed, {}, threads));
     EXPECT_EQ(first_difference(got, reference), "") << "threads " << threads;
     EXPECT_EQ(consumed.record_count(), trace->record_count());
     for (std::size_t f = 0; f < trace->files.size(); ++f) {

@@ -1,4 +1,4 @@
-// One replay split by model node into blocks (ReplayOptions::blocks, docs/replay.md) gives what one engine gives,
+// One replay split by model node into blocks (ReplayExecution::blocks, docs/replay.md) gives what one engine gives,
 // field by field (replay/result_difference.hpp): every operation's times, releasers, processors, the channel and
 // path sums, the timeline's intervals, the stuck operations. On every generator family, the bundled real traces
 // and Legion Prof logs, on the generators' truth machine and the bundled models, with noise, at 2 to 4 blocks on
@@ -39,9 +39,8 @@ int expect_blocks_same(const session::LoadedTrace& trace, const std::string& mac
     return 0;
   }
   replay::ReplayOptions one;
-  one.record_intervals = true;
-  one.perturb_sigma = sigma;
-  one.perturb_seed = 7;
+  one.detail.record_intervals = true;
+  one.rules.noise = {sigma, 7};
   auto serial = replay::run_replay(trace.graph(), run->map, run->model, one);
   if (!serial.ok()) {
     ADD_FAILURE() << label << ": " << serial.error().to_string();
@@ -52,10 +51,10 @@ int expect_blocks_same(const session::LoadedTrace& trace, const std::string& mac
   for (std::uint32_t blocks : {2u, 3u, 4u})
     for (std::uint32_t threads : {1u, 2u, 4u}) {
       replay::ReplayOptions options = one;
-      options.blocks = blocks;
-      options.threads = threads;
-      options.min_block_operations = 0;
-      options.min_lookahead_ns = 0;
+      options.execution.blocks = blocks;
+      options.execution.threads = threads;
+      options.execution.min_block_operations = 0;
+      options.execution.min_lookahead_ns = 0;
       auto split_run = replay::run_replay(trace.graph(), run->map, run->model, options);
       if (!split_run.ok()) {
         ADD_FAILURE() << label << ": " << split_run.error().to_string();
@@ -229,7 +228,7 @@ TEST(ReplayBlocks, SmallReplaysStayOnOneEngine) {
   auto run = session::replay_trace(*trace, {kModels[0], {}}, {});
   ASSERT_TRUE(run.ok());
   replay::ReplayOptions options;
-  options.blocks = 2;  // 22,420 operations: fewer than min_block_operations per block
+  options.execution.blocks = 2;  // 22,420 operations: fewer than min_block_operations per block
   auto small = replay::run_replay(trace->graph(), run->map, run->model, options);
   ASSERT_TRUE(small.ok());
   EXPECT_EQ(small->blocks, 1u);
@@ -237,7 +236,7 @@ TEST(ReplayBlocks, SmallReplaysStayOnOneEngine) {
   fold.mapping.fold = 1;
   auto folded = session::replay_trace(*trace, {kModels[0], {}}, fold);
   ASSERT_TRUE(folded.ok());
-  options.min_block_operations = 0;
+  options.execution.min_block_operations = 0;
   auto one_node = replay::run_replay(trace->graph(), folded->map, folded->model, options);
   ASSERT_TRUE(one_node.ok());
   EXPECT_EQ(one_node->blocks, 1u);

@@ -39,9 +39,7 @@ class ProfErrors : public ::testing::Test {
     return read_error(file.string());
   }
   static std::string read_error(const std::string& path) {
-    ReadOptions o;
-    o.threads = 1;
-    auto t = read_trace({path}, o);
+    auto t = read_trace({path}, {}, 1);
     return t.ok() ? "(no error)" : t.error().to_string();
   }
   // The decoded offset of the header line of a record type.

@@ -28,9 +28,7 @@ class ProfInputs : public ::testing::Test {
   void TearDown() override { scratch_.reset(); }
   void run(const std::string& cmd) { ASSERT_EQ(std::system(("cd '" + dir_.string() + "' && " + cmd).c_str()), 0) << cmd; }
   static core::Expected<core::TraceRecords> read(const std::vector<std::string>& args) {
-    ReadOptions o;
-    o.threads = 2;
-    return read_trace(args, o);
+    return read_trace(args, {}, 2);
   }
   static std::uint64_t records(const core::TraceRecords& t) { return t.record_count(); }
   std::optional<rr::testing::TestDir> scratch_;

@@ -416,9 +416,7 @@ TEST_P(LegionProfOracle, CountsOfEveryRecordTypeAndFirstRecordsMatchTheDecoder) 
   const nlohmann::json oracle = nlohmann::json::parse(counts_file);
   const auto first = parse_first(run / "decoder_first.txt");
 
-  ReadOptions o;
-  o.threads = 1;
-  auto trace = read_trace({run.string()}, o);
+  auto trace = read_trace({run.string()}, {}, 1);
   ASSERT_TRUE(trace.ok()) << trace.error().to_string();
   EXPECT_EQ(trace->format, core::TraceFormat::legion_prof);
   ASSERT_EQ(trace->files.size(), oracle["files"].size());

@@ -47,10 +47,10 @@ std::string node_log(int node, int repeats = 1) {
   return s;
 }
 
-ReadOptions opts(unsigned threads = 1) {
-  ReadOptions o;
-  o.threads = threads;
-  return o;
+// One worker thread unless a test asks for more.
+core::Expected<core::TraceRecords> read_logs(const std::vector<std::string>& args, const ReadOptions& o = {},
+                                             unsigned threads = 1) {
+  return read_trace(args, o, threads);
 }
 
 std::uint64_t total(const core::TraceRecords& t, core::RecordKind k) {
@@ -64,7 +64,7 @@ TEST(TraceReader, FolderOfNodeLogsInNodeOrderWithNodesFromPrefixes) {
   write(d / "node_1.log", node_log(1, 3));
   write(d / "node_0.log", node_log(0, 2));
   write(d / "README", "not a log");
-  auto t = read_trace({d.path().string()}, opts());
+  auto t = read_logs({d.path().string()});
   ASSERT_TRUE(t.ok()) << t.error().to_string();
   ASSERT_EQ(t->files.size(), 2u);
   EXPECT_EQ(t->files[0].node, 0);
@@ -80,7 +80,7 @@ TEST(TraceReader, MachineRecordsThatRepeatAnEarlierOneAreCountedNotKept) {
   const std::string memories = "{2}{graph}: Memory: 60000000 1\n";
   write(d / "node_0.log", node_log(0, 2) + "[0 - 7f000] " + memories + "[0 - 7f000] {2}{graph}: Processor: 80000000 1\n");
   write(d / "node_1.log", node_log(1, 1) + "[1 - 7f001] " + memories + "[1 - 7f001] {2}{graph}: Memory: 60800000 1\n");
-  auto t = read_trace({d.path().string()}, opts());
+  auto t = read_logs({d.path().string()});
   ASSERT_TRUE(t.ok()) << t.error().to_string();
   ASSERT_EQ(t->files.size(), 2u);
   const core::RecordBatch& first = t->files[0].batches.at(0);
@@ -104,7 +104,7 @@ TEST(TraceReader, MachineRecordsThatRepeatAnEarlierOneAreCountedNotKept) {
 TEST(TraceReader, NodeFallsBackToTheFileNameWithoutPrefixes) {
   TempDir d;
   write(d / "node_7.log", "Processor: 80000000 1\nTask Time: (20000001,1) 5\n");
-  auto t = read_trace({(d / "node_7.log").string()}, opts());
+  auto t = read_logs({(d / "node_7.log").string()});
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->files[0].node, 7);
 }
@@ -113,7 +113,7 @@ TEST(TraceReader, GlobsExpand) {
   TempDir d;
   write(d / "node_0.log", node_log(0));
   write(d / "node_1.log", node_log(1));
-  auto t = read_trace({(d / "node_*.log").string()}, opts());
+  auto t = read_logs({(d / "node_*.log").string()});
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->files.size(), 2u);
 }
@@ -126,11 +126,10 @@ TEST(TraceReader, LineNumbersAreAbsoluteAcrossChunksAndThreadsDoNotChangeTheResu
   text += "[0 - 7f000] {2}{graph}: Task Time: (2000zz01,1) 10\n";
   text += node_log(0, 10);
   write(d / "node_0.log", text);
-  ReadOptions small = opts(1);
+  ReadOptions small;
   small.chunk_bytes = 1;  // clamped to the minimum
-  auto one = read_trace({d.path().string()}, small);
-  small.threads = 2;
-  auto two = read_trace({d.path().string()}, small);
+  auto one = read_logs({d.path().string()}, small, 1);
+  auto two = read_logs({d.path().string()}, small, 2);
   ASSERT_TRUE(one.ok() && two.ok());
   ASSERT_GT(one->files[0].batches.size(), 3u);
   ASSERT_EQ(one->files[0].stats.first_messages.size(), 1u);
@@ -158,10 +157,10 @@ TEST(TraceReader, EveryCompressionGivesTheSameRecords) {
   TempDir d;
   write(d / "node_0.log", node_log(0, 5000));
   run("cd " + d.path().string() + " && gzip -k node_0.log && xz -k node_0.log && zstd -q -k node_0.log");
-  auto plain = read_trace({(d / "node_0.log").string()}, opts());
+  auto plain = read_logs({(d / "node_0.log").string()});
   ASSERT_TRUE(plain.ok());
   for (const char* ext : {".gz", ".xz", ".zst"}) {
-    auto t = read_trace({(d / ("node_0.log" + std::string(ext))).string()}, opts());
+    auto t = read_logs({(d / ("node_0.log" + std::string(ext))).string()});
     ASSERT_TRUE(t.ok()) << ext << ": " << t.error().to_string();
     EXPECT_EQ(t->files[0].stats.records.values, plain->files[0].stats.records.values) << ext;
     EXPECT_EQ(t->files[0].stats.text_bytes, plain->files[0].stats.text_bytes) << ext;
@@ -176,7 +175,7 @@ TEST(TraceReader, MultiMemberGzipAndMultiFrameZstdAreReadWhole) {
   write(d / "b", node_log(0, 20));
   run("cd " + d.path().string() + " && gzip -c a > node_0.log.gz && gzip -c b >> node_0.log.gz && zstd -q -c a > node_1.log.zst && zstd -q -c b >> node_1.log.zst");
   for (const char* name : {"node_0.log.gz", "node_1.log.zst"}) {
-    auto t = read_trace({(d / name).string()}, opts());
+    auto t = read_logs({(d / name).string()});
     ASSERT_TRUE(t.ok()) << name;
     EXPECT_EQ(total(*t, core::RecordKind::task_request), 30u) << name;
   }
@@ -191,10 +190,10 @@ TEST(TraceReader, TarArchivesGiveTheSameCountsAsTheFolder) {
   run("cd " + d.path().string() + " && tar cf t.tar trace && tar czf t.tar.gz trace && tar cJf t.tar.xz trace && "
       "tar cf - trace | zstd -q -o t.tar.zst && mkdir mixed && cp trace/node_0.log mixed/ && "
       "zstd -q -c trace/node_1.log > mixed/node_1.log.zst && tar cf mixed.tar mixed");
-  auto folder = read_trace({(d / "trace").string()}, opts());
+  auto folder = read_logs({(d / "trace").string()});
   ASSERT_TRUE(folder.ok());
   for (const char* name : {"t.tar", "t.tar.gz", "t.tar.xz", "t.tar.zst", "mixed.tar"}) {
-    auto t = read_trace({(d / name).string()}, opts(2));
+    auto t = read_logs({(d / name).string()}, {}, 2);
     ASSERT_TRUE(t.ok()) << name << ": " << t.error().to_string();
     ASSERT_EQ(t->files.size(), 2u) << name;
     EXPECT_EQ(total(*t, core::RecordKind::task_request), 300u) << name;
@@ -208,7 +207,7 @@ TEST(TraceReader, TarArchivesGiveTheSameCountsAsTheFolder) {
 
 void expect_error(const std::vector<std::string>& args, const std::string& file, const std::string& text,
                   bool with_offset = false) {
-  auto t = read_trace(args, opts());
+  auto t = read_logs(args);
   ASSERT_FALSE(t.ok()) << "expected an error about " << text;
   EXPECT_EQ(t.error().where.file, file);
   EXPECT_NE(t.error().message.find(text), std::string::npos) << t.error().to_string();
@@ -267,7 +266,7 @@ TEST_P(DamagedStream, TruncatedAndCorruptedStreamsNameTheFileAndOffset) {
   std::string corrupt = data;
   for (std::size_t i = corrupt.size() / 3; i < corrupt.size() / 3 + 64; ++i) corrupt[i] = static_cast<char>(~corrupt[i]);
   write(packed, corrupt);
-  auto t = read_trace({packed.string()}, opts());
+  auto t = read_logs({packed.string()});
   ASSERT_FALSE(t.ok()) << tool << ": corruption went unnoticed";
   EXPECT_EQ(t.error().where.file, packed.string());
   EXPECT_TRUE(t.error().where.byte_offset.has_value());
@@ -279,12 +278,12 @@ TEST(TraceReaderErrors, KeepGoingReportsTheBadFileAndReadsTheOthers) {
   TempDir d;
   write(d / "node_0.log", node_log(0, 10));
   write(d / "node_1.log.zst", std::string("\x28\xb5\x2f\xfd", 4) + "garbage that is not a zstd frame");
-  ReadOptions o = opts(2);
-  auto strict = read_trace({d.path().string()}, o);
+  ReadOptions o;
+  auto strict = read_logs({d.path().string()}, o, 2);
   ASSERT_FALSE(strict.ok());
   EXPECT_EQ(strict.error().where.file, (d / "node_1.log.zst").string());
   o.keep_going = true;
-  auto t = read_trace({d.path().string()}, o);
+  auto t = read_logs({d.path().string()}, o, 2);
   ASSERT_TRUE(t.ok());
   ASSERT_EQ(t->files.size(), 1u);
   ASSERT_EQ(t->failed_files.size(), 1u);
@@ -297,9 +296,9 @@ TEST(TraceReaderErrors, OverlongLineIsCountedAndReadingGoesOn) {
   // With the smallest chunk (1 MiB), a 3 MiB line cannot be held whole: it is reported and skipped.
   std::string text = node_log(0, 2) + std::string(3u << 20, 'x') + "\n" + node_log(0, 3);
   write(d / "node_0.log", text);
-  ReadOptions o = opts();
+  ReadOptions o;
   o.chunk_bytes = 1;
-  auto t = read_trace({(d / "node_0.log").string()}, o);
+  auto t = read_logs({(d / "node_0.log").string()}, o);
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->files[0].stats.malformed[core::MalformedReason::line_too_long], 1u);
   EXPECT_EQ(total(*t, core::RecordKind::task_request), 5u);
@@ -308,12 +307,12 @@ TEST(TraceReaderErrors, OverlongLineIsCountedAndReadingGoesOn) {
 TEST(TraceReader, WidthDetection) {
   TempDir d;
   write(d / "node_0.log", "Processor: 8000100000000000 1\nTask Time: (2000100000000001,1) 5\n");
-  auto t64 = read_trace({(d / "node_0.log").string()}, opts());
+  auto t64 = read_logs({(d / "node_0.log").string()});
   ASSERT_TRUE(t64.ok());
   EXPECT_EQ(t64->width, core::IdWidth::bits64);
   EXPECT_FALSE(t64->mixed_widths);
   write(d / "node_1.log", "Processor: 80000000 1\n");
-  auto mixed = read_trace({d.path().string()}, opts());
+  auto mixed = read_logs({d.path().string()});
   ASSERT_TRUE(mixed.ok());
   EXPECT_TRUE(mixed->mixed_widths);
 }
@@ -335,14 +334,14 @@ TEST(RealTraces, CountsMatchTheirMetaFiles) {
       {"full_ghost_b2_cpu2/node_0.log.zst", {4, 1, 2, 823, 823, 4, 340, 993, 650, 8, 0, 76, 80, 80}},
   };
   for (const auto& e : expected) {
-    auto t = read_trace({root + e.file}, opts(2));
+    auto t = read_logs({root + e.file}, {}, 2);
     ASSERT_TRUE(t.ok()) << e.file;
     EXPECT_EQ(t->files[0].stats.records.values, e.counts) << e.file;
     EXPECT_EQ(t->files[0].stats.malformed_total(), 0u) << e.file;
     EXPECT_EQ(t->width, core::IdWidth::bits32);
     EXPECT_EQ(t->era, core::Era::e2c);
   }
-  auto circuit = read_trace({root + "full_circuit_2node_p4_cpu2"}, opts(2));
+  auto circuit = read_logs({root + "full_circuit_2node_p4_cpu2"}, {}, 2);
   ASSERT_TRUE(circuit.ok());
   EXPECT_EQ(circuit->files[0].stats.lines, 4449u);
   EXPECT_EQ(circuit->files[1].stats.lines, 12090u);

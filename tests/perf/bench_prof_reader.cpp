@@ -68,7 +68,6 @@ int main(int argc, char** argv) {
     const std::uint64_t stored = std::filesystem::file_size(input);
     for (int r = 0; r < repeat; ++r) {
       rr::parser::ReadOptions o;
-      o.threads = 1;
       const auto t0 = std::chrono::steady_clock::now();
       try {
         const rr::core::FileRecords f =

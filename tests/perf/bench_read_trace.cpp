@@ -39,10 +39,8 @@ int main(int argc, char** argv) {
   std::vector<double> parse_seconds, graph_seconds;
   std::uint64_t records = 0, text = 0, peak_kib = 0;
   for (int r = 0; r < repeat; ++r) {
-    rr::parser::ReadOptions o;
-    o.threads = threads;
     auto t0 = std::chrono::steady_clock::now();
-    auto trace = rr::parser::read_trace(inputs, o);
+    auto trace = rr::parser::read_trace(inputs, {}, threads);
     auto t1 = std::chrono::steady_clock::now();
     if (!trace) {
       std::fprintf(stderr, "%s\n", trace.error().to_string().c_str());
@@ -54,10 +52,8 @@ int main(int argc, char** argv) {
     for (const auto& f : trace->files) text += f.stats.text_bytes;
     if (graph) {
       auto g0 = std::chrono::steady_clock::now();
-      rr::graph::BuildOptions build;
-      build.threads = threads;
-      auto built = keep_records ? rr::graph::build_event_graph(*trace, build)
-                                : rr::graph::build_event_graph_releasing(*trace, build);
+      auto built = keep_records ? rr::graph::build_event_graph(*trace, {}, threads)
+                                : rr::graph::build_event_graph_releasing(*trace, {}, threads);
       graph_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count());
       if (r == 0) peak_kib = rr::bench::status_kib("VmHWM:");
       std::printf("graph: %u operations, %llu edges\n", built.graph.vertex_count(),

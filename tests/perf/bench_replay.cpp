@@ -138,8 +138,8 @@ int main(int argc, char** argv) {
     // result is the one engine's, field by field.
     for (const std::uint32_t blocks : block_counts) {
       rr::replay::ReplayOptions options = settings.engine;
-      options.blocks = blocks;
-      options.threads = block_threads;
+      options.execution.blocks = blocks;
+      options.execution.threads = block_threads;
       // Each split run is paired with a run on one engine just after it (whose result it is checked against):
       // the median of the pairs' ratios is the speed-up, steadier than a ratio of medians taken minutes apart
       // on a machine whose speed drifts.

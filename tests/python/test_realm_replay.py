@@ -207,6 +207,84 @@ def test_traced_cores_give_the_cli_s_estimate_and_the_traced_machine_its_cores()
         rr.read(run, traced_cores=70000)
 
 
+MAPPING = "placement = \"eft\"\nfold = 2\n[[move]]\nfunction = 18\nto = \"gpu\"\nfactor = 0.0191\n"
+
+
+@pytest.mark.parametrize("trace,machine,flags,keywords", [
+    (S3D, TITAN, ["--map", "18=gpu:0.0191", "--map", "20=gpu:0.0153"], {"map": ["18=gpu:0.0191", "20=gpu:0.0153"]}),
+    (S3D, TITAN, ["--map", "18=gpu:0.0191"], {"map": "18=gpu:0.0191"}),
+    (S3D, TITAN, ["--fold", "2", "--node-map", "block"], {"fold": 2, "node_map": "block"}),
+    (CIRCUIT, TITAN, ["--fold", "1", "--placement", "eft"], {"fold": 1, "placement": "eft"}),
+    (PROF, "traced", ["--queue-order", "ready", "--unlogged-time", "instant"],
+     {"queue_order": "ready", "unlogged_time": "instant"}),
+    (S3D, TITAN, ["--mapping", "MAPPING", "--placement", "pool"], {"mapping": "MAPPING", "placement": "pool"}),
+])
+def test_replay_choices_give_the_cli_s_estimate(tmp_path, trace, machine, flags, keywords):
+    mapping = tmp_path / "mapping.toml"
+    mapping.write_text(MAPPING)
+    flags = [str(mapping) if f == "MAPPING" else f for f in flags]
+    keywords = {k: str(mapping) if v == "MAPPING" else v for k, v in keywords.items()}
+    t = rr.read(trace)
+    m = rr.machine(machine, trace=t) if machine == "traced" else rr.machine(machine)
+    r = rr.replay(t, m, **keywords)
+    assert r.estimated_time_ns == cli_json("replay", trace, "-m", machine, *flags)["estimated_time_ns"]
+    assert r.estimated_time_ns != rr.replay(t, m).estimated_time_ns  # the choices were not ignored
+
+
+def cli_error(flags):
+    """The error the CLI prints for a replay of the ghost trace on titan with `flags`, and its exit code."""
+    run = subprocess.run([BIN, "replay", "-q", GHOST, "-m", TITAN, *flags], capture_output=True, text=True)
+    return run.stderr.splitlines()[0], run.returncode
+
+
+@pytest.mark.parametrize("flags,keywords", [
+    (["--placement", "nowhere"], {"placement": "nowhere"}),
+    (["--placement", ""], {"placement": ""}),
+    (["--unlogged-time", "zero"], {"unlogged_time": "zero"}),
+    (["--queue-order", "fifo"], {"queue_order": "fifo"}),
+    (["--fold", "0"], {"fold": 0}),
+    (["--fold", "70000"], {"fold": 70000}),
+])
+def test_bad_replay_names_raise_value_error_in_the_cli_s_words(ghost, flags, keywords):
+    line, code = cli_error(flags)
+    assert code == 2  # a usage error
+    option, value = flags[0], next(iter(keywords))
+    with pytest.raises(ValueError) as raised:
+        rr.replay(ghost, rr.machine(TITAN), **keywords)
+    assert str(raised.value) == value + line[len(option):]  # "queue_order: fifo not in {observed,ready}"
+
+
+@pytest.mark.parametrize("flags,keywords", [
+    (["--map", "18"], {"map": "18"}),
+    (["--map", "18=gpu:abc"], {"map": ["18=gpu:abc"]}),
+    (["--map", "18=gpu", "--map", "18=cpu"], {"map": ["18=gpu", "18=cpu"]}),
+    (["--map", "99=gpu"], {"map": ["99=gpu"]}),
+    (["--node-map", "MISSING"], {"node_map": "MISSING"}),
+    (["--mapping", "MISSING"], {"mapping": "MISSING"}),
+    (["--mapping", "BAD"], {"mapping": "BAD"}),
+])
+def test_bad_replay_inputs_raise_error_with_the_cli_s_message(tmp_path, ghost, flags, keywords):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("fold = 0\n")
+    paths = {"MISSING": str(tmp_path / "missing.toml"), "BAD": str(bad)}
+    flags = [paths.get(f, f) for f in flags]
+    keywords = {k: paths.get(v, v) if isinstance(v, str) else v for k, v in keywords.items()}
+    line, code = cli_error(flags)
+    assert code == 1  # bad input
+    with pytest.raises(rr.Error) as raised:
+        rr.replay(ghost, rr.machine(TITAN), **keywords)
+    assert "realm-replay replay: error: " + str(raised.value) == line
+
+
+def test_replay_choices_are_keywords_of_the_right_types(ghost):
+    with pytest.raises(TypeError):
+        rr.replay(ghost, rr.machine(TITAN), None, 0, True, ["18=gpu"])  # map is a keyword only
+    with pytest.raises(TypeError, match="map takes FUNC=KIND"):
+        rr.replay(ghost, rr.machine(TITAN), map=[18])
+    with pytest.raises(rr.Error, match="a path cannot hold a NUL character"):
+        rr.replay(ghost, rr.machine(TITAN), mapping=TITAN + "\x00junk")
+
+
 def test_thread_counts_past_the_limit_are_refused(ghost):
     with pytest.raises(ValueError, match="100000 threads is more than the limit of 1024"):
         rr.read(GHOST, threads=100000)

@@ -159,7 +159,7 @@ TEST(CriticalPath, AWaitOnAnUnloggedEventKeepsItsMeasuredTime) {
   EXPECT_EQ(cls(cp, PathClass::compute), 20000);
   auto instant = replay_lines(lines, {"runtime.wait_frees_processor=true"});
   session::ReplaySettings settings;
-  settings.engine.unlogged = UnloggedTime::instant;
+  settings.engine.rules.unlogged = UnloggedTime::instant;
   auto again = session::replay_on(instant.trace, instant.run.model, settings);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->result.makespan_ns, 20000);

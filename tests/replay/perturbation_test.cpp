@@ -10,8 +10,8 @@ namespace {
 
 TEST(Perturbation, SameSamplesForASeedAtAnyThreadCount) {
   auto r = testing::replay_real("full_circuit_2node_p4_cpu2");
-  auto one = perturbed_estimates(r.trace, r.run.model, {}, {0.2, 40, 11, 1});
-  auto two = perturbed_estimates(r.trace, r.run.model, {}, {0.2, 40, 11, 2});
+  auto one = perturbed_estimates(r.trace, r.run.model, {}, {}, {0.2, 40, 11, 1});
+  auto two = perturbed_estimates(r.trace, r.run.model, {}, {}, {0.2, 40, 11, 2});
   ASSERT_TRUE(one.ok() && two.ok());
   EXPECT_EQ(one->samples, two->samples);
   EXPECT_EQ(one->mean_ns, two->mean_ns);
@@ -20,14 +20,14 @@ TEST(Perturbation, SameSamplesForASeedAtAnyThreadCount) {
   EXPECT_LE(one->p50_ns, one->p95_ns);
   EXPECT_LE(one->p95_ns, one->max_ns);
   EXPECT_LT(one->min_ns, one->max_ns);  // noise does move the estimate
-  auto other = perturbed_estimates(r.trace, r.run.model, {}, {0.2, 40, 12, 2});
+  auto other = perturbed_estimates(r.trace, r.run.model, {}, {}, {0.2, 40, 12, 2});
   ASSERT_TRUE(other.ok());
   EXPECT_NE(one->samples, other->samples);
 }
 
 TEST(Perturbation, ZeroSigmaGivesTheDeterministicEstimate) {
   auto r = testing::replay_real("full_ghost_b2_cpu2");
-  auto d = perturbed_estimates(r.trace, r.run.model, {}, {0.0, 5, 1, 2});
+  auto d = perturbed_estimates(r.trace, r.run.model, {}, {}, {0.0, 5, 1, 2});
   ASSERT_TRUE(d.ok());
   for (auto t : d->samples) EXPECT_EQ(t, r.run.result.makespan_ns);
 }
@@ -36,7 +36,7 @@ TEST(Perturbation, ZeroSigmaGivesTheDeterministicEstimate) {
 // the 10th, p95 the 19th.
 TEST(Perturbation, PercentilesAreNearestRank) {
   auto r = testing::replay_real("full_ghost_b2_cpu2");
-  auto d = perturbed_estimates(r.trace, r.run.model, {}, {0.3, 20, 5, 2});
+  auto d = perturbed_estimates(r.trace, r.run.model, {}, {}, {0.3, 20, 5, 2});
   ASSERT_TRUE(d.ok());
   auto sorted = d->samples;
   std::sort(sorted.begin(), sorted.end());

@@ -192,7 +192,7 @@ TEST(ProfReplay, ObservedQueueOrderRunsWhatTheRunStartedFirst) {
   EXPECT_EQ(observed.end(OpKind::task, ev(4)), 1500);
 
   ReplayOptions by_ready;
-  by_ready.queue_order = QueueOrder::ready;
+  by_ready.rules.queue_order = QueueOrder::ready;
   auto ready = replay(p, {}, by_ready);
   EXPECT_EQ(ready.ready(OpKind::task, ev(4)), 100);
   EXPECT_EQ(ready.ready(OpKind::task, ev(5)), 500);

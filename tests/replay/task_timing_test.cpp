@@ -57,8 +57,7 @@ std::pair<std::uint64_t, std::uint64_t> compare_issue_times(const Case& c) {
 
 TEST(TaskTiming, RecomputedIssueTimesAreWhenTheReplayReleasedEachIssuedOperation) {
   ReplayOptions noisy;
-  noisy.perturb_sigma = 0.3;
-  noisy.perturb_seed = 11;
+  noisy.rules.noise = {0.3, 11};
   const auto traced = machine::Placement::traced;
   const std::vector<Case> cases = {
       {"real/full_ghost_b2_cpu2", "as traced", {}, {}, traced, {}},
@@ -92,8 +91,7 @@ TEST(TaskTiming, UnderNoiseTheLowerBoundIsTheRunWhenNothingQueues) {
   ASSERT_TRUE(model.ok()) << model.error().to_string();
   for (const double sigma : {0.0, 0.5}) {
     session::ReplaySettings settings;
-    settings.engine.perturb_sigma = sigma;
-    settings.engine.perturb_seed = 3;
+    settings.engine.rules.noise = {sigma, 3};
     auto run = session::replay_on(*trace, *model, settings);
     ASSERT_TRUE(run.ok()) << run.error().to_string();
     ASSERT_TRUE(run->critical.has_value());

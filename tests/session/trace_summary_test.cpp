@@ -62,9 +62,7 @@ TEST(TraceSummary, TaskTimeGoesToTheKindTheFirstRequestNamed) {
       << time(p1, "(0,0)", 2)                      // NO_EVENT names no task: unattributed 2
       << p1 + "{1}{graph}: Copy Size: (20000006,1) 4096\n"  // sizes count whether or not a copy is known
       << p1 + "{1}{graph}: Copy Size: (20000007,1) 0\n";
-  ReadOptions options;
-  options.threads = 2;
-  auto trace = read_trace({dir.string()}, options);
+  auto trace = read_trace({dir.string()}, {}, 2);
   ASSERT_TRUE(trace) << trace.error().message;
   // Two events have two producers, as meant: the two requests of (20000001,1), the merge and the request of
   // (20000008,1).
@@ -107,9 +105,8 @@ TEST(TraceSummary, TheBatchesOfOneFileAddUp) {
   }
   log.close();
   ReadOptions options;
-  options.threads = 2;
   options.chunk_bytes = kMaxLineBytes;
-  auto trace = read_trace({scratch.path().string()}, options);
+  auto trace = read_trace({scratch.path().string()}, options, 2);
   ASSERT_TRUE(trace) << trace.error().message;
   ASSERT_EQ(trace->files.size(), 1u);
   ASSERT_GE(trace->files[0].batches.size(), 4u);
@@ -169,9 +166,7 @@ Expected join_by_hand(const core::TraceRecords& trace) {
 class TraceSummaryOracle : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(TraceSummaryOracle, TallyEqualsThePlainJoin) {
-  ReadOptions options;
-  options.threads = 2;
-  auto trace = read_trace({std::string(RR_SOURCE_DIR) + GetParam()}, options);
+  auto trace = read_trace({std::string(RR_SOURCE_DIR) + GetParam()}, {}, 2);
   ASSERT_TRUE(trace) << trace.error().message;
   const Expected expected = join_by_hand(*trace);
   const TraceSummary s = summary_of(*trace);
