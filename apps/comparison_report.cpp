@@ -162,6 +162,8 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     e["copies"] = r.copies;
     e["copy_bytes"] = r.copy_bytes;
     e["critical_path_ns"] = path_classes_json(r.critical);
+    e["critical_compute_ns"] = {{"GPU", r.critical_compute[0]}, {"CPU", r.critical_compute[1]},
+                                {"utility", r.critical_compute[2]}, {"other", r.critical_compute[3]}};
     e["lower_bound_ns"] = lower_bound_json(r.lower_bound_ns);
     e["operations"] = r.operations;
     e["stuck"] = r.stuck;
@@ -221,9 +223,31 @@ std::string svg_time_bars(const std::vector<ComparisonRow>& rows) {
 
 // Stacked 100% bars of the critical-path classes, each share written on its segment when there is room,
 // with a legend; the table after it gives every share as a number.
+// The segments of a critical-path bar: compute by the kind it ran on, then the other classes.
+struct PathSegment {
+  std::string name;
+  const char* colour;
+};
+const PathSegment kComputeSegments[replay::kApplicationKindCount + 1] = {
+    {"compute GPU", "#4e79a7"}, {"compute CPU", "#2c5d8a"}, {"compute utility", "#8fb3d9"}, {"compute other", "#bcd0e6"}};
+
+std::vector<std::pair<const PathSegment*, replay::TimeNs>> path_segments(const replay::RunSummary& r) {
+  static std::vector<PathSegment> others = [] {
+    std::vector<PathSegment> v;
+    for (std::size_t c = 0; c < replay::kPathClassCount; ++c) v.push_back({class_name(c), kClassColors[c]});
+    return v;
+  }();
+  std::vector<std::pair<const PathSegment*, replay::TimeNs>> out;
+  for (std::size_t k = 0; k < r.critical_compute.size(); ++k) out.emplace_back(&kComputeSegments[k], r.critical_compute[k]);
+  for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
+    if (c != static_cast<std::size_t>(replay::PathClass::compute)) out.emplace_back(&others[c], r.critical[c]);
+  return out;
+}
+
 std::string svg_critical_bars(const std::vector<ComparisonRow>& rows) {
   const int bar = 22, gap = 8, left = label_room(rows), span = 560, width = left + span + 20;
-  const int height = static_cast<int>(rows.size()) * (bar + gap) + 40;
+  const int legend_rows = 2;
+  const int height = static_cast<int>(rows.size()) * (bar + gap) + 22 + 18 * legend_rows;
   std::string s = svg_open("critpath-chart", width, height, "critical-path breakdown");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i].run;
@@ -232,31 +256,44 @@ std::string svg_critical_bars(const std::vector<ComparisonRow>& rows) {
     double x = left;
     replay::TimeNs total = 0;
     for (auto t : r.critical) total += t;
-    for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
-      if (total <= 0 || r.critical[c] <= 0) continue;
-      const double w = span * static_cast<double>(r.critical[c]) / static_cast<double>(total);
-      const std::string text = class_name(c) + " " + share(r.critical[c], total) + "%";
+    for (const auto& [segment, t] : path_segments(r)) {
+      if (total <= 0 || t <= 0) continue;
+      const double w = span * static_cast<double>(t) / static_cast<double>(total);
+      const std::string text = segment->name + " " + share(t, total) + "%";
       s += "<rect x=\"" + fixed(x, 1) + "\" y=\"" + std::to_string(y) + "\" width=\"" + fixed(w, 1) + "\" height=\"" +
-           std::to_string(bar) + "\" fill=\"" + kClassColors[c] + "\"><title>" + text + "</title></rect>";
+           std::to_string(bar) + "\" fill=\"" + segment->colour + "\"><title>" + text + "</title></rect>";
       if (w >= 7.0 * static_cast<double>(text.size()) + 8)
         s += "<text x=\"" + fixed(x + 4, 1) + "\" y=\"" + std::to_string(y + 16) + "\" fill=\"#fff\">" + text + "</text>";
       x += w;
     }
   }
-  int lx = left;
-  const int ly = 10 + static_cast<int>(rows.size()) * (bar + gap) + 4;
-  for (std::size_t c = 0; c < replay::kPathClassCount; ++c) {
+  // The legend names the segments the bars use, in the bars' order, wrapped to the chart's width.
+  std::vector<const PathSegment*> legend;
+  if (!rows.empty())
+    for (const auto& [segment, t] : path_segments(rows.front().run))
+      for (const auto& row : rows)
+        for (const auto& [other, u] : path_segments(row.run))
+          if (other->name == segment->name && u > 0 &&
+              std::find(legend.begin(), legend.end(), segment) == legend.end())
+            legend.push_back(segment);
+  int lx = left, ly = 10 + static_cast<int>(rows.size()) * (bar + gap) + 4;
+  for (const PathSegment* segment : legend) {
+    const int room = 24 + 7 * static_cast<int>(segment->name.size());
+    if (lx + room > width && lx > left) {
+      lx = left;
+      ly += 18;
+    }
     s += "<rect x=\"" + std::to_string(lx) + "\" y=\"" + std::to_string(ly) + "\" width=\"12\" height=\"12\" fill=\"" +
-         kClassColors[c] + "\"/><text x=\"" + std::to_string(lx + 16) + "\" y=\"" + std::to_string(ly + 11) + "\">" +
-         class_name(c) + "</text>";
-    lx += 90;
+         segment->colour + "\"/><text x=\"" + std::to_string(lx + 16) + "\" y=\"" + std::to_string(ly + 11) + "\">" +
+         segment->name + "</text>";
+    lx += room;
   }
   return s + "</svg>";
 }
 
 // What bounds each run: the resources its path waited for and the functions it ran, largest first.
 std::string bounds_table(const std::vector<ComparisonRow>& rows) {
-  std::string h = "<table id=\"bounds-table\"><tr><th>run</th><th colspan=\"3\">bounded by (% of the critical path; "
+  std::string h = "<table id=\"bounds-table\" class=\"left\"><tr><th>run</th><th colspan=\"3\">bounded by (% of the critical path; "
                   "the what-if that gives it more)</th></tr>\n";
   for (const auto& row : rows) {
     const auto& r = row.run;
@@ -362,7 +399,7 @@ std::string render_comparison_html(const std::vector<ComparisonRow>& rows, const
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(title) +
                   "</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
                   "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
-                  "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left;white-space:nowrap}"
+                  "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left;white-space:nowrap}table.left td{text-align:left}"
                   ".chart text{font-size:12px;font-family:system-ui,sans-serif}h2{margin-top:28px}"
                   ".note{color:#666;font-size:12px}.legend{font-size:13px;max-width:1000px}</style></head><body>\n";
   h += "<h1>" + escape(title) + "</h1>\n";

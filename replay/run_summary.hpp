@@ -39,6 +39,9 @@ struct RunSummary {
   std::uint64_t copies = 0;
   std::uint64_t copy_bytes = 0;
   std::array<TimeNs, kPathClassCount> critical{};  // by PathClass
+  // The critical path's compute by the kind it ran on (gpu, cpu, utility), and the rest (Realm's background work,
+  // the program's own thread): adds up to critical[compute].
+  std::array<TimeNs, kApplicationKindCount + 1> critical_compute{};
   TimeNs lower_bound_ns = 0;
   std::vector<std::string> critical_events;        // "(id,gen)" of the compute/copy steps, in path order
   std::vector<BoundSummary> bounded_by;            // largest first; what-ifs are not replayed in a comparison

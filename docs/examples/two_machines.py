@@ -56,20 +56,36 @@ for ax, (name, r) in zip(np.atleast_1d(axes), results.items()):
     ax.set_xlabel("replayed time (ms)")
     ax.set_ylabel("processors busy (%)")
     ax.set_ylim(0, 105)
-    ax.legend(loc="upper right")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # beside the curves, not on them
 fig.tight_layout()
 fig.savefig(os.path.join(out, "utilisation.png"), dpi=100)
 
-# 3. The critical path by class, side by side.
-fig, ax = plt.subplots(figsize=(9, 4))
+# 3. The critical path by class, side by side, its compute split by the kind of processor it ran on: a path that is
+# mostly contention is bound by a resource's throughput (Result.bounded_by names it), not by a chain of work.
+def path_parts(r):
+    cp = r.critical_path
+    parts = {}
+    for cls, label, begin, end in zip(cp["class"], cp["label"], cp["begin"], cp["end"]):
+        name = rr.PATH_CLASSES[cls]
+        if name == "compute":
+            name = "compute " + label.split()[1]  # "compute GPU f15" -> "compute GPU"
+        parts[name] = parts.get(name, 0) + int(end - begin)
+    return parts
+
+
+parts = {name: path_parts(r) for name, r in results.items()}
+categories = [c for c in ("compute GPU", "compute CPU", "compute utility", "compute background", *rr.PATH_CLASSES)
+              if c != "compute" and any(c in p for p in parts.values())]
+fig, ax = plt.subplots(figsize=(10, 4))
 width = 0.8 / len(results)
 for i, (name, r) in enumerate(results.items()):
-    cp = r.critical_path
-    per_class = np.bincount(cp["class"], weights=(cp["end"] - cp["begin"]), minlength=len(rr.PATH_CLASSES))
-    x = np.arange(len(rr.PATH_CLASSES)) + i * width
-    bars = ax.bar(x, per_class / 1e6, width, label=name)
-    ax.bar_label(bars, labels=[f"{100 * v / r.estimated_time_ns:.0f}%" if v else "" for v in per_class], fontsize=8)
-ax.set_xticks(np.arange(len(rr.PATH_CLASSES)) + width * (len(results) - 1) / 2, rr.PATH_CLASSES)
+    values = np.array([parts[name].get(c, 0) for c in categories], dtype=float)
+    x = np.arange(len(categories)) + i * width
+    bars = ax.bar(x, values / 1e6, width, label=name)
+    ax.bar_label(bars, labels=[f"{100 * v / r.estimated_time_ns:.0f}%" if v else "" for v in values], fontsize=8)
+    for bound in r.bounded_by(what_ifs=False)[:1]:
+        print(f"{name}: bounded by {bound['name']} ({100 * bound['path_ns'] / r.estimated_time_ns:.0f}% of the path)")
+ax.set_xticks(np.arange(len(categories)) + width * (len(results) - 1) / 2, categories, rotation=20, ha="right")
 ax.set_ylabel("time on the critical path (ms)")
 ax.set_title(f"{trace.label}: where the critical path's time goes")
 ax.legend()

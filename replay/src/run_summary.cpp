@@ -1,6 +1,8 @@
 // Reduces a replay and its critical path to the comparison numbers.
 #include "replay/run_summary.hpp"
 
+#include <algorithm>
+
 #include "replay/critical_operations.hpp"
 #include "replay/utilisation.hpp"
 
@@ -25,6 +27,14 @@ RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, cons
     s.copy_bytes += p.bytes;
   }
   s.critical = cp.by_class;
+  for (const PathStep& st : cp.steps) {
+    if (st.cls != PathClass::compute) continue;
+    std::size_t k = kApplicationKindCount;
+    const graph::OpKind kind = g.kind(st.vertex);
+    if ((kind == graph::OpKind::task || kind == graph::OpKind::task_resume) && r.processor_of[st.vertex] < map.processors().size())
+      k = std::min<std::size_t>(static_cast<std::size_t>(map.processors()[r.processor_of[st.vertex]].kind), kApplicationKindCount);
+    s.critical_compute[k] += st.end - st.begin;
+  }
   s.lower_bound_ns = cp.lower_bound_ns;
   s.critical_events = critical_operations(g, cp);
   return s;

@@ -52,7 +52,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for needed in ('id="time-chart"', 'id="critpath-chart"', 'id="critpath-table"', 'id="scaling-chart"', 'id="runs"',
                    "dme_all_2n @ titan", "Traces: dme_all_2n, dme_all_4n, dme_mixed_2n, dme_mixed_4n.",
                    "Machines: titan, titan-fastgpu.", "contention 87.3%", "util-proc busy",
-                   'id="bounds-table"', "GPU processors (all nodes): 65.1%"):
+                   'id="bounds-table"', "GPU processors (all nodes): 65.1%", "compute GPU"):
         if needed not in dom:
             fail(f"rendered S3D page lacks {needed}")
     # One series per family and machine, each drawn in its own colour, its legend swatch in the same one.
