@@ -21,12 +21,14 @@ namespace {
 struct NearCritical {
   replay::TimeNs threshold_ns = 0;
   std::vector<graph::VertexId> operations;
+  std::vector<replay::TimeNs> slack;  // every operation's (replay::operation_slack)
 };
 
 NearCritical near_critical(const OpenedReplay& s) {
   const auto& r = s.run.result;
-  const std::vector<replay::TimeNs> slack = replay::operation_slack(s.trace.graph(), s.run.map, s.run.model, r);
   NearCritical out;
+  out.slack = replay::operation_slack(s.trace.graph(), s.run.map, s.run.model, r);
+  const std::vector<replay::TimeNs>& slack = out.slack;
   out.threshold_ns = replay::near_critical_slack(r.makespan_ns);
   for (graph::VertexId v = 0; v < slack.size(); ++v)
     if (slack[v] != replay::kUnboundedSlack && slack[v] < std::max<replay::TimeNs>(1, out.threshold_ns) && r.counts(v))
@@ -34,6 +36,10 @@ NearCritical near_critical(const OpenedReplay& s) {
   std::stable_sort(out.operations.begin(), out.operations.end(),
                    [&](graph::VertexId a, graph::VertexId b) { return r.end(a) < r.end(b); });
   return out;
+}
+
+nlohmann::ordered_json slack_json(replay::TimeNs slack) {
+  return slack == replay::kUnboundedSlack ? nlohmann::ordered_json() : nlohmann::ordered_json(slack);
 }
 
 // At most this many near-critical operations are listed in JSON (all are counted).
@@ -106,11 +112,13 @@ nlohmann::ordered_json render_json(const OpenedReplay& s, const replay::Critical
   for (const auto& st : cp.steps)
     steps.push_back({{"vertex", st.vertex}, {"event", core::to_string(s.trace.graph().event(st.vertex))},
                      {"class", replay::path_class_name(st.cls)}, {"label", st.label}, {"begin_ns", st.begin},
-                     {"end_ns", st.end}});
+                     {"end_ns", st.end}, {"slack_ns", slack_json(near.slack[st.vertex])}});
   j["steps"] = steps;
   nlohmann::ordered_json listed = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < near.operations.size() && i < kNearCriticalListed; ++i)
-    listed.push_back(core::to_string(s.trace.graph().event(near.operations[i])));
+  for (std::size_t i = 0; i < near.operations.size() && i < kNearCriticalListed; ++i) {
+    const graph::VertexId v = near.operations[i];
+    listed.push_back({{"vertex", v}, {"event", core::to_string(s.trace.graph().event(v))}, {"slack_ns", near.slack[v]}});
+  }
   j["near_critical"] = {{"threshold_ns", near.threshold_ns}, {"count", near.operations.size()}, {"operations", listed}};
   return j;
 }
