@@ -14,8 +14,12 @@
 #include "replay/core_share.hpp"
 #include "replay/event_queue.hpp"
 #include "replay/src/block_mail.hpp"
+#include "replay/src/channel_instance.hpp"
+#include "replay/src/dirty_set.hpp"
 #include "replay/first_segment_queues.hpp"
 #include "replay/segment_queue.hpp"
+#include "replay/src/processor_state.hpp"
+#include "replay/src/serve_queue.hpp"
 #include "replay/task_timing.hpp"
 #include "replay/timing_rules.hpp"
 #include "core/saturating.hpp"
@@ -41,64 +45,6 @@ using graph::EdgeKind;
 using graph::OpKind;
 using graph::VertexId;
 using graph::kNoVertex;
-
-struct WaitingTransfer {
-  TimeNs ready;
-  VertexId vertex;
-  bool operator<(const WaitingTransfer& o) const { return ready != o.ready ? ready < o.ready : vertex < o.vertex; }
-};
-
-// A heap whose top is the smallest element by operator< (the one to serve first).
-template <typename T>
-struct Worse {
-  bool operator()(const T& a, const T& b) const { return b < a; }
-};
-template <typename T>
-using ServeQueue = std::priority_queue<T, std::vector<T>, Worse<T>>;
-
-// Resources to revisit at the end of an instant, visited in ascending index order (deterministic) without
-// the cost of a tree: a flag per resource and a list sorted once per instant.
-class DirtySet {
- public:
-  void resize(std::size_t n) { flag_.assign(n, 0); }
-  void insert(std::uint32_t i) {
-    if (i >= flag_.size()) flag_.resize(i + 1, 0);
-    if (!flag_[i]) {
-      flag_[i] = 1;
-      items_.push_back(i);
-    }
-  }
-  template <typename F>
-  void drain(F&& visit) {
-    while (!items_.empty()) {
-      visiting_.swap(items_);  // both keep their capacity: no allocation per instant
-      items_.clear();
-      std::sort(visiting_.begin(), visiting_.end());
-      for (auto i : visiting_) {
-        flag_[i] = 0;
-        visit(i);
-      }
-      visiting_.clear();
-    }
-  }
-
- private:
-  std::vector<char> flag_;
-  std::vector<std::uint32_t> items_;
-  std::vector<std::uint32_t> visiting_;
-};
-
-struct ChannelInstance {
-  std::uint32_t channel;
-  std::uint32_t node;
-  std::uint32_t free_lanes;
-  bool shared = false;  // takes requests from other blocks: its lanes are given out late (Engine::run_deferred)
-  ServeQueue<WaitingTransfer> waiting;
-  VertexId last_user = kNoVertex;
-  TimeNs busy_ns = 0;
-  std::uint64_t transfers = 0;
-  std::uint64_t bytes = 0;
-};
 
 // A copy's route, 16 bytes: its path is the one of its usage slot (one slot per source kind, destination kind and
 // scope, so one path), and its size is read from the graph.
@@ -167,42 +113,6 @@ struct BlockOutput {
   ReplayResult tally;  // counters, sums and intervals (tracks: processors, then this block's instances)
   std::vector<ChannelInstance> instances;
   std::vector<PathUsage> path_usage;
-};
-
-// One model processor's state in one place (a dispatch reads it all): whether it runs a segment, the task that holds
-// it through a wait, the last segment it ran (what released a segment that waited for it), and the queues it
-// serves, the first two here (most serve one or two), the rest in a list of their own.
-struct ProcessorState {
-  static constexpr std::uint32_t kNone = ~0u;
-  VertexId held_by = kNoVertex;
-  VertexId last = kNoVertex;
-  std::uint32_t queue[2] = {kNone, kNone};
-  std::uint32_t more = kNone;  // index into the engine's lists of further queues
-  bool busy = false;
-  bool started = false;  // its start-up is done (runtime.processor_start_ns)
-
-  bool idle() const { return !busy && held_by == kNoVertex; }
-  void serve(std::uint32_t q, std::vector<std::vector<std::uint32_t>>& more_queues) {
-    if (queue[0] == kNone) queue[0] = q;
-    else if (queue[1] == kNone) queue[1] = q;
-    else {
-      if (more == kNone) {
-        more = static_cast<std::uint32_t>(more_queues.size());
-        more_queues.emplace_back();
-      }
-      more_queues[more].push_back(q);
-    }
-  }
-  // f(q) on each queue it serves, in the order it was given them.
-  template <typename F>
-  void for_each_queue(const std::vector<std::vector<std::uint32_t>>& more_queues, F&& f) const {
-    if (queue[0] == kNone) return;
-    f(queue[0]);
-    if (queue[1] == kNone) return;
-    f(queue[1]);
-    if (more != kNone)
-      for (const std::uint32_t q : more_queues[more]) f(q);
-  }
 };
 
 class Engine {
