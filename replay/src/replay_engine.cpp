@@ -10,7 +10,6 @@
 #include <oneapi/tbb/parallel_reduce.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "replay/copy_route.hpp"
 #include "replay/core_share.hpp"
 #include "replay/event_queue.hpp"
 #include "replay/src/block_mail.hpp"
@@ -20,6 +19,7 @@
 #include "replay/segment_queue.hpp"
 #include "replay/src/processor_state.hpp"
 #include "replay/src/serve_queue.hpp"
+#include "replay/src/shared_state.hpp"
 #include "replay/task_timing.hpp"
 #include "replay/timing_rules.hpp"
 #include "core/saturating.hpp"
@@ -45,35 +45,6 @@ using graph::EdgeKind;
 using graph::OpKind;
 using graph::VertexId;
 using graph::kNoVertex;
-
-// A copy's route, 16 bytes: its path is the one of its usage slot (one slot per source kind, destination kind and
-// scope, so one path), and its size is read from the graph.
-struct CopyPlan {
-  static constexpr std::uint32_t kRemoved = ~0u;  // a mapping removed the copy: no path
-  std::uint32_t src_node = 0;
-  std::uint32_t dst_node = 0;
-  std::uint32_t path_slot = kRemoved;  // index into Engine::path_usage_, path_names_ and slot_path_
-  std::uint32_t hop = 0;  // the hop in progress
-};
-static_assert(sizeof(CopyPlan) == 16);
-
-struct PhaseState {
-  std::int64_t arrived = 0;
-  bool previous_done = false;
-  bool fired = false;
-};
-
-// What every block of one replay shares: the result's per-operation arrays and the per-operation state. Each
-// operation's entries are written by the block that owns it at the time (a copy's hop by the block of the
-// hop's channel), which mail between blocks orders.
-struct Shared {
-  ReplayResult r;
-  std::vector<PhaseState> phase;
-  std::vector<CopyPlan> copies;
-  std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t> path_slot_of;
-  std::vector<std::string> path_names;
-  std::vector<const machine::CopyPath*> slot_path;
-};
 
 // One replay split by model node into blocks, each on its own engine (docs/replay.md). Every message between
 // blocks takes effect at least `lookahead` after the sender's present, except a copy's request for its first
@@ -118,10 +89,9 @@ struct BlockOutput {
 class Engine {
  public:
   Engine(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
-         const ReplayOptions& options, Shared& shared, Blocks* blocks = nullptr, std::uint32_t me = 0)
-      : g_(g), map_(map), model_(model), options_(options), n_(g.vertex_count()), s_(shared), r_(shared.r),
-        ops_(shared.r.ops), phase_(shared.phase), copies_(shared.copies), path_slot_of_(shared.path_slot_of),
-        path_names_(shared.path_names), slot_path_(shared.slot_path), blocks_(blocks), me_(me) {
+         const ReplayOptions& options, SharedState& shared, Blocks* blocks = nullptr, std::uint32_t me = 0)
+      : g_(g), map_(map), model_(model), options_(options), n_(g.vertex_count()), r_(shared.r), ops_(shared.r.ops),
+        phase_(shared.phase), copies_(shared.copies), blocks_(blocks), me_(me) {
     if (blocks_) unacked_.resize(blocks_->count);
   }
 
@@ -427,7 +397,7 @@ class Engine {
       for (std::uint32_t h = 0; h < hops.size(); ++h) {
         const std::uint32_t node = hop_node(plan, h);
         visit(h, std::size_t{hops[h]} * nodes + node, b.of_node[node],
-              timing_.perturbed(model_.transfer_ns(model_.channels[hops[h]], bytes_of(c)), c));
+              hop_ns(g_, model_, timing_, hops[h], c));
       }
     };
     for (VertexId c = 0; c < n_; ++c) {
@@ -468,80 +438,6 @@ class Engine {
 
   // ---- set-up ----------------------------------------------------------------------------
 
-  std::optional<core::InputError> plan_copies() {
-    copies_.resize(g_.copy_count());
-    for (VertexId v = 0; v < n_; ++v) {
-      if (g_.kind(v) != OpKind::copy) continue;
-      const graph::CopyInfo& c = g_.copy(v);
-      const CopyRoute route = copy_route(g_, map_, v);
-      const MemoryPlace& src = route.src;
-      const MemoryPlace& dst = route.dst;
-      const bool remote = route.remote;
-      CopyPlan& plan = plan_of(v);
-      plan.src_node = route.src_node;
-      plan.dst_node = route.dst_node;
-      r_.copies_retargeted += route.retargeted;
-      if (route.removed) {  // it would move the data to where it already is: no path, no time
-        ++r_.copies_removed;
-        continue;
-      }
-      // One usage slot per distinct (source kind, destination kind, scope); its path is found and its name built
-      // once.
-      auto [slot, fresh] = path_slot_of_.try_emplace(std::make_tuple(src.kind, dst.kind, remote),
-                                                     static_cast<std::uint32_t>(path_names_.size()));
-      if (fresh) {
-        const machine::CopyPath* path = model_.path(src.kind, dst.kind, remote);
-        if (path == nullptr)
-          return core::InputError{core::SourceLocation{model_.source, 0, std::nullopt},
-                                  "machine '" + model_.name + "' has no [[paths]] entry for copies " +
-                                      route_name(route) + ", needed by copy " + core::to_string(g_.event(v))};
-        path_names_.push_back(route_name(route));
-        slot_path_.push_back(path);
-      }
-      if (c.bytes == graph::kNoValue) ++r_.copies_default_size;
-      plan.path_slot = slot->second;
-    }
-    return std::nullopt;
-  }
-
-  // The state every block shares: the result's arrays and each operation's count of inputs.
-  void init_shared() {
-    ops_.reset(n_);
-    r_.noise = {options_.perturb_sigma, options_.perturb_seed};
-    r_.processor_of.assign(n_, ~0u);
-    r_.processors.assign(map_.processors().size(), {});
-    phase_.resize(g_.phase_count());
-
-    // Inputs counted along the forward edges (the replay does not need the graph's reverse CSR). A phase
-    // waits only for the phase before it; its arrivals count through arrival_effect events. The edges into a
-    // phase are its arrivals and its phase order, and arrivals go only into phases (EventGraph::structure_problem
-    // holds every graph to it), so an edge counts unless it is an arrival, without a look at where it goes.
-    bool first_of = false;
-    for (VertexId v = 0; v < n_; ++v) {
-      first_of |= g_.kind(v) == OpKind::first_of;
-      auto succ = g_.successors(v);
-      auto kinds = g_.successor_kinds(v);
-      for (std::size_t i = 0; i < succ.size(); ++i)
-        if (kinds[i] != EdgeKind::arrival) ops_.add_pending(succ[i]);
-    }
-    if (!first_of && !g_.has_external_delays()) {  // a Realm trace's graph: nothing to adjust
-      mark_outside_estimate();
-      return;
-    }
-    for (VertexId v = 0; v < n_; ++v) {
-      std::uint32_t count = ops_.pending(v);
-      // A completion queue fires on its first input: one input is all it waits for (later ones are ignored).
-      if (g_.kind(v) == OpKind::first_of) count = std::min<std::uint32_t>(count, 1);
-      // An input no record produces: it fires EventGraph::external_delay after the others (Legion Prof logs).
-      if (g_.external_delay(v) > 0) {
-        ++count;
-        ops_.set_waits_unrecorded(v, true);
-      }
-      ops_.set_pending(v, count);
-    }
-    mark_outside_estimate();
-  }
-
   // This block's own state, and its operations that wait for nothing (or only for an unrecorded event). Fails
   // on the lowest task (the one returned with the error) whose processor kind the model lacks.
   std::optional<std::pair<VertexId, core::InputError>> init_block() {
@@ -551,7 +447,7 @@ class Engine {
     // An issue's time depends on more than its issuer's start: the engine keeps it for the critical path.
     if (share_.enabled() || model_.runtime.processor_start_ns > 0) r_.issued_at.assign(n_, kNever);
     startup_free_.assign(model_.runtime.processor_start_ns > 0 ? map_.model_nodes() : 0, 0);
-    path_usage_.assign(path_names_.size(), {});
+    path_usage_.assign(copies_.path_names.size(), {});
     for (VertexId v = 0; v < n_; ++v) {
       if (!owned(v)) continue;
       if (ops_.pending(v) == 1 && ops_.waits_unrecorded(v)) schedule_external(v);
@@ -561,37 +457,6 @@ class Engine {
     for (VertexId v = 0; v < n_; ++v)
       if (owned(v) && ops_.pending(v) == 0) become_ready(v, 0);
     return std::nullopt;
-  }
-
-  // Tasks without Task Time, and every operation after them, are left out of the estimate (ReplayResult).
-  void mark_outside_estimate() {
-    std::vector<VertexId> todo;
-    for (VertexId v = 0; v < n_; ++v)
-      if (g_.kind(v) == OpKind::task && g_.task(v).time_ns == graph::kNoTime) {
-        ++r_.tasks_without_time;
-        todo.push_back(v);
-      }
-    for (VertexId v : g_.outside_work()) {
-      ++r_.outside_work;
-      todo.push_back(v);
-    }
-    if (todo.empty()) return;
-    r_.outside_estimate.assign(n_, 0);
-    for (VertexId v : todo) r_.outside_estimate[v] = 1;
-    // What waits on them is after them; what they issued before they ended is not (it ran on its own).
-    while (!todo.empty()) {
-      const VertexId v = todo.back();
-      todo.pop_back();
-      auto succ = g_.successors(v);
-      auto kinds = g_.successor_kinds(v);
-      for (std::size_t i = 0; i < succ.size(); ++i) {
-        const VertexId w = succ[i];
-        if (kinds[i] == EdgeKind::issue || r_.outside_estimate[w]) continue;
-        r_.outside_estimate[w] = 1;
-        if (kinds[i] != EdgeKind::continuation) ++r_.after_untimed;  // a later segment is the same task
-        todo.push_back(w);
-      }
-    }
   }
 
   // The measured duration of the wait before resume segment v when no record produces its event.
@@ -972,10 +837,7 @@ class Engine {
   }
 
   // The node whose instance of the channel a copy's hop holds.
-  std::uint32_t hop_node(const CopyPlan& plan, std::uint32_t hop) const {
-    const std::uint32_t channel = path_of(plan).hops[hop];
-    return model_.channels[channel].destination_side ? plan.dst_node : plan.src_node;
-  }
+  std::uint32_t hop_node(const CopyPlan& plan, std::uint32_t hop) const { return copies_.hop_node(model_, plan, hop); }
 
   void request_hop(VertexId c) {
     CopyPlan& plan = plan_of(c);
@@ -1010,7 +872,7 @@ class Engine {
       }
     }
     ci.last_user = c;
-    const TimeNs duration = timing_.perturbed(model_.transfer_ns(model_.channels[ci.channel], bytes_of(c)), c);
+    const TimeNs duration = hop_ns(g_, model_, timing_, ci.channel, c);
     if (options_.record_intervals)
       t_.intervals.push_back({static_cast<std::uint32_t>(map_.processors().size()) + inst, c, at, at + duration});
     ci.busy_ns = core::saturating_add(ci.busy_ns, duration);
@@ -1163,7 +1025,7 @@ class Engine {
   // Puts the blocks' outputs together (in block order: each is the same for any split) and describes what never
   // completed.
   void finish(std::vector<BlockOutput>& outputs) {
-    std::vector<PathUsage> usage(path_names_.size());
+    std::vector<PathUsage> usage(copies_.path_names.size());
     for (BlockOutput& out : outputs) {
       const ReplayResult& t = out.tally;
       r_.operations += t.operations;
@@ -1181,7 +1043,7 @@ class Engine {
       }
     }
     for (std::size_t slot = 0; slot < usage.size(); ++slot)
-      if (usage[slot].copies) r_.paths[path_names_[slot]] = usage[slot];
+      if (usage[slot].copies) r_.paths[copies_.path_names[slot]] = usage[slot];
     list_channels_and_intervals(outputs);
     std::vector<VertexId> examples;
     for (VertexId v = 0; v < n_; ++v) {
@@ -1271,7 +1133,6 @@ class Engine {
   const ReplayOptions& options_;
   const std::uint32_t n_;
   const TaskTiming timing_{g_, map_, model_, {options_.perturb_sigma, options_.perturb_seed}};
-  Shared& s_;
   // The result's per-operation arrays, shared by the blocks; this block's counters, sums and intervals go to t_.
   ReplayResult& r_;
   ReplayResult t_;
@@ -1283,18 +1144,13 @@ class Engine {
   // and whether it waits on an unrecorded event not yet scheduled (schedule_external): every step on an operation
   // reads and writes one record.
   OperationRecords& ops_;
-  // Per copy and per phase, indexed by the vertex's payload (EventGraph::copy_count): a copy is one vertex in
-  // nine, a phase one in two hundred, so a slot per vertex would be mostly empty and spread the hot state.
   std::vector<PhaseState>& phase_;
-  std::vector<CopyPlan>& copies_;
-  CopyPlan& plan_of(VertexId copy) { return copies_[g_.payload(copy)]; }
-  const machine::CopyPath& path_of(const CopyPlan& plan) const { return *slot_path_[plan.path_slot]; }
+  CopyPlans& copies_;
+  CopyPlan& plan_of(VertexId copy) { return copies_.plans[g_.payload(copy)]; }
+  const machine::CopyPath& path_of(const CopyPlan& plan) const { return copies_.path_of(plan); }
   std::uint64_t bytes_of(VertexId copy) const { return copy_bytes(g_.copy(copy), model_); }
   PhaseState& phase_of(VertexId phase) { return phase_[g_.payload(phase)]; }
   const PhaseState& phase_of(VertexId phase) const { return phase_[g_.payload(phase)]; }
-  std::map<std::tuple<core::MemoryKind, core::MemoryKind, bool>, std::uint32_t>& path_slot_of_;
-  std::vector<std::string>& path_names_;
-  std::vector<const machine::CopyPath*>& slot_path_;
   std::vector<PathUsage> path_usage_;  // this block's, by slot
   // one block among several
   Blocks* blocks_;  // null: the whole replay on this engine
@@ -1423,7 +1279,8 @@ void run_blocks(std::vector<std::unique_ptr<Engine>>& engines, Blocks& b, std::u
 
 core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayOptions& options) {
-  Shared shared;
+  SharedState shared;
+  const Noise noise{options.perturb_sigma, options.perturb_seed};
   Engine first(g, map, model, options, shared);
   Blocks blocks;
   bool split = false;
@@ -1431,15 +1288,15 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   // Shared cores and start-ups run one engine: a node's clock would have to cross blocks in the same instant, and
   // the issue times they keep (ReplayResult::issued_at) are set up once, before any block would run.
   if (options.blocks < 2 || model.node.cores > 0 || model.runtime.processor_start_ns > 0) {
-    copy_error = first.plan_copies();
-    if (!copy_error) first.init_shared();
+    copy_error = plan_copies(g, map, model, shared);
+    if (!copy_error) init_shared(g, map, noise, shared);
   } else {
     // The split reads the graph and the copies' routes: it is worked out while the shared state is set up.
     Handoff handoff;
     handoff.give();
-    oneapi::tbb::parallel_invoke([&] { handoff.take(); first.init_shared(); handoff.give(); }, [&] {
+    oneapi::tbb::parallel_invoke([&] { handoff.take(); init_shared(g, map, noise, shared); handoff.give(); }, [&] {
       handoff.take();
-      copy_error = first.plan_copies();
+      copy_error = plan_copies(g, map, model, shared);
       split = !copy_error && !first.partition(blocks, options.blocks);
       handoff.give();
     });
