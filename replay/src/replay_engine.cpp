@@ -12,6 +12,7 @@
 
 #include "replay/core_share.hpp"
 #include "replay/event_queue.hpp"
+#include "replay/src/assemble_result.hpp"
 #include "replay/src/block_mail.hpp"
 #include "replay/src/channel_instance.hpp"
 #include "replay/src/dirty_set.hpp"
@@ -77,13 +78,6 @@ struct Deferred {
   bool operator<(const Deferred& o) const {
     return std::tie(time, round, inst, copy) < std::tie(o.time, o.round, o.inst, o.copy);
   }
-};
-
-// What one block leaves for the result beyond the shared arrays.
-struct BlockOutput {
-  ReplayResult tally;  // counters, sums and intervals (tracks: processors, then this block's instances)
-  std::vector<ChannelInstance> instances;
-  std::vector<PathUsage> path_usage;
 };
 
 class Engine {
@@ -824,7 +818,7 @@ class Engine {
   // ---- copies ---------------------------------------------------------------------------
 
   // Channel instances are numbered in order of first use here (a flat table finds them); the result lists them by
-  // channel and node (list_channels_and_intervals).
+  // channel and node (assemble_result).
   std::uint32_t instance(std::uint32_t channel, std::uint32_t node) {
     const std::size_t key = std::size_t{channel} * map_.model_nodes() + node;
     if (instance_of_.size() <= key) instance_of_.resize(key + 1, ~0u);
@@ -1020,113 +1014,6 @@ class Engine {
     }
   }
 
-  // ---- the end --------------------------------------------------------------------------
-
-  // Puts the blocks' outputs together (in block order: each is the same for any split) and describes what never
-  // completed.
-  void finish(std::vector<BlockOutput>& outputs) {
-    std::vector<PathUsage> usage(copies_.path_names.size());
-    for (BlockOutput& out : outputs) {
-      const ReplayResult& t = out.tally;
-      r_.operations += t.operations;
-      r_.last_end_ns = std::max(r_.last_end_ns, t.last_end_ns);
-      r_.makespan_ns = std::max(r_.makespan_ns, t.makespan_ns);
-      r_.clamped_waits += t.clamped_waits;
-      r_.measured_waits += t.measured_waits;
-      r_.measured_wait_ns = core::saturating_add(r_.measured_wait_ns, t.measured_wait_ns);
-      r_.implied_copies += t.implied_copies;
-      r_.implied_copy_ns = core::saturating_add(r_.implied_copy_ns, t.implied_copy_ns);
-      for (std::size_t slot = 0; slot < out.path_usage.size(); ++slot) {
-        usage[slot].copies += out.path_usage[slot].copies;
-        usage[slot].bytes += out.path_usage[slot].bytes;
-        usage[slot].time_ns = core::saturating_add(usage[slot].time_ns, out.path_usage[slot].time_ns);
-      }
-    }
-    for (std::size_t slot = 0; slot < usage.size(); ++slot)
-      if (usage[slot].copies) r_.paths[copies_.path_names[slot]] = usage[slot];
-    list_channels_and_intervals(outputs);
-    std::vector<VertexId> examples;
-    for (VertexId v = 0; v < n_; ++v) {
-      if (ops_.ended(v)) continue;
-      ++r_.stuck;
-      if (examples.size() < options_.stuck_examples) examples.push_back(v);
-    }
-    const std::vector<std::vector<InEdge>> inputs = inputs_of(examples);
-    for (std::size_t i = 0; i < examples.size(); ++i)
-      r_.stuck_examples.push_back({examples[i], why_stuck(examples[i], inputs[i])});
-  }
-
-  // Channel instances are listed by (channel, node), and timeline intervals by (start, track, vertex): orders
-  // that do not depend on which instance a replay happened to use first, nor on which block used it, so a replay
-  // on any number of blocks lists them alike. Instance i's track is processors().size() + its place in that list.
-  void list_channels_and_intervals(std::vector<BlockOutput>& outputs) {
-    struct Listed {
-      std::uint32_t block, inst;
-    };
-    std::vector<Listed> order;
-    for (std::uint32_t b = 0; b < outputs.size(); ++b)
-      for (std::uint32_t i = 0; i < outputs[b].instances.size(); ++i) order.push_back({b, i});
-    auto instance_of = [&](const Listed& l) -> const ChannelInstance& { return outputs[l.block].instances[l.inst]; };
-    std::sort(order.begin(), order.end(), [&](const Listed& a, const Listed& b) {
-      return std::tie(instance_of(a).channel, instance_of(a).node) < std::tie(instance_of(b).channel, instance_of(b).node);
-    });
-    std::vector<std::vector<std::uint32_t>> place(outputs.size());
-    for (std::uint32_t b = 0; b < outputs.size(); ++b) place[b].resize(outputs[b].instances.size());
-    for (std::uint32_t i = 0; i < order.size(); ++i) {
-      const ChannelInstance& ci = instance_of(order[i]);
-      place[order[i].block][order[i].inst] = i;
-      r_.channels.push_back({ci.channel, ci.node, ci.busy_ns, ci.transfers, ci.bytes});
-    }
-    const auto processors = static_cast<std::uint32_t>(map_.processors().size());
-    for (std::uint32_t b = 0; b < outputs.size(); ++b) {
-      for (Interval in : outputs[b].tally.intervals) {
-        if (in.track >= processors) in.track = processors + place[b][in.track - processors];
-        r_.intervals.push_back(in);
-      }
-      outputs[b].tally.intervals = {};
-    }
-    std::sort(r_.intervals.begin(), r_.intervals.end(), [](const Interval& a, const Interval& b) {
-      return std::tie(a.start, a.track, a.vertex) < std::tie(b.start, b.track, b.vertex);
-    });
-  }
-
-  struct InEdge {
-    VertexId from;
-    EdgeKind kind;
-  };
-  // The in-edges of a few vertices (ascending), in order of their sources: one pass along the forward edges,
-  // rather than the graph's reverse CSR, which a replay does not otherwise need.
-  std::vector<std::vector<InEdge>> inputs_of(const std::vector<VertexId>& vertices) const {
-    std::vector<std::vector<InEdge>> inputs(vertices.size());
-    if (vertices.empty()) return inputs;
-    for (VertexId u = 0; u < n_; ++u) {
-      auto succ = g_.successors(u);
-      auto kinds = g_.successor_kinds(u);
-      for (std::size_t i = 0; i < succ.size(); ++i)
-        if (auto at = std::lower_bound(vertices.begin(), vertices.end(), succ[i]); at != vertices.end() && *at == succ[i])
-          inputs[static_cast<std::size_t>(at - vertices.begin())].push_back({u, kinds[i]});
-    }
-    return inputs;
-  }
-
-  std::string why_stuck(VertexId v, const std::vector<InEdge>& inputs) const {
-    std::string what = std::string(graph::op_kind_name(g_.kind(v))) + " " + core::to_string(g_.event(v));
-    if (g_.kind(v) == OpKind::barrier_phase) {
-      const PhaseState& s = phase_of(v);
-      if (!s.previous_done) return what + ": the previous phase never completed";
-      return what + ": needs " + std::to_string(g_.phase(v).required) + " arrivals, got " + std::to_string(s.arrived);
-    }
-    // The input that never came: of the inputs (the lowest first), one that is not its issue, else its issuer
-    // that never started.
-    for (const bool issue : {false, true})
-      for (const InEdge& in : inputs)
-        if ((in.kind == EdgeKind::issue) == issue && !ops_.ended(in.from) && (!issue || !ops_.started(in.from)))
-          return what + ": waits on " + graph::op_kind_name(g_.kind(in.from)) + " " + core::to_string(g_.event(in.from)) +
-                 " (" + graph::edge_kind_name(in.kind) + "), which never completed";
-    if (ops_.pending(v) == 0) return what + ": ready but its processor was held by a waiting task";
-    return what + ": never became ready";
-  }
-
   const graph::EventGraph& g_;
   const MachineMap& map_;
   const machine::MachineModel& model_;
@@ -1150,7 +1037,6 @@ class Engine {
   const machine::CopyPath& path_of(const CopyPlan& plan) const { return copies_.path_of(plan); }
   std::uint64_t bytes_of(VertexId copy) const { return copy_bytes(g_.copy(copy), model_); }
   PhaseState& phase_of(VertexId phase) { return phase_[g_.payload(phase)]; }
-  const PhaseState& phase_of(VertexId phase) const { return phase_[g_.payload(phase)]; }
   std::vector<PathUsage> path_usage_;  // this block's, by slot
   // one block among several
   Blocks* blocks_;  // null: the whole replay on this engine
@@ -1308,7 +1194,7 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
     first.run_alone();
     std::vector<BlockOutput> outputs;
     outputs.push_back(first.take_output());
-    first.finish(outputs);
+    assemble_result(g, map, options.stuck_examples, shared, outputs);
     return std::move(shared.r);
   }
   std::vector<std::unique_ptr<Engine>> engines;
@@ -1333,7 +1219,7 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   run_blocks(engines, blocks, std::min(options.threads ? options.threads : blocks.count, cores));
   std::vector<BlockOutput> outputs;
   for (auto& e : engines) outputs.push_back(e->take_output());
-  first.finish(outputs);
+  assemble_result(g, map, options.stuck_examples, shared, outputs);
   shared.r.blocks = blocks.count;
   return std::move(shared.r);
 }
