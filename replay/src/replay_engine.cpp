@@ -3,11 +3,9 @@
 // eagerly (max is order-free); only count-based barrier arrivals go through the queue in time order.
 #include "replay/replay_engine.hpp"
 
-#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_invoke.h>
-#include <oneapi/tbb/parallel_reduce.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include "replay/core_share.hpp"
@@ -16,6 +14,7 @@
 #include "replay/src/block_mail.hpp"
 #include "replay/src/channel_instance.hpp"
 #include "replay/src/dirty_set.hpp"
+#include "replay/src/partition.hpp"
 #include "replay/first_segment_queues.hpp"
 #include "replay/segment_queue.hpp"
 #include "replay/src/processor_state.hpp"
@@ -47,20 +46,19 @@ using graph::OpKind;
 using graph::VertexId;
 using graph::kNoVertex;
 
-// One replay split by model node into blocks, each on its own engine (docs/replay.md). Every message between
-// blocks takes effect at least `lookahead` after the sender's present, except a copy's request for its first
-// hop on another block's channel instance, which takes effect at once: such an instance is `shared`, and its
-// block gives out its lanes at an instant only once every other block has gone past it.
+// What the blocks of one replay share (docs/replay.md): the partition, how far each block got, and the mail between
+// every two.
 struct Blocks {
-  std::uint32_t count = 1;
-  std::vector<std::uint8_t> of_vertex;
-  std::vector<std::uint8_t> of_node;  // by model node: consecutive nodes together
-  TimeNs lookahead = 0;
-  TimeNs least_hop = 0;  // no hop on a shared instance is shorter
-  std::vector<char> shared_instance;  // by channel * model nodes + node
+  explicit Blocks(Partition p)
+      : partition(std::move(p)), progress(std::make_unique<BlockProgress[]>(partition.count)) {
+    for (std::uint32_t i = 0; i < partition.count * partition.count; ++i) mail.push_back(std::make_unique<MailQueue>());
+  }
+  std::uint32_t count() const { return partition.count; }
+  MailQueue& queue(std::uint32_t from, std::uint32_t to) { return *mail[from * partition.count + to]; }
+
+  Partition partition;
   std::unique_ptr<BlockProgress[]> progress;
   std::vector<std::unique_ptr<MailQueue>> mail;  // from * count + to
-  MailQueue& queue(std::uint32_t from, std::uint32_t to) { return *mail[from * count + to]; }
 };
 
 // A hop_end event's aux: the channel instance whose lane it frees, marked when another block goes on with the
@@ -86,7 +84,7 @@ class Engine {
          const ReplayOptions& options, SharedState& shared, Blocks* blocks = nullptr, std::uint32_t me = 0)
       : g_(g), map_(map), model_(model), options_(options), n_(g.vertex_count()), r_(shared.r), ops_(shared.r.ops),
         phase_(shared.phase), copies_(shared.copies), blocks_(blocks), me_(me) {
-    if (blocks_) unacked_.resize(blocks_->count);
+    if (blocks_) unacked_.resize(blocks_->count());
   }
 
   // The whole replay on this engine alone.
@@ -152,14 +150,14 @@ class Engine {
     Blocks& b = *blocks_;
     const TimeNs before = horizon_, requests_before = request_horizon_;
     horizon_ = request_horizon_ = kNoTime;
-    for (std::uint32_t other = 0; other < b.count; ++other) {
+    for (std::uint32_t other = 0; other < b.count(); ++other) {
       if (other == me_) continue;
       const TimeNs unacked = unacked_time(other, true);
       horizon_ = std::min({horizon_, unacked, b.progress[other].next.load(std::memory_order_acquire)});
       request_horizon_ = std::min({request_horizon_, unacked, b.progress[other].events.load(std::memory_order_acquire)});
     }
     bool any = horizon_ != before || request_horizon_ != requests_before;
-    for (std::uint32_t other = 0; other < b.count; ++other)
+    for (std::uint32_t other = 0; other < b.count(); ++other)
       if (other != me_ && b.queue(other, me_).drain([&](const Mail& m) { take(m); })) any = unacknowledged_ = true;
     return any;
   }
@@ -171,9 +169,9 @@ class Engine {
     while (!queue_.empty()) {
       const TimeNs t = next_event_time();
       // (Mail this block sends lowers the horizon as it goes: its receiver may answer it.)
-      if (t >= core::saturating_add(horizon_, b.lookahead)) break;
+      if (t >= core::saturating_add(horizon_, b.partition.lookahead)) break;
       // A lane given out late starts a hop then, which ends at least least_hop later: not before it is given.
-      if (!deferred_.empty() && t >= core::saturating_add(deferred_.top().time, b.least_hop)) break;
+      if (!deferred_.empty() && t >= core::saturating_add(deferred_.top().time, b.partition.least_hop)) break;
       run_round();
       did = true;
       run_deferred(request_horizon_);
@@ -190,23 +188,23 @@ class Engine {
     Blocks& b = *blocks_;
     // (At every round, so the loops over the other blocks run only when there is something to flush or acknowledge.)
     if (unflushed_)
-      for (std::uint32_t other = 0; other < b.count; ++other)
+      for (std::uint32_t other = 0; other < b.count(); ++other)
         if (other != me_) b.queue(me_, other).flush();
     unflushed_ = false;
     TimeNs events = next_event_time();
-    for (std::uint32_t other = 0; other < b.count; ++other)
+    for (std::uint32_t other = 0; other < b.count(); ++other)
       if (other != me_) events = std::min(events, unacked_time(other, false));
     TimeNs next = events;
     if (!deferred_.empty()) {
       next = std::min(next, deferred_.top().time);
       // A lane given out late sends nothing before its hop ends, and asks for none.
-      events = std::min(events, core::saturating_add(deferred_.top().time, b.least_hop));
+      events = std::min(events, core::saturating_add(deferred_.top().time, b.partition.least_hop));
     }
     // Stored only when they move: a store takes the line back from the blocks that read it.
     if (events != published_events_) b.progress[me_].events.store(published_events_ = events, std::memory_order_release);
     if (next != published_next_) b.progress[me_].next.store(published_next_ = next, std::memory_order_release);
     if (unacknowledged_)
-      for (std::uint32_t other = 0; other < b.count; ++other)
+      for (std::uint32_t other = 0; other < b.count(); ++other)
         if (other != me_) b.queue(other, me_).acknowledge();
     unacknowledged_ = false;
   }
@@ -214,7 +212,7 @@ class Engine {
   void take(const Mail& m) {
     // The protocol's promise: mail never takes effect at an instant this block has done. A request may come for
     // an earlier instant (it has no lookahead), but not for one whose hop would already have ended.
-    assert(!began_ || (m.kind == Mail::Kind::request ? m.time + blocks_->least_hop > now_ : m.time > now_));
+    assert(!began_ || (m.kind == Mail::Kind::request ? m.time + blocks_->partition.least_hop > now_ : m.time > now_));
     switch (m.kind) {
       case Mail::Kind::contribute: contribute(m.a, m.time, m.b, static_cast<Release>(m.c)); break;
       case Mail::Kind::event: push(m.time, m.a, static_cast<EventType>(m.b), m.c); break;
@@ -239,7 +237,7 @@ class Engine {
   void mail(std::uint32_t to, const Mail& m, [[maybe_unused]] TimeNs sent) {
     horizon_ = std::min(horizon_, m.time);
     request_horizon_ = std::min(request_horizon_, m.time);
-    assert(m.kind == Mail::Kind::request ? m.time == sent : m.time >= sent + blocks_->lookahead);
+    assert(m.kind == Mail::Kind::request ? m.time == sent : m.time >= sent + blocks_->partition.lookahead);
     MailQueue& q = blocks_->queue(me_, to);
     unacked_[to].sent(q.sent(), m.time);
     q.send(m);
@@ -274,157 +272,8 @@ class Engine {
     return did;
   }
 
-  // Splits the replay into `count` blocks of consecutive model nodes (fewer when there are fewer nodes), or says
-  // why it cannot: what crosses blocks must do so with a delay (docs/replay.md).
-  std::optional<std::string> partition(Blocks& b, std::uint32_t count) {
-    const std::uint32_t nodes = map_.model_nodes();
-    count = std::min({count, nodes, 255u});
-    if (options_.min_block_operations > 0) count = std::min(count, n_ / options_.min_block_operations);
-    if (count < 2) return "fewer than two model nodes, or too few operations to share";
-    b.count = count;
-    b.of_node.resize(nodes);
-    for (std::uint32_t n = 0; n < nodes; ++n) b.of_node[n] = static_cast<std::uint8_t>(std::uint64_t{n} * count / nodes);
-    auto node_block = [&](VertexId v) -> std::uint8_t {
-      return g_.node(v) == graph::kNoNode ? 0 : b.of_node[map_.fold(g_.node(v))];
-    };
-    // A task goes with the processors that may run it; its later segments with it.
-    const bool eft = map_.placement() == machine::Placement::eft;
-    b.of_vertex.resize(n_);
-    // Over ranges of vertices on oneTBB; what a range finds is joined in range order, so the same at any count.
-    using Range = oneapi::tbb::blocked_range<VertexId>;
-    struct Found {
-      TimeNs lookahead = kNoTime;
-      const char* why_not = nullptr;
-      void join(const Found& o) {
-        lookahead = std::min(lookahead, o.lookahead);
-        if (!why_not) why_not = o.why_not;
-      }
-    };
-    // visit_range(first, end, found) on each range.
-    auto over_ranges = [&](auto&& visit_range) {
-      Handoff handoff;
-      handoff.give();
-      Found all = oneapi::tbb::parallel_deterministic_reduce(
-          Range(0, n_, 1 << 14), Found{},
-          [&](const Range& range, Found found) {
-            handoff.take();
-            visit_range(range.begin(), range.end(), found);
-            handoff.give();
-            return found;
-          },
-          [](Found a, const Found& b) {
-            a.join(b);
-            return a;
-          });
-      handoff.take();
-      return all;
-    };
-    auto over_vertices = [&](auto&& visit) {
-      return over_ranges([&](VertexId first, VertexId end, Found& found) {
-        for (VertexId v = first; v != end && !found.why_not; ++v) visit(v, found);
-      });
-    };
-    // A task's block follows from its function and traced processor alone (MachineMap::targets, a few table
-    // lookups each): worked out once per pair in each range, kept in a small table (FirstSegmentQueues' kind).
-    constexpr std::uint32_t kByNode = 0x100, kCrosses = 0x200;
-    auto block_of_pair = [&](const graph::TaskInfo& t) -> std::uint32_t {
-      const auto& targets = eft ? map_.candidates(t.func_id, t.processor.value()) : map_.targets(t.func_id, t.processor.value());
-      if (targets.empty()) return kByNode;
-      const std::uint8_t first = b.of_node[map_.processors()[targets.front()].node];
-      for (auto p : targets)
-        if (b.of_node[map_.processors()[p].node] != first) return kCrosses;
-      return first;
-    };
-    auto place_range = [&](VertexId first, VertexId end, Found& f) {
-      FirstSegmentQueues known;
-      for (VertexId v = first; v != end && !f.why_not; ++v) {
-        if (g_.kind(v) != OpKind::task) {
-          b.of_vertex[v] = node_block(v);
-          continue;
-        }
-        const graph::TaskInfo& t = g_.task(v);
-        std::uint32_t block = known.find(t.func_id, t.processor.value());
-        if (block == FirstSegmentQueues::kMissing) {
-          block = block_of_pair(t);
-          known.insert(t.func_id, t.processor.value(), block);
-        }
-        if (block == kCrosses) f.why_not = "a task may run on the nodes of two blocks";
-        b.of_vertex[v] = block == kByNode || block == kCrosses ? node_block(v) : static_cast<std::uint8_t>(block);
-      }
-    };
-    // MachineMap fills tables on first use under eft (a task's candidates) and traced placement (an unknown
-    // processor's fallback): there every task asks here, on one thread, and the blocks' threads, asking again,
-    // only read. Pool placement reads fixed tables, from any thread.
-    Found found;
-    if (eft || map_.placement() == machine::Placement::traced)
-      place_range(0, n_, found);
-    else
-      found = over_ranges(place_range);
-    if (found.why_not) return found.why_not;
-    over_vertices([&](VertexId v, Found&) {
-      if (g_.kind(v) == OpKind::task_resume) b.of_vertex[v] = b.of_vertex[g_.task_of(v)];
-    });
-    found = over_vertices([&](VertexId u, Found& f) {
-      auto succ = g_.successors(u);
-      auto kinds = g_.successor_kinds(u);
-      for (std::size_t i = 0; i < succ.size(); ++i) {
-        const VertexId w = succ[i];
-        if (b.of_vertex[u] == b.of_vertex[w]) continue;
-        if (kinds[i] == EdgeKind::continuation || kinds[i] == EdgeKind::phase_order)
-          f.why_not = "an edge without delay crosses blocks";
-        // A completion queue takes the input applied first, which is the order inputs are sent in on one engine.
-        else if (g_.kind(w) == OpKind::first_of) f.why_not = "a completion queue has inputs from two blocks";
-        else if (kinds[i] != EdgeKind::arrival || g_.kind(u) == OpKind::barrier_arrive)  // an alter sets a count: no message
-          f.lookahead = std::min(f.lookahead, edge_delay(u, w, kinds[i]));  // an issue's at least: issued at its start
-      }
-    });
-    if (found.why_not) return found.why_not;
-    TimeNs lookahead = found.lookahead;
-    // Copies: a hop on another block's instance than the copy's is that block's. Only the first hop's request
-    // has no delay (its instance is shared); the block of a hop tells the next hop's block, or the copy's own
-    // after the last, when the hop starts: its duration ahead.
-    b.shared_instance.assign(std::size_t{model_.channels.size()} * nodes, 0);
-    auto hops_of = [&](VertexId c, auto&& visit) {
-      const CopyPlan& plan = plan_of(c);
-      if (plan.path_slot == CopyPlan::kRemoved) return;
-      const auto& hops = path_of(plan).hops;
-      for (std::uint32_t h = 0; h < hops.size(); ++h) {
-        const std::uint32_t node = hop_node(plan, h);
-        visit(h, std::size_t{hops[h]} * nodes + node, b.of_node[node],
-              hop_ns(g_, model_, timing_, hops[h], c));
-      }
-    };
-    for (VertexId c = 0; c < n_; ++c) {
-      if (g_.kind(c) != OpKind::copy) continue;
-      std::uint8_t before = b.of_vertex[c];
-      TimeNs last = 0;
-      hops_of(c, [&](std::uint32_t h, std::size_t key, std::uint8_t block, TimeNs duration) {
-        if (h == 0 && block != before) b.shared_instance[key] = 1;
-        if (h > 0 && block != before) lookahead = std::min(lookahead, last);  // told when the hop before started
-        before = block;
-        last = duration;
-      });
-      // The last hop's block tells the copy's own: the last hop's duration ahead.
-      if (plan_of(c).path_slot != CopyPlan::kRemoved && before != b.of_vertex[c]) lookahead = std::min(lookahead, last);
-    }
-    b.least_hop = kNoTime;
-    for (VertexId c = 0; c < n_; ++c)
-      if (g_.kind(c) == OpKind::copy)
-        hops_of(c, [&](std::uint32_t, std::size_t key, std::uint8_t, TimeNs duration) {
-          if (b.shared_instance[key]) b.least_hop = std::min(b.least_hop, duration);
-        });
-    // A lane of a shared instance is given out once every other block has gone past its instant; until its hop
-    // ends, nothing it starts can reach the block, which may run that far ahead and no further.
-    b.lookahead = std::min(lookahead, b.least_hop);
-    if (b.lookahead <= 0) return "something crosses blocks without delay";
-    if (b.lookahead < options_.min_lookahead_ns) return "blocks would wait for each other more than they work";
-    b.progress = std::make_unique<BlockProgress[]>(count);
-    for (std::uint32_t i = 0; i < count * count; ++i) b.mail.push_back(std::make_unique<MailQueue>());
-    return std::nullopt;
-  }
-
-  bool owned(VertexId v) const { return !blocks_ || blocks_->of_vertex[v] == me_; }
-  std::uint32_t owner(VertexId v) const { return blocks_->of_vertex[v]; }
+  bool owned(VertexId v) const { return !blocks_ || blocks_->partition.of_vertex[v] == me_; }
+  std::uint32_t owner(VertexId v) const { return blocks_->partition.of_vertex[v]; }
 
   BlockOutput take_output() {
     return {std::move(t_), std::move(instances_), std::move(path_usage_)};
@@ -825,7 +674,7 @@ class Engine {
     if (instance_of_[key] == ~0u) {
       instance_of_[key] = static_cast<std::uint32_t>(instances_.size());
       instances_.push_back({channel, node, model_.channels[channel].lanes,
-                            blocks_ != nullptr && blocks_->shared_instance[key] != 0, {}, kNoVertex});
+                            blocks_ != nullptr && blocks_->partition.shared_instance[key] != 0, {}, kNoVertex});
     }
     return instance_of_[key];
   }
@@ -838,7 +687,7 @@ class Engine {
     const std::uint32_t channel = path_of(plan).hops[plan.hop];
     const std::uint32_t node = hop_node(plan, plan.hop);
     if (blocks_) {
-      if (const std::uint32_t to = blocks_->of_node[node]; to != me_) {  // only a first hop: Blocks
+      if (const std::uint32_t to = blocks_->partition.of_node[node]; to != me_) {  // only a first hop: Partition
         mail(to, {now_, c, static_cast<std::uint32_t>(std::size_t{channel} * map_.model_nodes() + node), round_,
                   Mail::Kind::request},
              now_);
@@ -877,7 +726,7 @@ class Engine {
       // Who goes on with the copy when the hop ends: the block of its next hop's channel, or after the last hop
       // its own. Told now, the hop's whole duration ahead.
       const std::uint32_t next_owner =
-          plan.hop + 1 < path_of(plan).hops.size() ? blocks_->of_node[hop_node(plan, plan.hop + 1)] : owner(c);
+          plan.hop + 1 < path_of(plan).hops.size() ? blocks_->partition.of_node[hop_node(plan, plan.hop + 1)] : owner(c);
       if (next_owner != me_) {
         push(end, c, EventType::hop_end, inst | kLaneOnly);
         mail(next_owner, {core::held(end), c, static_cast<std::uint32_t>(EventType::hop_end), kGoOn, Mail::Kind::event}, at);
@@ -1042,7 +891,7 @@ class Engine {
   Blocks* blocks_;  // null: the whole replay on this engine
   std::uint32_t me_;
   std::vector<UnackedTimes> unacked_;  // by receiving block
-  std::vector<std::uint64_t> acked_seen_ = std::vector<std::uint64_t>(blocks_ ? blocks_->count : 0, 0);
+  std::vector<std::uint64_t> acked_seen_ = std::vector<std::uint64_t>(blocks_ ? blocks_->count() : 0, 0);
   TimeNs horizon_ = 0;  // step: no other block has anything left before it
   // ... nor any event, which alone can ask for a lane (a lane it gives out late asks for none): lanes of shared
   // instances are given out before it. Blocks that both owe lanes at one instant do not wait for each other.
@@ -1096,7 +945,7 @@ inline void pause() {
 bool all_done(Blocks& b) {
   std::uint64_t acknowledged = 0, written = 0;
   for (const auto& q : b.mail) acknowledged += q->acknowledged();
-  for (std::uint32_t i = 0; i < b.count; ++i)
+  for (std::uint32_t i = 0; i < b.count(); ++i)
     if (b.progress[i].next.load(std::memory_order_acquire) != kNoTime) return false;
   for (const auto& q : b.mail) written += q->written();
   return acknowledged == written;
@@ -1107,8 +956,8 @@ bool all_done(Blocks& b) {
 void run_blocks(std::vector<std::unique_ptr<Engine>>& engines, Blocks& b, std::uint32_t threads) {
   constexpr std::uint32_t kStealAfter = 256;  // idle looks (each a short spin) before a worker steps others' blocks
   std::atomic<bool> finished{false};
-  const std::unique_ptr<std::atomic<bool>[]> held(new std::atomic<bool>[b.count]);
-  for (std::uint32_t i = 0; i < b.count; ++i) held[i].store(false);
+  const std::unique_ptr<std::atomic<bool>[]> held(new std::atomic<bool>[b.count()]);
+  for (std::uint32_t i = 0; i < b.count(); ++i) held[i].store(false);
   std::exception_ptr failure;
   std::atomic<bool> failed{false};
   auto step = [&](std::uint32_t i) {
@@ -1130,10 +979,10 @@ void run_blocks(std::vector<std::unique_ptr<Engine>>& engines, Blocks& b, std::u
     std::uint32_t idle = 0;
     while (!finished.load(std::memory_order_acquire)) {
       bool did = false;
-      for (std::uint32_t i = worker; i < b.count; i += threads) did |= step(i);
+      for (std::uint32_t i = worker; i < b.count(); i += threads) did |= step(i);
       if (!did && idle >= kStealAfter)
-        for (std::uint32_t k = 1; k < b.count; ++k) {
-          const std::uint32_t i = (worker + k) % b.count;
+        for (std::uint32_t k = 1; k < b.count(); ++k) {
+          const std::uint32_t i = (worker + k) % b.count();
           if (i % threads != worker) did |= step(i);
         }
       if (did) {
@@ -1168,8 +1017,7 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   SharedState shared;
   const Noise noise{options.perturb_sigma, options.perturb_seed};
   Engine first(g, map, model, options, shared);
-  Blocks blocks;
-  bool split = false;
+  Partition partition;
   std::optional<core::InputError> copy_error;
   // Shared cores and start-ups run one engine: a node's clock would have to cross blocks in the same instant, and
   // the issue times they keep (ReplayResult::issued_at) are set up once, before any block would run.
@@ -1183,13 +1031,15 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
     oneapi::tbb::parallel_invoke([&] { handoff.take(); init_shared(g, map, noise, shared); handoff.give(); }, [&] {
       handoff.take();
       copy_error = plan_copies(g, map, model, shared);
-      split = !copy_error && !first.partition(blocks, options.blocks);
+      if (!copy_error)
+        partition = partition_by_node(g, map, model, shared.copies, noise, options.blocks,
+                                      {options.min_block_operations, options.min_lookahead_ns});
       handoff.give();
     });
     handoff.take();
   }
   if (copy_error) return *copy_error;
-  if (!split) {
+  if (partition.count < 2) {
     if (auto error = first.init_block()) return error->second;
     first.run_alone();
     std::vector<BlockOutput> outputs;
@@ -1197,13 +1047,14 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
     assemble_result(g, map, options.stuck_examples, shared, outputs);
     return std::move(shared.r);
   }
+  Blocks blocks(std::move(partition));
   std::vector<std::unique_ptr<Engine>> engines;
-  for (std::uint32_t i = 0; i < blocks.count; ++i)
+  for (std::uint32_t i = 0; i < blocks.count(); ++i)
     engines.push_back(std::make_unique<Engine>(g, map, model, options, shared, &blocks, i));
-  std::vector<std::optional<std::pair<VertexId, core::InputError>>> errors(blocks.count);
+  std::vector<std::optional<std::pair<VertexId, core::InputError>>> errors(blocks.count());
   Handoff handoff;
   handoff.give();
-  oneapi::tbb::parallel_for(std::uint32_t{0}, blocks.count, [&](std::uint32_t i) {
+  oneapi::tbb::parallel_for(std::uint32_t{0}, blocks.count(), [&](std::uint32_t i) {
     handoff.take();
     errors[i] = engines[i]->init_block();
     handoff.give();
@@ -1216,11 +1067,11 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   for (auto& e : engines) e->publish();
   // No more workers than the machine has (oneTBB would not give them, and say so): a worker steps any free block.
   const auto cores = static_cast<std::uint32_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
-  run_blocks(engines, blocks, std::min(options.threads ? options.threads : blocks.count, cores));
+  run_blocks(engines, blocks, std::min(options.threads ? options.threads : blocks.count(), cores));
   std::vector<BlockOutput> outputs;
   for (auto& e : engines) outputs.push_back(e->take_output());
   assemble_result(g, map, options.stuck_examples, shared, outputs);
-  shared.r.blocks = blocks.count;
+  shared.r.blocks = blocks.count();
   return std::move(shared.r);
 }
 
