@@ -1,0 +1,27 @@
+// The end of a replay: the blocks' outputs put together into the result, and what never completed described.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "graph/event_graph.hpp"
+#include "replay/machine_map.hpp"
+#include "replay/replay_result.hpp"
+#include "replay/src/channel_instance.hpp"
+#include "replay/src/shared_state.hpp"
+
+namespace rr::replay {
+
+// What one block (or the one engine) leaves for the result beyond the shared arrays.
+struct BlockOutput {
+  ReplayResult tally;  // counters, sums and intervals (tracks: processors, then this block's instances)
+  std::vector<ChannelInstance> instances;
+  std::vector<PathUsage> path_usage;  // by CopyPlans slot
+};
+
+// Puts the blocks' outputs (in block order: each is the same for any split) into the shared result, and describes
+// up to `stuck_examples` operations that never completed.
+void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::size_t stuck_examples,
+                     SharedState& shared, std::vector<BlockOutput>& outputs);
+
+}  // namespace rr::replay
