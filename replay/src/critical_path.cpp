@@ -120,6 +120,142 @@ std::string resource_group_name(const PathResource& r) {
   return "other";
 }
 
+namespace {
+
+// The walk back from the last operation: `hi` is where the part of the run not yet classed ends; each operation
+// classes its own time, the gap from its ready time to its start, and the gap back to what made it ready.
+class PathWalk {
+ public:
+  PathWalk(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model, const ReplayResult& r,
+           CriticalPath& cp)
+      : g_(g), map_(map), model_(model), r_(r), cp_(cp), timing_(g, map, model, r.noise),
+        shared_(model.node.cores > 0 || model.runtime.processor_start_ns > 0) {}
+
+  void from(VertexId v) {
+    hi_ = v == graph::kNoVertex ? 0 : r_.end(v);
+    for (std::uint64_t guard = 0; v != graph::kNoVertex && guard <= g_.vertex_count(); ++guard) {
+      own_time(v);
+      // Ready before it started: its processor or lane (or a start-up) was taken.
+      contend(v, queued_for(g_, map_, r_, v), std::min(r_.ready(v), hi_), hi_);
+      hi_ = std::min(r_.ready(v), hi_);
+      v = back_to_input(v);
+    }
+    std::reverse(reversed_.begin(), reversed_.end());
+    cp_.steps = std::move(reversed_);
+  }
+
+ private:
+  void account(VertexId at, PathClass cls, std::string label, TimeNs begin, TimeNs end) {
+    if (end <= begin) return;
+    cp_.by_class[static_cast<std::size_t>(cls)] += end - begin;
+    cp_.by_label[label] += end - begin;
+    reversed_.push_back({at, cls, std::move(label), begin, end});
+  }
+  void contend(VertexId at, const PathResource& res, TimeNs begin, TimeNs end) {
+    if (end <= begin) return;
+    cp_.contention[res] += end - begin;
+    account(at, PathClass::contention, "contention " + resource_name(res), begin, end);
+  }
+
+  // v's own work, or for an issuer only its part before the action it issued; hi_ moves to v's start.
+  void own_time(VertexId v) {
+    const TimeNs start = std::min(r_.start(v), hi_);
+    if (via_issue_) {
+      account(v, PathClass::issue, "issue " + g_.function_name(g_.task(g_.task_of(v)).func_id), start, hi_);
+    } else {
+      PathClass cls;
+      std::string label = own_label(g_, map_, r_, v, &cls);
+      // Past its own work, a thread that took a core shared the node's cores or waited for its start-up.
+      TimeNs own = hi_;
+      if (shared_ && cls == PathClass::compute) {
+        if (const TimeNs alone = own_end(g_, r_, timing_, v); alone != kNever && alone < hi_) {
+          own = std::max(start, alone);
+          const std::uint32_t p = r_.processor_of[v];
+          PathResource res;
+          res.type = model_.node.cores > 0 ? PathResource::Type::cores : PathResource::Type::start_ups;
+          res.node = p < map_.processors().size() ? map_.processors()[p].node : 0;
+          contend(v, res, own, hi_);
+        }
+      }
+      account(v, cls, label, start, own);
+    }
+    hi_ = start;
+  }
+
+  // The gap between v's ready time and what made it ready, classed; returns that operation (kNoVertex at the start).
+  VertexId back_to_input(VertexId v) {
+    const VertexId next = r_.released_by(v);
+    switch (r_.release(v)) {
+      case Release::none:
+        return to_start(v);
+      case Release::observed: {
+        // It waited on an event no record produces, its measured delay after the recorded input (or the
+        // issue) that came last, which released it before that.
+        const TimeNs from = std::max<TimeNs>(0, hi_ - g_.external_delay(v));
+        account(v, PathClass::wait, "wait (unrecorded event, measured delay)", from, hi_);
+        hi_ = from;
+        if (next == graph::kNoVertex) return to_start(v);
+        via_issue_ = g_.task_of(next) == g_.issuer(v);
+        if (via_issue_) {
+          const TimeNs from_issue =
+              std::max(hi_ - edge_delay_ns(g_, map_, model_, next, v, graph::EdgeKind::issue), r_.start(next));
+          account(v, PathClass::latency, "latency", from_issue, hi_);
+          hi_ = from_issue;
+        } else {
+          account(v, PathClass::latency, "latency", std::min(r_.end(next), hi_), hi_);
+          hi_ = std::min(r_.end(next), hi_);
+        }
+        return next;
+      }
+      case Release::input: {
+        // After the segment before it, a resume waits out a wait no record explains: measured, not latency.
+        const bool measured_wait = g_.kind(v) == OpKind::task_resume && g_.resume_wait(v).awaited == graph::kNoVertex;
+        if (measured_wait) {
+          account(v, PathClass::wait, "wait (measured, unlogged event)", std::min(r_.end(next), hi_), hi_);
+        } else {
+          // An implied copy of a moved task's data is the last part of the gap; the rest is latency.
+          const TimeNs copy = implied_copy_ns(g_, map_, model_, r_, next, v);
+          const TimeNs copy_from = std::max(std::min(r_.end(next), hi_), hi_ - copy);
+          account(v, PathClass::copy, "copy implied by a moved function", copy_from, hi_);
+          account(v, PathClass::latency, "latency", std::min(r_.end(next), copy_from), copy_from);
+        }
+        hi_ = std::min(r_.end(next), hi_);
+        via_issue_ = false;
+        return next;
+      }
+      case Release::issue: {
+        // The issue reached v one network latency later when they are on different nodes.
+        const TimeNs delay = edge_delay_ns(g_, map_, model_, next, v, graph::EdgeKind::issue);
+        account(v, PathClass::latency, "latency", std::max(hi_ - delay, r_.start(next)), hi_);
+        hi_ = std::max(hi_ - delay, r_.start(next));
+        via_issue_ = true;
+        return next;
+      }
+    }
+    return graph::kNoVertex;
+  }
+
+  // Nothing released v: from the start of the run it waited for its resource.
+  VertexId to_start(VertexId v) {
+    contend(v, queued_for(g_, map_, r_, v), 0, hi_);
+    hi_ = 0;
+    return graph::kNoVertex;
+  }
+
+  const graph::EventGraph& g_;
+  const MachineMap& map_;
+  const machine::MachineModel& model_;
+  const ReplayResult& r_;
+  CriticalPath& cp_;
+  const TaskTiming timing_;
+  const bool shared_;
+  TimeNs hi_ = 0;
+  bool via_issue_ = false;
+  std::vector<PathStep> reversed_;
+};
+
+}  // namespace
+
 CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
                            const ReplayResult& r) {
   CriticalPath cp;
@@ -128,110 +264,7 @@ CriticalPath critical_path(const graph::EventGraph& g, const MachineMap& map, co
   VertexId v = graph::kNoVertex;
   for (VertexId u = 0; u < g.vertex_count(); ++u)
     if (r.end(u) != kNever && r.counts(u) && (v == graph::kNoVertex || r.end(u) > r.end(v))) v = u;
-
-  std::vector<PathStep> reversed;
-  auto account = [&](VertexId at, PathClass cls, std::string label, TimeNs begin, TimeNs end) {
-    if (end <= begin) return;
-    cp.by_class[static_cast<std::size_t>(cls)] += end - begin;
-    cp.by_label[label] += end - begin;
-    reversed.push_back({at, cls, std::move(label), begin, end});
-  };
-  auto contend = [&](VertexId at, const PathResource& res, TimeNs begin, TimeNs end) {
-    if (end <= begin) return;
-    cp.contention[res] += end - begin;
-    account(at, PathClass::contention, "contention " + resource_name(res), begin, end);
-  };
-  const TaskTiming timing(g, map, model, r.noise);
-  const bool shared = model.node.cores > 0 || model.runtime.processor_start_ns > 0;
-
-  TimeNs hi = v == graph::kNoVertex ? 0 : r.end(v);
-  bool via_issue = false;
-  for (std::uint64_t guard = 0; v != graph::kNoVertex && guard <= g.vertex_count(); ++guard) {
-    // v's own work, or for an issuer only its part before the action it issued.
-    const TimeNs start = std::min(r.start(v), hi);
-    if (via_issue) {
-      const auto& t = g.task(g.task_of(v));
-      account(v, PathClass::issue, "issue " + g.function_name(t.func_id), start, hi);
-    } else {
-      PathClass cls;
-      std::string label = own_label(g, map, r, v, &cls);
-      // Past its own work, a thread that took a core shared the node's cores or waited for its start-up.
-      TimeNs own = hi;
-      if (shared && cls == PathClass::compute) {
-        if (const TimeNs alone = own_end(g, r, timing, v); alone != kNever && alone < hi) {
-          own = std::max(start, alone);
-          const std::uint32_t p = r.processor_of[v];
-          PathResource res;
-          res.type = model.node.cores > 0 ? PathResource::Type::cores : PathResource::Type::start_ups;
-          res.node = p < map.processors().size() ? map.processors()[p].node : 0;
-          contend(v, res, own, hi);
-        }
-      }
-      account(v, cls, label, start, own);
-    }
-    hi = start;
-    // Ready before it started: its processor or lane (or a start-up) was taken.
-    contend(v, queued_for(g, map, r, v), std::min(r.ready(v), hi), hi);
-    hi = std::min(r.ready(v), hi);
-    const VertexId next = r.released_by(v);
-    switch (r.release(v)) {
-      case Release::none:
-        contend(v, queued_for(g, map, r, v), 0, hi);
-        hi = 0;
-        v = graph::kNoVertex;
-        continue;
-      case Release::observed: {
-        // It waited on an event no record produces, its measured delay after the recorded input (or the
-        // issue) that came last, which released it before that.
-        const TimeNs from = std::max<TimeNs>(0, hi - g.external_delay(v));
-        account(v, PathClass::wait, "wait (unrecorded event, measured delay)", from, hi);
-        hi = from;
-        if (next == graph::kNoVertex) {
-          contend(v, queued_for(g, map, r, v), 0, hi);
-          hi = 0;
-          v = graph::kNoVertex;
-          continue;
-        }
-        via_issue = g.task_of(next) == g.issuer(v);
-        if (via_issue) {
-          const TimeNs from_issue = std::max(hi - edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue), r.start(next));
-          account(v, PathClass::latency, "latency", from_issue, hi);
-          hi = from_issue;
-        } else {
-          account(v, PathClass::latency, "latency", std::min(r.end(next), hi), hi);
-          hi = std::min(r.end(next), hi);
-        }
-        break;
-      }
-      case Release::input: {
-        // After the segment before it, a resume waits out a wait no record explains: measured, not latency.
-        const bool measured_wait = g.kind(v) == OpKind::task_resume && g.resume_wait(v).awaited == graph::kNoVertex;
-        if (measured_wait) {
-          account(v, PathClass::wait, "wait (measured, unlogged event)", std::min(r.end(next), hi), hi);
-        } else {
-          // An implied copy of a moved task's data is the last part of the gap; the rest is latency.
-          const TimeNs copy = implied_copy_ns(g, map, model, r, next, v);
-          const TimeNs copy_from = std::max(std::min(r.end(next), hi), hi - copy);
-          account(v, PathClass::copy, "copy implied by a moved function", copy_from, hi);
-          account(v, PathClass::latency, "latency", std::min(r.end(next), copy_from), copy_from);
-        }
-        hi = std::min(r.end(next), hi);
-        via_issue = false;
-        break;
-      }
-      case Release::issue: {
-        // The issue reached v one network latency later when they are on different nodes.
-        const TimeNs delay = edge_delay_ns(g, map, model, next, v, graph::EdgeKind::issue);
-        account(v, PathClass::latency, "latency", std::max(hi - delay, r.start(next)), hi);
-        hi = std::max(hi - delay, r.start(next));
-        via_issue = true;
-        break;
-      }
-    }
-    v = next;
-  }
-  std::reverse(reversed.begin(), reversed.end());
-  cp.steps = std::move(reversed);
+  PathWalk(g, map, model, r, cp).from(v);
 
   // Lower bound: every operation takes its replayed duration and every edge its delay, but nothing queues.
   // An issued operation starts from its issuer's issue point, which is (end - issue time) before the issuer's end.
