@@ -14,6 +14,7 @@
 
 #include "core/ids.hpp"
 #include "graph/column.hpp"
+#include "graph/function_labels.hpp"
 
 namespace rr::graph {
 
@@ -246,10 +247,13 @@ class EventGraph {
   std::int64_t external_delay(VertexId v) const { return external_delay_.empty() ? 0 : external_delay_[v]; }
   bool has_external_delays() const { return !external_delay_.empty(); }  // else external_delay() is 0 everywhere
   std::span<const VertexId> outside_work() const { return outside_work_; }
-  // "f5", or the function's name where the trace gives one ("calc_new_currents").
+  // How every output prints a function (graph/function_labels.hpp): its name where the trace or a names file
+  // gives one ("calc_new_currents"), escaped, "name#id" where two functions share a name; else "f5".
   std::string function_name(std::uint32_t func) const;
-  // Sorted by function id.
-  const std::vector<std::pair<std::uint32_t, std::string>>& function_names() const { return function_names_; }
+  // The names as given, sorted by function id.
+  const FunctionNames& function_names() const { return function_names_; }
+  // Replaces the names (a names file laid over the trace's own) and labels them again.
+  void set_function_names(FunctionNames names);
 
   // Every part of the graph in one fixed order, for the packed trace format (session/packed_trace): calls
   // `parts.column(c)` on each array and `parts.value(x)` on each other member. Loading a packed trace replaces
@@ -291,7 +295,8 @@ class EventGraph {
   Column<std::int64_t> external_delay_;
   Column<VertexId> outside_work_;
   std::int64_t observed_origin_ = 0;
-  std::vector<std::pair<std::uint32_t, std::string>> function_names_;
+  FunctionNames function_names_;
+  FunctionNames function_labels_;  // derived from function_names_, never stored in a packed trace
   Column<EdgeOffset> succ_offset_;
   Column<VertexId> succ_;
   Column<EdgeKind> succ_kind_;

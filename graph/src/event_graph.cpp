@@ -40,7 +40,6 @@ EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edg
   if (!v.observed_start.empty()) v.observed_start.resize(n, kNoTime);
   if (!v.observed_end.empty()) v.observed_end.resize(n, kNoTime);
   if (!v.external_delay.empty()) v.external_delay.resize(n, 0);
-  std::sort(v.function_names.begin(), v.function_names.end());
   std::uint64_t m = 0;
   for (const auto& run : edge_runs) m += run.size();
   check_edge_count(m);
@@ -84,7 +83,7 @@ EventGraph EventGraph::freeze(VertexTable v, std::span<const std::span<const Edg
   g.external_delay_ = Column(std::move(v.external_delay));
   g.outside_work_ = Column(std::move(v.outside_work));
   g.observed_origin_ = v.observed_origin;
-  g.function_names_ = std::move(v.function_names);
+  g.set_function_names(std::move(v.function_names));
   g.succ_offset_ = Column(std::move(offset));
   g.succ_ = Column(std::move(ends));
   g.succ_kind_ = Column(std::move(kinds));
@@ -115,9 +114,19 @@ void EventGraph::build_reverse(ReverseCsr& r) const {
 }
 
 std::string EventGraph::function_name(std::uint32_t func) const {
-  auto it = std::lower_bound(function_names_.begin(), function_names_.end(), std::pair<std::uint32_t, std::string>{func, ""});
-  if (it != function_names_.end() && it->first == func) return it->second;
-  return "f" + std::to_string(func);
+  auto it = std::lower_bound(function_labels_.begin(), function_labels_.end(), func,
+                             [](const auto& entry, std::uint32_t id) { return entry.first < id; });
+  if (it != function_labels_.end() && it->first == func) return it->second;
+  return unnamed_function_label(func);
+}
+
+void EventGraph::set_function_names(FunctionNames names) {
+  // One entry per id, by id; of an id given twice, the name that sorts first stays.
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+              names.end());
+  function_names_ = std::move(names);
+  function_labels_ = function_labels(function_names_);
 }
 
 namespace {

@@ -329,6 +329,8 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
     return error_in(path, "damaged: the graph has " + problem);
   for (graph::VertexId v : t.built.findings.cycle)
     if (v >= t.built.graph.vertex_count()) return error_in(path, "damaged: the cycle found names no vertex");
+  // The file holds the functions' names; their labels are derived from them, here as when the graph was built.
+  t.built.graph.set_function_names(graph::FunctionNames(t.built.graph.function_names()));
   t.family = trace_family(t.label, t.nodes);
   t.cache = std::make_shared<LoadedTrace::Cache>();
   t.traced_cores = facts.cores ? static_cast<std::uint32_t>(facts.cores->value) : 0;
