@@ -21,8 +21,9 @@ std::function<int()> add_profile_command(CLI::App& app, CommonOptions& common) {
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "profile",
-      "Folded stacks (\"f4;f17;f23 1234\", microseconds) of time per task-nesting context, for flamegraph.pl, "
-      "inferno or speedscope; with --against-trace/--against-machine the differential form \"stack before after\".");
+      "Folded stacks (\"main;f17;calc_new_currents 1234\", microseconds) of time per task-nesting context, for "
+      "flamegraph.pl, inferno or speedscope; functions by name where the trace or a names file (--names) gives one; "
+      "with --against-trace/--against-machine the differential form \"stack before after\".");
   add_replay_inputs(cmd, opts->in, common);
   cmd->add_flag("--critical", opts->critical, "fold critical-path time instead of busy time");
   cmd->add_option("--against-trace", opts->against_trace, "the 'after' run: this trace on the same machine");

@@ -1,5 +1,6 @@
 // Where time goes per task-nesting context: a trie of enclosing task functions from the root, built once,
-// aggregating busy time and critical-path time; folded-stack output for flame graphs.
+// aggregating busy time and critical-path time; folded-stack output for flame graphs, each frame a function
+// as every output names it (EventGraph::function_name: escaped, so a frame never holds the ';' between frames).
 #pragma once
 
 #include <cstdint>
@@ -28,15 +29,16 @@ class ContextTrie {
   // The context of a task vertex (or of a task_resume: its task's).
   std::uint32_t context_of_task(graph::VertexId task) const { return context_of_task_[task]; }
 
-  // "f4;f17;f23" for a node (empty for the root).
+  // "main;f17;calc_new_currents" for a node (empty for the root).
   std::string stack(std::uint32_t node) const;
-  // One line per context with a non-zero value: "f4;f17;f23 1234" (value in microseconds, rounded),
+  // One line per context with a non-zero value: "main;f17;calc_new_currents 1234" (microseconds, rounded),
   // sorted by stack so the output is stable. critical=true folds critical-path time instead of busy time.
   std::string folded(bool critical) const;
 
  private:
   std::vector<std::uint32_t> parent_;
   std::vector<std::uint32_t> func_;
+  std::vector<std::string> frame_;  // the function as the graph names it ("calc_new_currents", "f17")
   std::vector<TimeNs> busy_;
   std::vector<TimeNs> critical_;
   std::vector<std::uint32_t> context_of_task_;  // by vertex; ~0u for non-tasks

@@ -23,6 +23,7 @@ ContextTrie ContextTrie::build(const graph::EventGraph& g, const ReplayResult& r
   ContextTrie t;
   t.parent_.push_back(kRoot);
   t.func_.push_back(0);
+  t.frame_.emplace_back();
   t.busy_.push_back(0);
   t.critical_.push_back(0);
   t.context_of_task_.assign(g.vertex_count(), kNoContext);
@@ -48,6 +49,7 @@ ContextTrie ContextTrie::build(const graph::EventGraph& g, const ReplayResult& r
       if (fresh) {
         t.parent_.push_back(node);
         t.func_.push_back(func);
+        t.frame_.push_back(g.function_name(func));
         t.busy_.push_back(0);
         t.critical_.push_back(0);
       }
@@ -75,10 +77,13 @@ ContextTrie ContextTrie::build(const graph::EventGraph& g, const ReplayResult& r
 }
 
 std::string ContextTrie::stack(std::uint32_t node) const {
-  std::vector<std::uint32_t> funcs;
-  for (std::uint32_t n = node; n != kRoot; n = parent_[n]) funcs.push_back(func_[n]);
+  std::vector<std::uint32_t> path;
+  for (std::uint32_t n = node; n != kRoot; n = parent_[n]) path.push_back(n);
   std::string out;
-  for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) out += (out.empty() ? "f" : ";f") + std::to_string(*it);
+  for (auto it = path.rbegin(); it != path.rend(); ++it) {
+    if (!out.empty()) out += ';';
+    out += frame_[*it];
+  }
   return out;
 }
 

@@ -22,7 +22,7 @@ std::string naive_folded(const graph::EventGraph& g, const ReplayResult& r) {
     std::vector<std::uint32_t> funcs;
     for (VertexId u = task; u != graph::kNoVertex; u = g.issuer(u)) funcs.push_back(g.task(u).func_id);
     std::string stack;
-    for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) stack += (stack.empty() ? "f" : ";f") + std::to_string(*it);
+    for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) stack += (stack.empty() ? "" : ";") + g.function_name(*it);
     sums[stack] += r.end(v) - r.start(v);
   }
   std::string out;
@@ -42,6 +42,24 @@ TEST(ContextProfile, NestedTasksFoldIntoTheirStacks) {
   EXPECT_EQ(trie.folded(false), "f4 10\nf4;f17 20\nf4;f17;f23 35\n");
   EXPECT_EQ(trie.size(), 4u);  // root, f4, f4;f17, f4;f17;f23
   EXPECT_EQ(trie.folded(false), naive_folded(r.graph(), r.run.result));
+}
+
+TEST(ContextProfile, FramesAreTheFunctionsNames) {
+  auto r = testing::replay_lines({testing::task(4, "80000000", "(20000001,1)"),
+                                  testing::task(17, "80000001", "(20000002,1)", "(0,0)", "(20000001,1)"),
+                                  testing::task(23, "80000001", "(20000003,1)", "(0,0)", "(20000002,1)"),
+                                  testing::task(24, "80000001", "(20000004,1)", "(0,0)", "(20000002,1)"),
+                                  "Task Time: (20000001,1) 10", "Task Time: (20000002,1) 20",
+                                  "Task Time: (20000003,1) 30", "Task Time: (20000004,1) 5"});
+  // A ';' in a name would split its frame in two; two functions of one name would fold into one frame.
+  r.trace.built.graph.set_function_names({{4, "main"}, {17, "a;b"}, {23, "leaf"}, {24, "leaf"}});
+  auto trie = ContextTrie::build(r.graph(), r.run.result, nullptr);
+  EXPECT_EQ(trie.folded(false), "main 10\nmain;a%3Bb 20\nmain;a%3Bb;leaf#23 30\nmain;a%3Bb;leaf#24 5\n");
+  EXPECT_EQ(trie.folded(false), naive_folded(r.graph(), r.run.result));
+  // Unnamed functions keep their ids.
+  r.trace.built.graph.set_function_names({{4, "main"}});
+  EXPECT_EQ(ContextTrie::build(r.graph(), r.run.result, nullptr).folded(false),
+            "main 10\nmain;f17 20\nmain;f17;f23 30\nmain;f17;f24 5\n");
 }
 
 TEST(ContextProfile, CriticalPathTimeIsChargedToContexts) {
