@@ -28,6 +28,9 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
                   "the cores the traced process ran on: spans measured while more threads ran than it had cores become "
                   "work (Legion Prof logs), and -m traced gets that many cores per node (0: unknown)")
       ->check(CLI::Range(std::int64_t{0}, machine::kMaxCoresPerNode));
+  cmd->add_option("--names", options.names_file,
+                  "function names: a TOML file of id = \"name\" lines (5 = \"calc_new_currents\"), over the trace's "
+                  "own; default: names.toml in the trace's folder, when there is one");
 }
 
 std::string reading_summary(const session::LoadedTrace& t) {
@@ -60,6 +63,9 @@ std::string reading_summary(const session::LoadedTrace& t) {
   const auto findings = t.built.findings.total();
   out += "; graph: " + std::to_string(t.graph().vertex_count()) + " operations, " +
          (findings ? std::to_string(findings) + " finding(s) (realm-replay validate lists them)" : "no finding");
+  if (t.names)
+    out += "; " + std::to_string(t.names->given) + " function name(s) from " + t.names->file + ", " +
+           std::to_string(t.names->used) + " for functions this trace runs";
   for (const auto& note : t.built.findings.notes) out += "\n  note: " + note;
   for (const auto& f : t.records.failed_files) out += "\n  skipped unreadable file " + f.to_string();
   for (const auto& d : t.malformed_messages()) out += "\n  " + core::format_diagnostic(d);

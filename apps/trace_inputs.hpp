@@ -17,11 +17,12 @@ namespace rr::app {
 
 // What the reading flags of a command set; its thread count is -j (CommonOptions::threads), which replays use too.
 struct ReadingFlags {
-  session::ReadingOptions options;  // --keep-going, --strict, --max-messages, --traced-cores
+  session::ReadingOptions options;  // --keep-going, --strict, --max-messages, --traced-cores, --names
   bool quiet = false;               // no reading summary on stderr
 };
 
-// -j/--threads, --keep-going, --strict, --quiet, --max-messages and --traced-cores on a command that reads traces.
+// -j/--threads, --keep-going, --strict, --quiet, --max-messages, --traced-cores and --names on a command that
+// reads traces.
 void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& common);
 
 // Reads and builds a trace; on failure prints "realm-replay <command>: error: ..." and returns nothing.

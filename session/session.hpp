@@ -40,6 +40,16 @@ struct ReadingOptions {
   // A malformed line, a record that could not be joined, or a file skipped by read.keep_going is an error.
   bool strict = false;
   bool summarise = false;       // keep the per-node counts (`stats`); costs a pass over the records
+  // A names file (session/names_file.hpp) laid over the trace's own names; empty: names.toml in the folder
+  // the trace is read from, when there is one. Read before the trace, so a bad one fails at once.
+  std::string names_file;
+};
+
+// The names file a trace was read with, and how much of it the trace uses.
+struct NamesSource {
+  std::string file;
+  std::size_t given = 0;  // functions the file names
+  std::size_t used = 0;   // of them, functions the trace has tasks of
 };
 
 // A trace read and built: what every command starts from. The graph records are released by the build;
@@ -55,6 +65,7 @@ struct LoadedTrace {
   std::optional<parser::TraceSummary> summary;  // when ReadingOptions::summarise (Realm text logs)
   std::optional<parser::ProfileSummary> profile_summary;  // when ReadingOptions::summarise (Legion Prof logs)
   graph::BuildResult built;
+  std::optional<NamesSource> names;  // when a names file was read (load_trace)
 
   const graph::EventGraph& graph() const { return built.graph; }
   // The traced machine's TOML, its network latency fitted to the trace's measured waits where they allow it
@@ -69,7 +80,8 @@ struct LoadedTrace {
   std::shared_ptr<Cache> cache;  // made by load_records; shared by copies of the trace
 };
 
-// Reads and builds. Fails on an unreadable input (unless keep_going), an empty trace, or, with strict, on the
+// Reads and builds, and names the functions from ReadingOptions::names_file or the names.toml beside the trace.
+// Fails on an unreadable input (unless keep_going), an empty trace, a bad names file, or, with strict, on the
 // first malformed line, record that could not be joined, or skipped file (the error names it).
 core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options);
 // The same from records already in memory (tests, generators): `label` names them in reports.

@@ -13,6 +13,7 @@
 #include "graph/prof_graph_builder.hpp"
 #include "parser/trace_reader.hpp"
 #include "platform/freed_memory.hpp"
+#include "session/names_file.hpp"
 #include "session/packed_trace.hpp"
 #include "session/src/trace_cache.hpp"
 #include "session/traced_fit.hpp"
@@ -135,9 +136,34 @@ void keep_at_most(LoadedTrace& t, std::size_t examples, std::size_t messages) {
   if (t.profile_summary) keep_first_per_file(t.profile_summary->messages, messages);
 }
 
-}  // namespace
+// The names file a trace is read with: the one given, or names.toml beside the trace.
+struct GivenNames {
+  std::string file;
+  graph::FunctionNames names;
+};
 
-core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options) {
+core::Expected<std::optional<GivenNames>> read_given_names(const std::vector<std::string>& inputs,
+                                                           const ReadingOptions& options) {
+  const std::optional<std::string> file = options.names_file.empty() ? default_names_file(inputs) : options.names_file;
+  if (!file) return std::optional<GivenNames>{};
+  auto names = read_names_file(*file);
+  if (!names) return names.error();
+  return std::optional<GivenNames>{GivenNames{*file, std::move(*names)}};
+}
+
+// Lays the given names over the trace's own: a names file renames what a Legion Prof log calls a function.
+void apply_names(LoadedTrace& t, GivenNames given) {
+  graph::EventGraph& g = t.built.graph;
+  std::set<std::uint32_t> functions;
+  for (std::uint32_t i = 0; i < g.task_count(); ++i) functions.insert(g.task_at(i).func_id);
+  NamesSource source{std::move(given.file), given.names.size(), 0};
+  for (const auto& entry : given.names) source.used += functions.count(entry.first);
+  g.set_function_names(graph::merge_function_names(g.function_names(), given.names));
+  t.names = std::move(source);
+}
+
+// Reads and builds the logs, or loads a packed trace.
+core::Expected<LoadedTrace> load_built_trace(const std::vector<std::string>& inputs, const ReadingOptions& options) {
   // A packed trace stands alone: it is the whole trace, read and built when it was packed.
   if (inputs.size() == 1 && is_packed_trace(inputs.front())) {
     auto packed = read_packed_trace(inputs.front());
@@ -163,6 +189,16 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
   if (!records) return records.error();
   auto loaded = load_records(std::move(*records), inputs.empty() ? std::string() : label_of(inputs.front()), options);
   if (loaded) loaded->inputs = inputs;
+  return loaded;
+}
+
+}  // namespace
+
+core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options) {
+  auto names = read_given_names(inputs, options);
+  if (!names) return names.error();
+  auto loaded = load_built_trace(inputs, options);
+  if (loaded && *names) apply_names(*loaded, std::move(**names));
   return loaded;
 }
 
