@@ -167,6 +167,33 @@ struct Text {
   }
 };
 
+// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_string(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = "\"";
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20 || c == 0x7f) {
+      out += "\\u00";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+// names.toml: what each task function of the program stands for, since the logs give only ids.
+std::string names_toml(const std::map<std::uint32_t, std::string>& names) {
+  std::string out = "# The task functions of this generated trace, by id: realm-replay reads names.toml beside the logs.\n";
+  for (const auto& [func, name] : names) out += std::to_string(func) + " = " + toml_string(name) + "\n";
+  return out;
+}
+
 const char* extension(Compression c) {
   switch (c) {
     case Compression::gzip: return ".gz";
@@ -433,6 +460,7 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
                      "wait_frees_processor = true\nissue_point = \"interpolate\"\n"
                      "placement = \"traced\"   # the truth runs each task on its traced processor\n";
   write_whole(fs::path(dir) / "machine.toml", toml);
+  if (!p.function_names.empty()) write_whole(fs::path(dir) / "names.toml", names_toml(p.function_names));
   return result;
 }
 

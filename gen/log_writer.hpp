@@ -29,8 +29,8 @@ struct WriteResult {
   std::uint64_t text_bytes = 0;
 };
 
-// Writes node_<N>.log[.gz|.xz|.zst], truth.json and machine.toml into `dir` (created if needed). Every file
-// is written whole or not at all. Throws std::runtime_error naming the file on failure.
+// Writes node_<N>.log[.gz|.xz|.zst], truth.json, machine.toml and, for a program that names its functions,
+// names.toml into `dir` (created if needed). Every file is written whole or not at all. Throws std::runtime_error naming the file on failure.
 WriteResult write_trace(const Program& program, const Truth& truth, const TruthMachine& machine,
                         const std::string& dir, Compression compression, const Quirks& quirks = {});
 

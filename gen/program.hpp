@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,9 @@ struct Program {
   std::uint32_t utility_per_node = 0;
   std::uint32_t drivers_per_node = 0;  // CPUs kept for long-lived top-level tasks
   std::string description;  // extra parameters for truth.json, as JSON members ("\"mechanism\": \"dme\", ...")
+  // What each task function stands for, written as names.toml beside the logs (which give only ids); empty:
+  // no names file.
+  std::map<std::uint32_t, std::string> function_names;
   std::vector<GenProcessor> processors;
   std::vector<GenOp> ops;  // inputs and issuers name earlier ops, except a task's wait (a DAG in this order)
   std::vector<GenBarrier> barriers;

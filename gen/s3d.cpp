@@ -33,6 +33,12 @@ struct Duration {
 };
 enum Kind { prim, temp, thermo, visc, cond, diff, chem, grad_uvwt, grad_species, flux_me, flux_species, divergence,
             rhs_sum, rk_update, kKinds };
+// The task function ids of the trace: the driver, the runtime's meta-tasks, and one per Kind from kFirstKindFunction.
+constexpr std::uint32_t kDriverFunction = 3, kMetaFunction = 4, kFirstKindFunction = 10;
+// What names.toml calls them (docs/generator.md names the tasks so).
+constexpr std::array<const char*, kKinds> kKindNames = {
+    "primitives", "temperature", "thermo", "viscosity", "conductivity", "diffusion", "chemistry", "gradient_uvwt",
+    "gradient_species", "flux_momentum_energy", "flux_species", "divergence", "rhs_sum", "rk_update"};
 constexpr std::array<Duration, kKinds> kGpu = {{{0.60, 0.03, 0.37, 0.02}, {0.70, 0.04, 0.48, 0.03}, {0.70, 0.03, 0.49, 0.02},
                                                 {8.0, 0.2, 3.0, 0.1},     {1.0, 0.03, 0.5, 0.02},   {12.0, 0.3, 4.0, 0.1},
                                                 {10.0, 0.3, 4.0, 0.1},    {0.065, 0.01, 0.065, 0.01}, {0.065, 0.01, 0.065, 0.01},
@@ -60,7 +66,7 @@ class Builder {
     op.kind = GenKind::task;
     op.node = node;
     op.processor = utility_of(node, next_utility_[node]++);
-    op.func = 4;
+    op.func = kMetaFunction;
     op.busy_us = std::max<std::int64_t>(1, std::llround(mean_us * std::exp(sigma * rng_.normal() - sigma * sigma / 2)));
     op.issuer = issuer;
     if (input != kNoOp) op.inputs = {input};
@@ -104,7 +110,7 @@ class Builder {
     op.node = node;
     op.processor = on_cpu ? cpu_of(node, next_cpu_[node]++) : gpu_of(node);
     op.busy_us = std::max<std::int64_t>(1, std::llround(ms * 1000.0));
-    op.func = 10 + static_cast<std::uint32_t>(kind);
+    op.func = kFirstKindFunction + static_cast<std::uint32_t>(kind);
     op.inputs = join(node, std::move(inputs));
     op.issuer = issuer;
     return add(std::move(op));
@@ -205,6 +211,8 @@ Program make_s3d(const S3dOptions& o) {
   p.drivers_per_node = 1;
   p.gpus_per_node = 1;
   p.utility_per_node = 2;
+  p.function_names = {{kDriverFunction, "driver"}, {kMetaFunction, "meta_task"}};
+  for (std::uint32_t k = 0; k < kKinds; ++k) p.function_names[kFirstKindFunction + k] = kKindNames[k];
   p.description = "\"mechanism\": \"" + o.mechanism + "\", \"mapping\": \"" + o.mapping + "\", \"steps\": " +
                   std::to_string(o.steps) + ", \"points\": " + std::to_string(o.points);
   for (std::uint32_t n = 0; n < p.nodes; ++n) {
@@ -246,7 +254,7 @@ Program make_s3d(const S3dOptions& o) {
     driver.kind = GenKind::task;
     driver.node = n;
     driver.processor = b.cpu_of(n, 0) + p.cpus_per_node;  // the CPU after the application's
-    driver.func = 3;
+    driver.func = kDriverFunction;
     b.driver_.push_back(b.add(std::move(driver)));
   }
   // Phase barriers of the ghost exchanges: (exchange, from, to) -> barrier, and its phase per stage.

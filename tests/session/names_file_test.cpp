@@ -96,6 +96,18 @@ TEST(NamesFile, TheDefaultIsBesideTheTrace) {
   EXPECT_EQ(default_names_file({}), std::nullopt);
 }
 
+TEST(NamesFile, ABundledGeneratedTraceIsNamedByItsNamesFile) {
+  auto trace = load_trace({kSource + "/data/traces/s3d/dme_all_2n"}, {});
+  ASSERT_TRUE(trace.ok()) << trace.error().to_string();
+  ASSERT_TRUE(trace->names);
+  EXPECT_EQ(trace->names->file, kSource + "/data/traces/s3d/dme_all_2n/names.toml");
+  EXPECT_EQ(trace->graph().function_name(3), "driver");
+  EXPECT_EQ(trace->graph().function_name(4), "meta_task");
+  EXPECT_EQ(trace->graph().function_name(16), "chemistry");
+  // Every function the generator names has tasks in the run, so every name is used.
+  EXPECT_EQ(trace->names->used, trace->names->given);
+}
+
 TEST(NamesFile, NamesGivenOverrideALegionProfLogsOwnAndUnknownIdsAreAllowed) {
   const std::string prof = kSource + "/data/traces/legion-prof/circuit_small_cpu2_util1";
   auto own = load_trace({prof}, {});
