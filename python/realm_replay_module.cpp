@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -105,8 +107,9 @@ struct Result {
 };
 
 Trace read(const std::vector<std::string>& inputs, unsigned threads, bool strict, bool keep_going,
-          std::uint32_t traced_cores) {
+          std::uint32_t traced_cores, const std::string& names) {
   rr::session::ReadingOptions options;
+  options.names_file = names;
   options.threads = threads;
   options.build.traced_cores = traced_cores;
   options.strict = strict;
@@ -188,6 +191,36 @@ py::list names(std::size_t count, const char* (*name)(std::size_t)) {
   py::list out;
   for (std::size_t i = 0; i < count; ++i) out.append(name(i));
   return out;
+}
+
+// Every function the trace has tasks of, by id, as every output names it: {5: 'calc_new_currents', 7: 'f7'}.
+py::dict function_names(const rr::session::LoadedTrace& trace) {
+  const auto& g = trace.graph();
+  std::set<std::uint32_t> functions;
+  for (std::uint32_t i = 0; i < g.task_count(); ++i) functions.insert(g.task_at(i).func_id);
+  py::dict d;
+  for (std::uint32_t f : functions) d[py::int_(f)] = g.function_name(f);
+  return d;
+}
+
+// The operations' function column as names: codes into the sorted names of the functions there are (-1: none),
+// so that a frame of millions of operations holds each name once.
+py::object function_name_column(const rr::session::LoadedTrace& trace, const py::array_t<std::int64_t>& function) {
+  const py::dict names = function_names(trace);
+  std::map<std::int64_t, std::int32_t> code;
+  py::list categories;
+  std::vector<std::pair<std::string, std::int64_t>> sorted;
+  for (auto item : names) sorted.emplace_back(py::str(item.second), item.first.cast<std::int64_t>());
+  std::sort(sorted.begin(), sorted.end());
+  for (const auto& [name, id] : sorted) {
+    code[id] = static_cast<std::int32_t>(categories.size());
+    categories.append(name);
+  }
+  std::vector<std::int32_t> codes(static_cast<std::size_t>(function.size()), -1);
+  auto f = function.unchecked<1>();
+  for (py::ssize_t i = 0; i < f.shape(0); ++i)
+    if (auto it = code.find(f(i)); it != code.end()) codes[static_cast<std::size_t>(i)] = it->second;
+  return py::module_::import("pandas").attr("Categorical").attr("from_codes")(owned(std::move(codes)), categories);
 }
 
 py::dict operations(const Result& res) {
@@ -357,6 +390,16 @@ PYBIND11_MODULE(realm_replay, m) {
             return d;
           },
           "count per kind of graph finding (validate)")
+      .def_property_readonly(
+          "function_names", [](const Trace& t) { return function_names(*t.loaded); },
+          "every function the trace has tasks of, by id, as every output names it (the log's names, a names "
+          "file's, else f<id>): {5: 'calc_new_currents', 7: 'f7'}")
+      .def_property_readonly(
+          "names_file", [](const Trace& t) -> std::optional<std::string> {
+            if (!t.loaded->names) return std::nullopt;
+            return t.loaded->names->file;
+          },
+          "the names file read with the trace (names= or names.toml beside it), or None")
       .def("__repr__", [](const Trace& t) {
         return "<realm_replay.Trace " + t.loaded->label + ": " + std::to_string(t.loaded->nodes) + " node(s), " +
                std::to_string(t.loaded->graph().vertex_count()) + " operations>";
@@ -421,21 +464,28 @@ PYBIND11_MODULE(realm_replay, m) {
           },
           "the critical path's contention by resource, ns: {'utility processors, node 0': ...}")
       .def_property_readonly("processors", &processors, "node, kind (code into PROCESSOR_KINDS), index, busy_ns, utilisation")
+      .def_property_readonly(
+          "function_names", [](const Result& r) { return function_names(*r.state->trace); },
+          "the replayed trace's functions by id, as every output names them: {5: 'calc_new_currents', 7: 'f7'}")
       .def(
           "to_pandas",
           [m](const Result& r) {
             py::dict out;
-            out["operations"] = frame(operations(r), {{"kind", m.attr("OP_KINDS")}});
+            py::dict ops = operations(r);
+            ops["function_name"] = function_name_column(*r.state->trace, ops["function"].cast<py::array_t<std::int64_t>>());
+            out["operations"] = frame(ops, {{"kind", m.attr("OP_KINDS")}});
             out["edges"] = frame(edges(r), {{"kind", m.attr("EDGE_KINDS")}});
             if (r.state->run.critical) out["critical_path"] = frame(critical_path(r), {{"class", m.attr("PATH_CLASSES")}});
             out["processors"] = frame(processors(r), {{"kind", m.attr("PROCESSOR_KINDS")}});
             return out;
           },
-          "the tables as pandas DataFrames (needs pandas), kinds as categoricals");
+          "the tables as pandas DataFrames (needs pandas), kinds as categoricals; operations has function_name, "
+          "the function as every output names it");
 
   m.def(
       "read",
-      [](py::object inputs, std::uint64_t threads, bool strict, bool keep_going, std::uint32_t traced_cores) {
+      [](py::object inputs, std::uint64_t threads, bool strict, bool keep_going, std::uint32_t traced_cores,
+         const py::object& names) {
         std::vector<std::string> paths;
         if (py::isinstance<py::str>(inputs) || py::hasattr(inputs, "__fspath__"))
           paths.push_back(py::str(py::module_::import("os").attr("fspath")(inputs)));
@@ -444,12 +494,18 @@ PYBIND11_MODULE(realm_replay, m) {
         for (const auto& path : paths) checked_path(path);
         if (traced_cores > rr::machine::kMaxCoresPerNode)
           throw py::value_error("traced_cores must be in [0, " + std::to_string(rr::machine::kMaxCoresPerNode) + "]");
-        return read(paths, checked_threads(threads), strict, keep_going, traced_cores);
+        std::string names_file;
+        if (!names.is_none()) {
+          names_file = checked_path(py::str(py::module_::import("os").attr("fspath")(names)));
+          if (names_file.empty()) throw py::value_error("names: an empty path (None reads names.toml beside the trace)");
+        }
+        return read(paths, checked_threads(threads), strict, keep_going, traced_cores, names_file);
       },
       py::arg("trace"), py::arg("threads") = 0, py::arg("strict") = false, py::arg("keep_going") = false,
-      py::arg("traced_cores") = 0,
+      py::arg("traced_cores") = 0, py::kw_only(), py::arg("names") = py::none(),
       "Read a trace (a folder, files, globs or a tar archive; a path or a list) and build its event graph; "
-      "traced_cores: the cores the traced process ran on (its spans become work, and machine('traced') gets them).");
+      "traced_cores: the cores the traced process ran on (its spans become work, and machine('traced') gets them); "
+      "names: a names file (the command line's --names; default: names.toml in the trace's folder, when there is one).");
   m.def(
       "machine",
       [](const std::string& path, std::optional<std::vector<std::string>> overrides, const Trace* trace) {

@@ -150,6 +150,37 @@ def test_to_pandas(ghost):
     assert (frames["critical_path"]["end"] - frames["critical_path"]["begin"]).sum() == ops["end"].max()
 
 
+def test_function_names(tmp_path):
+    # A Legion Prof log names its functions; the names reach the mapping and the operations frame.
+    prof = rr.read(PROF)
+    assert prof.names_file is None
+    named = {f: n for f, n in prof.function_names.items() if n != f"f{f}"}
+    assert named, prof.function_names
+    # A 2015 log gives ids only: a names file (names=, or names.toml beside the trace) names them.
+    assert rr.read(GHOST).function_names == {f: f"f{f}" for f in rr.read(GHOST).function_names}
+    names = tmp_path / "ghost.toml"
+    ghost_functions = sorted(rr.read(GHOST).function_names)
+    names.write_text("".join(f'{f} = "task;{f}"\n' for f in ghost_functions) + '99999 = "not run"\n')
+    t = rr.read(GHOST, names=names)
+    assert t.names_file == str(names)
+    assert t.function_names == {f: f"task%3B{f}" for f in ghost_functions}  # ';' escaped, as every output does
+    r = rr.replay(t, rr.machine(TITAN))
+    assert r.function_names == t.function_names
+    s3d = rr.read(S3D)  # the generated sample's names.toml, read by default
+    assert s3d.names_file == os.path.join(S3D, "names.toml") and s3d.function_names[22] == "rhs_sum"
+    pd = pytest.importorskip("pandas")
+    ops = r.to_pandas()["operations"]
+    tasks = ops[ops["function"] >= 0]
+    assert list(tasks["function_name"].astype(str)) == [f"task%3B{f}" for f in tasks["function"]]
+    assert ops[ops["function"] < 0]["function_name"].isna().all()
+    bad = tmp_path / "bad.toml"
+    bad.write_text('5 = "ok"\nfive = "x"\n')
+    with pytest.raises(rr.Error, match=r"bad.toml:2: 'five' is not a function id"):
+        rr.read(GHOST, names=bad)
+    with pytest.raises(ValueError, match="names: an empty path"):
+        rr.read(GHOST, names="")
+
+
 def test_trace_facts(ghost):
     assert ghost.label == "full_ghost_b2_cpu2" and ghost.nodes == 1
     assert ghost.records == 3884 and ghost.malformed_lines == 0 and ghost.skipped_lines == 2
