@@ -1,6 +1,9 @@
 // Mapping files and options: strict TOML (toml++) like machine files, errors with file and line.
 #include "machine_models/mapping.hpp"
 
+#include "machine_models/machine_limits.hpp"
+#include "machine_models/toml_depth.hpp"
+
 #include <toml++/toml.h>
 
 #include <cmath>
@@ -46,6 +49,8 @@ core::Expected<std::vector<std::uint32_t>> node_list(const toml::array& arr, con
 core::Expected<toml::table> parse_file(const std::string& path) {
   auto text = core::read_text_file(path, "mapping file");
   if (!text) return text.error();
+  if (auto line = line_of_too_deep_key(*text))
+    return error(path, *line, "a dotted key of more than " + std::to_string(kMaxKeyComponents) + " parts");
   try {
     return toml::parse(*text, path);
   } catch (const toml::parse_error& e) {

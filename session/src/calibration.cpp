@@ -5,6 +5,9 @@
 // too fast alike. Everything is in a fixed order, so a fit is the same on every machine and thread count.
 #include "session/calibration.hpp"
 
+#include "machine_models/machine_limits.hpp"
+#include "machine_models/toml_depth.hpp"
+
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -114,6 +117,8 @@ std::string resolve(const std::string& trace, const std::string& runs_file) {
 }
 
 core::Expected<std::vector<MeasuredRun>> read_toml_runs(const std::string& path, const std::string& text) {
+  if (auto line = machine::line_of_too_deep_key(text))
+    return runs_error(path, *line, "a dotted key of more than " + std::to_string(machine::kMaxKeyComponents) + " parts");
   toml::table root;
   try {
     root = toml::parse(text, path);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 14 item 6: a machine TOML with a dotted key 50,000 parts deep (80 KB) overflowed the stack inside the
-# TOML parser (SIGSEGV). Keys deeper than 64 parts are refused before parsing, in a file and in --set; nested
+# TOML parser (SIGSEGV). Keys deeper than 64 parts are refused before parsing, in every TOML input (machine,
+# mapping, runs and names files) and in --set; nested
 # arrays and inline tables stop at toml++'s own depth limit. Each case is a clear error naming the place.
 bin=$1 src=$2
 # shellcheck source=common.sh
@@ -25,6 +26,10 @@ for f in tables arrays; do
 done
 expect 1 "--set: a dotted key of more than 64 parts" -- "$bin" replay -q "$ghost" -m "$titan" --set "$deep=1"
 expect 1 "--set: a dotted key of more than 64 parts" -- "$bin" replay -q "$ghost" -m "$titan" --set "network={$deep=1}"
+
+# Mapping files and calibrate's runs files are TOML too, and refuse the same keys before parsing.
+expect 1 "key.toml:1: a dotted key of more than 64 parts" -- "$bin" replay -q "$ghost" -m "$titan" --mapping "$tmp/key.toml"
+expect 1 "key.toml:1: a dotted key of more than 64 parts" -- "$bin" calibrate "$tmp/key.toml"
 
 # Dots inside strings, comments and floats are not key parts: a real machine file with such lines still loads.
 { cat "$titan"; echo "# $deep"; } > "$tmp/comment.toml"
