@@ -2,6 +2,7 @@
 // truth and machine files.
 #include "log_writer.hpp"
 
+#include "core/toml_string.hpp"
 #include "platform/output_target.hpp"
 #include "random.hpp"
 
@@ -167,30 +168,11 @@ struct Text {
   }
 };
 
-// A TOML basic string: quotes, backslashes and control characters escaped.
-std::string toml_string(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out = "\"";
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c < 0x20 || c == 0x7f) {
-      out += "\\u00";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
-}
 
 // names.toml: what each task function of the program stands for, since the logs give only ids.
 std::string names_toml(const std::map<std::uint32_t, std::string>& names) {
   std::string out = "# The task functions of this generated trace, by id: realm-replay reads names.toml beside the logs.\n";
-  for (const auto& [func, name] : names) out += std::to_string(func) + " = " + toml_string(name) + "\n";
+  for (const auto& [func, name] : names) out += std::to_string(func) + " = " + core::toml_string(name) + "\n";
   return out;
 }
 

@@ -1,6 +1,8 @@
 // The machine file writer: every section and key the loader knows, one [[paths]] entry per (src, dst, scope).
 #include "machine_models/machine_writer.hpp"
 
+#include "core/toml_string.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -9,25 +11,7 @@ namespace rr::machine {
 
 namespace {
 
-// A TOML basic string: quotes, backslashes and control characters (which TOML forbids raw) escaped, so that
-// whatever name a machine was loaded with is written back readable.
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04X", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+std::string quoted(const std::string& s) { return core::toml_string(s); }
 
 // A double that reads back as the same value: shortest round-trip form, always with a decimal point.
 std::string number(double v) {
