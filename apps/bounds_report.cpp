@@ -98,12 +98,12 @@ nlohmann::ordered_json bounds_json(const char* command, const ReplayInputs& in,
   for (const auto& b : bounds) {
     nlohmann::ordered_json e;
     e["name"] = b.name;
-    e["kind"] = b.kind == session::RunBound::Kind::resource ? "resource" : "function";
+    e["kind"] = session::kind_name(b.kind);
     e["path_ns"] = b.path_ns;
     e["path_share"] = estimate_ns > 0 ? static_cast<double>(b.path_ns) / static_cast<double>(estimate_ns) : 0.0;
     e["change"] = b.change;
     e["overrides"] = b.overrides;
-    e["placement"] = b.pool ? "pool" : "as the run";
+    e["placement"] = session::what_if_placement(b);
     e["what_if_ns"] = b.what_if_ns ? nlohmann::ordered_json(*b.what_if_ns) : nlohmann::ordered_json();
     if (!b.what_if_error.empty()) e["what_if_error"] = b.what_if_error;
     e["command"] = b.change.empty() ? "" : what_if_command(command, in, b);

@@ -268,14 +268,19 @@ std::string svg_critical_bars(const std::vector<ComparisonRow>& rows) {
     }
   }
   // The legend names the segments the bars use, in the bars' order, wrapped to the chart's width.
+  // Every run lists the same segments in the same order.
   std::vector<const PathSegment*> legend;
-  if (!rows.empty())
-    for (const auto& [segment, t] : path_segments(rows.front().run))
-      for (const auto& row : rows)
-        for (const auto& [other, u] : path_segments(row.run))
-          if (other->name == segment->name && u > 0 &&
-              std::find(legend.begin(), legend.end(), segment) == legend.end())
-            legend.push_back(segment);
+  std::vector<replay::TimeNs> used;
+  for (const auto& row : rows) {
+    const auto segments = path_segments(row.run);
+    used.resize(segments.size(), 0);
+    for (std::size_t i = 0; i < segments.size(); ++i) used[i] += segments[i].second;
+  }
+  if (!rows.empty()) {
+    const auto segments = path_segments(rows.front().run);
+    for (std::size_t i = 0; i < segments.size(); ++i)
+      if (used[i] > 0) legend.push_back(segments[i].first);
+  }
   int lx = left, ly = 10 + static_cast<int>(rows.size()) * (bar + gap) + 4;
   for (const PathSegment* segment : legend) {
     const int room = 24 + 7 * static_cast<int>(segment->name.size());

@@ -439,11 +439,11 @@ PYBIND11_MODULE(realm_replay, m) {
             for (const auto& b : bounds) {
               py::dict d;
               d["name"] = b.name;
-              d["kind"] = b.kind == rr::session::RunBound::Kind::resource ? "resource" : "function";
+              d["kind"] = rr::session::kind_name(b.kind);
               d["path_ns"] = b.path_ns;
               d["change"] = b.change;
               d["overrides"] = b.overrides;
-              d["placement"] = b.pool ? "pool" : "as the run";
+              d["placement"] = rr::session::what_if_placement(b);
               d["what_if_ns"] = b.what_if_ns ? py::object(py::int_(*b.what_if_ns)) : py::object(py::none());
               if (!b.what_if_error.empty()) d["what_if_error"] = b.what_if_error;
               out.append(d);

@@ -43,6 +43,10 @@ class MachineMap {
   machine::Placement placement() const { return placement_; }
   const machine::MappingSpec& mapping() const { return mapping_; }
   const std::vector<ModelProcessor>& processors() const { return processors_; }
+  // Model processor `index` (ReplayResult::processor_of), or null for an operation that ran on none.
+  const ModelProcessor* processor(std::uint32_t index) const {
+    return index < processors_.size() ? &processors_[index] : nullptr;
+  }
 
   // The model processors a task of function `func` requested on `traced` (a processor or group) may run on:
   // under `traced` placement its processor's own model processor (a group: its members'), under `pool` every

@@ -30,6 +30,10 @@ struct RunBound {
   std::string what_if_error;                 // why that replay failed
 };
 
+// "resource" or "function", and the what-if's placement ("pool", or "as the run"), as reports and Python name them.
+inline const char* kind_name(RunBound::Kind kind) { return kind == RunBound::Kind::resource ? "resource" : "function"; }
+inline const char* what_if_placement(const RunBound& bound) { return bound.pool ? "pool" : "as the run"; }
+
 // The kMaxBounds largest resources and functions on a replay's critical path (which `run` must have), largest
 // first (ties by name); none with no time on the path.
 std::vector<RunBound> find_bounds(const LoadedTrace& trace, const ReplayRun& run);

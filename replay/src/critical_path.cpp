@@ -39,9 +39,8 @@ std::string own_label(const graph::EventGraph& g, const MachineMap& map, const R
       *cls = PathClass::compute;
       const auto& t = g.task(g.task_of(v));
       // The kind it ran on: its traced kind, or another one when its function was moved.
-      const core::ProcessorKind kind = r.processor_of[v] < map.processors().size()
-                                           ? map.processors()[r.processor_of[v]].kind
-                                           : map.traced_kind(t.processor.value());
+      const ModelProcessor* p = map.processor(r.processor_of[v]);
+      const core::ProcessorKind kind = p ? p->kind : map.traced_kind(t.processor.value());
       return "compute " + std::string(core::processor_kind_name(kind)) + " " + g.function_name(t.func_id);
     }
     case OpKind::background:
@@ -62,11 +61,10 @@ PathResource queued_for(const graph::EventGraph& g, const MachineMap& map, const
   switch (g.kind(v)) {
     case OpKind::task:
     case OpKind::task_resume:
-      if (r.processor_of[v] < map.processors().size()) {
-        const ModelProcessor& p = map.processors()[r.processor_of[v]];
+      if (const ModelProcessor* p = map.processor(r.processor_of[v])) {
         res.type = PathResource::Type::processors;
-        res.kind = p.kind;
-        res.node = p.node;
+        res.kind = p->kind;
+        res.node = p->node;
       }
       break;
     case OpKind::copy: {
@@ -170,10 +168,10 @@ class PathWalk {
       if (shared_ && cls == PathClass::compute) {
         if (const TimeNs alone = own_end(g_, r_, timing_, v); alone != kNever && alone < hi_) {
           own = std::max(start, alone);
-          const std::uint32_t p = r_.processor_of[v];
+          const ModelProcessor* p = map_.processor(r_.processor_of[v]);
           PathResource res;
           res.type = model_.node.cores > 0 ? PathResource::Type::cores : PathResource::Type::start_ups;
-          res.node = p < map_.processors().size() ? map_.processors()[p].node : 0;
+          res.node = p ? p->node : 0;
           contend(v, res, own, hi_);
         }
       }

@@ -1,8 +1,9 @@
-// The discrete-event core of the replay (DESIGN §3): an event queue ordered by (time, vertex, kind), processors
-// with priority queues (groups share queues), channel instances with lanes, barrier phases counting arrivals, and
-// the cores a node's threads share (core_share.hpp). Contributions to max-joins are applied eagerly (max is
-// order-free); only count-based barrier arrivals go through the queue in time order. One engine replays the whole
-// graph, or one block of a split replay, talking to the others through its BlockLink (block_protocol.hpp).
+// The discrete-event core of the replay (docs/replay.md, "The replay"): an event queue ordered by (time, vertex,
+// kind), processors with priority queues (groups share queues), channel instances with lanes, barrier phases
+// counting arrivals, and the cores a node's threads share (core_share.hpp). Contributions to max-joins are applied
+// eagerly (max is order-free); only count-based barrier arrivals go through the queue in time order. One engine
+// replays the whole graph, or one block of a split replay, talking to the others through its BlockLink
+// (block_protocol.hpp).
 #pragma once
 
 #include <cstdint>

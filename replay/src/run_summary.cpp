@@ -29,10 +29,10 @@ RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, cons
   s.critical = cp.by_class;
   for (const PathStep& st : cp.steps) {
     if (st.cls != PathClass::compute) continue;
-    std::size_t k = kApplicationKindCount;
-    const graph::OpKind kind = g.kind(st.vertex);
-    if ((kind == graph::OpKind::task || kind == graph::OpKind::task_resume) && r.processor_of[st.vertex] < map.processors().size())
-      k = std::min<std::size_t>(static_cast<std::size_t>(map.processors()[r.processor_of[st.vertex]].kind), kApplicationKindCount);
+    // Background work and the program's own thread ran on no application processor: the last slot.
+    const ModelProcessor* p = map.processor(r.processor_of[st.vertex]);
+    const std::size_t k = p ? std::min<std::size_t>(static_cast<std::size_t>(p->kind), kApplicationKindCount)
+                            : kApplicationKindCount;
     s.critical_compute[k] += st.end - st.begin;
   }
   s.lower_bound_ns = cp.lower_bound_ns;

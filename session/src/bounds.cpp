@@ -125,8 +125,8 @@ std::vector<RunBound> find_bounds(const LoadedTrace& trace, const ReplayRun& run
     const graph::OpKind kind = g.kind(st.vertex);
     if (kind == graph::OpKind::background) {
       functions[{g.task(st.vertex).func_id, core::ProcessorKind::cpu}] += st.end - st.begin;
-    } else if (const std::uint32_t p = run.result.processor_of[st.vertex]; p < run.map.processors().size()) {
-      functions[{g.task(g.task_of(st.vertex)).func_id, run.map.processors()[p].kind}] += st.end - st.begin;
+    } else if (const replay::ModelProcessor* p = run.map.processor(run.result.processor_of[st.vertex])) {
+      functions[{g.task(g.task_of(st.vertex)).func_id, p->kind}] += st.end - st.begin;
     }
   }
 
