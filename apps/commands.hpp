@@ -5,7 +5,7 @@
 
 namespace rr::app {
 
-// Exit codes of every subcommand (DESIGN §4).
+// Exit codes of every subcommand (README, "Using it": 0 ok, 1 bad input, 2 usage).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;
 inline constexpr int kExitUsage = 2;

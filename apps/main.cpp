@@ -8,7 +8,9 @@
 #include "option_checks.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"realm-replay: read Realm event-graph traces (Legion, 2014-2015) and explain them.", "realm-replay"};
+  CLI::App app{"realm-replay: replay and explain Realm event logs (Legion 2014-2015) and Legion Prof logs (today's "
+               "Legion).",
+               "realm-replay"};
   app.set_version_flag("--version", std::string("realm-replay ") + RR_VERSION);
   app.require_subcommand(1);
   app.fallthrough();  // global options such as --threads may follow the subcommand

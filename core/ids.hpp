@@ -1,4 +1,4 @@
-// Strong handles for Realm ids and events, and the id bit layout of spec §5.
+// Strong handles for Realm ids and events, and the id bit layout (docs/realm-log-format.md, Ids).
 #pragma once
 
 #include <cstdint>
@@ -37,8 +37,8 @@ struct Handle {
 };
 static_assert(sizeof(Handle) == 8);
 
-// The id layouts: the 2014-15 runtime's 32- or 64-bit ids (spec §5), and today's Realm ids as Legion Prof logs
-// them (processors and memories: owner node in bits 40-55).
+// The id layouts: the 2014-15 runtime's 32- or 64-bit ids (docs/realm-log-format.md, Ids), and today's Realm
+// ids as Legion Prof logs them (processors and memories: owner node in bits 40-55; docs/legion-prof.md, Ids).
 enum class IdWidth : std::uint8_t { unknown = 0, bits32 = 32, bits64 = 64, realm = 65 };
 
 // Field widths of the packed id for one id width.

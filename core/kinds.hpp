@@ -1,4 +1,5 @@
-// Enumerations printed as integers in the log: record kinds, processor and memory kinds (spec §3, §4).
+// Enumerations printed as integers in the log: record kinds, processor and memory kinds
+// (docs/realm-log-format.md, Records and Kinds).
 #pragma once
 
 #include <array>
@@ -8,7 +9,7 @@
 
 namespace rr::core {
 
-// The 14 record kinds, in the order of the spec's table.
+// The 14 record kinds, in the order of the table in docs/realm-log-format.md, Records.
 enum class RecordKind : std::uint8_t {
   processor,
   group,
@@ -65,7 +66,7 @@ std::string_view processor_kind_name(ProcessorKind kind);  // "GPU", "CPU", "uti
 std::string_view memory_kind_name(MemoryKind kind);        // "GASNet global", "system", ...
 
 // Logger level each record kind is written at: Task Time, Task Wait and Copy Size
-// are `.debug` ({1}); the other eleven are `.info` ({2}) (spec §2.1).
+// are `.debug` ({1}); the other eleven are `.info` ({2}) (docs/realm-log-format.md, Files and lines).
 constexpr int expected_level(RecordKind kind) {
   return (kind == RecordKind::task_time || kind == RecordKind::task_wait || kind == RecordKind::copy_size) ? 1 : 2;
 }

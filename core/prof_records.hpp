@@ -15,7 +15,7 @@
 
 namespace rr::core {
 
-// Nanoseconds on Realm's clock, relative to the run's zero time (Legion Prof spec §6).
+// Nanoseconds on Realm's clock, relative to the run's zero time (docs/legion-prof.md, Time).
 using TimeNs = std::int64_t;
 
 // The most bytes one CopyInfo or FillInfo may move: 2^50 (1 PiB), the bound of a machine's
@@ -26,7 +26,7 @@ inline constexpr std::uint64_t kMaxProfCopyBytes = std::uint64_t{1} << 50;
 inline constexpr std::uint32_t kNoIndex = ~std::uint32_t{0};
 
 // A Realm event id as Legion Prof writes it: one 64-bit word holding the creator node, the index and the
-// generation (spec §7.1), so no separate generation. 0 means "no event". Instance names (`inst_uid`) are
+// generation (docs/legion-prof.md, Ids), so no separate generation. 0 means "no event". Instance names (`inst_uid`) are
 // event ids too.
 struct ProfEvent {
   std::uint64_t id = 0;
@@ -312,7 +312,7 @@ struct ProfJoinCounts {
   std::uint64_t fill_insts_unattached = 0;
   std::uint64_t repeated_machine_descs = 0;  // MachineDesc after the first (the first is kept)
   // Descriptions of a processor, memory or (processor, memory) pair already described: usual (Legion
-  // describes them again with everything affine to them, spec §8.1); dropped.
+  // describes them again with everything affine to them: docs/legion-prof.md, Records by purpose); dropped.
   std::uint64_t repeated_processors = 0;
   std::uint64_t repeated_memories = 0;
   std::uint64_t repeated_affinities = 0;

@@ -10,7 +10,7 @@ namespace rr::core {
 
 // Every record carries `line`: its line number relative to the first line of
 // the batch that holds it (RecordBatch::first_line). Within one file, line order
-// is append order, and for one thread it is program order (spec §6). Three records
+// is append order, and for one thread it is program order (docs/realm-log-format.md, Order). Three records
 // do without it, as nothing orders them or points back to them once parsed: Task
 // Time, Copy Size and Event Precondition, among the most numerous, which the graph
 // build holds until its memory peak.
@@ -96,7 +96,7 @@ struct EventTriggerRecord {
   EventKey enclosing;
 };
 
-// Barrier Creation prints only the id; the first phase is inferred later (spec §7.5).
+// Barrier Creation prints only the id; the first phase is inferred later (docs/realm-log-format.md, Barriers).
 struct BarrierCreationRecord {
   std::uint32_t line;
   Handle id;

@@ -54,7 +54,7 @@ struct RecordBatch {
   std::uint64_t released_records = 0;
 };
 
-// Observations that tell the logging era apart (spec §3.2–3.3).
+// Observations that tell the logging era apart (docs/realm-log-format.md, Eras).
 struct EraEvidence {
   std::uint64_t merges_with_zero_inputs = 0;   // E2a only
   std::uint64_t merges_with_one_input = 0;     // E2a or E2b

@@ -1,4 +1,4 @@
-// Log formatting (the exact E2c line format of the spec), compression with zlib/liblzma/libzstd, and the
+// Log formatting (the exact E2c line format: docs/realm-log-format.md), compression with zlib/liblzma/libzstd, and the
 // truth and machine files.
 #include "log_writer.hpp"
 
@@ -29,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Ids by the layout of spec §5: 32-bit (5 node bits) up to 32 nodes, else 64-bit (16 node bits).
+// Ids by Realm's layout (docs/realm-log-format.md): 32-bit (5 node bits) up to 32 nodes, else 64-bit (16 bits).
 struct IdMaker {
   bool wide;
   std::uint64_t make(unsigned type, std::uint32_t node, std::uint64_t index) const {
@@ -205,7 +205,7 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
     if (p.ops[i].kind == GenKind::phase) event_id[i] = barrier_id[p.ops[i].barrier];
   auto gen_of = [&](std::size_t i) { return p.ops[i].kind == GenKind::phase ? p.ops[i].generation : 1u; };
 
-  // Task Time = busy time + the waits (DESIGN §3: busy = Task Time − Σ Task Wait).
+  // Task Time = busy time + the waits (docs/replay.md, Replay rules: busy = Task Time − Σ Task Wait).
   std::vector<std::int64_t> waited_us(n, 0);
   std::vector<char> waits_task(n, 0);
   for (std::size_t w = 0; w < p.waits.size(); ++w) {
@@ -266,7 +266,7 @@ WriteResult write_trace(const Program& p, const Truth& truth, const TruthMachine
     };
     auto fresh_event = [&](std::uint32_t on) -> Text& { return text.event(ids.make(2, on, next_index[on]++), 1); };
 
-    // Every node logs every processor and memory at start-up (spec §6). Memory::Kind 1 system,
+    // Every node logs every processor and memory at start-up (docs/realm-log-format.md, Order). Memory::Kind 1 system,
     // 5 GPU framebuffer, 4 zero-copy; Processor::Kind 0 GPU, 1 CPU, 2 utility.
     for (const auto& proc : p.processors)
       line(0, 2, "Processor").hex(ids.processor(proc.node, proc.index)).sp().dec(static_cast<int>(proc.kind)).lit("\n");

@@ -11,8 +11,8 @@ namespace rr::gen {
 
 enum class Compression { none, gzip, xz, zstd };
 
-// The quirks of spec §2–§3 on demand: rates are per opportunity (0 = never); none changes the timing, so the
-// truth stays valid. Off by default.
+// The quirks of docs/realm-log-format.md (Quirks) on demand: rates are per opportunity (0 = never); none
+// changes the timing, so the truth stays valid. Off by default.
 struct Quirks {
   double nil_args = 0;                // Task Request args printed "(nil)" (else a 0x... pointer)
   double spaced_preconditions = 0;    // "(id, gen)" in an Event Precondition's input, as 6-input merges print

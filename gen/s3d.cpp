@@ -1,9 +1,9 @@
-// S3D per RK stage and node (spec §2 dependence order, §11a counts and durations, B = 4 fields per stencil
+// S3D per RK stage and node (docs/s3d.md: dependence order, counts and durations, B = 4 fields per stencil
 // batch, duration scale k_t = 1.5): primitives -> temperature -> thermo -> {viscosity, conductivity,
 // diffusion, chemistry} and ghost exchange A -> gradients -> fluxes -> ghost exchange B -> divergence ->
 // rhs_sum x2 -> rk_update. Durations are lognormal around the table's means with its spread.
 //
-// The runtime layer of §7–§8: a long-lived driver task per node (function 3, on a CPU of its own) issues,
+// The runtime layer (docs/s3d.md): a long-lived driver task per node (function 3, on a CPU of its own) issues,
 // step by step, the first meta-task (function 4, utility processors) of every operation and, after issuing
 // step s, waits (Task Wait) for step s−2 to end: a run-ahead window of two steps. An application task's
 // chain is dependence analysis -> mapping (which triggers a user event the task also waits for) -> launch
@@ -27,7 +27,7 @@ namespace rr::gen {
 
 namespace {
 
-// Mean and standard deviation in ms (before k_t), heptane and DME, from §11a.
+// Mean and standard deviation in ms (before k_t), heptane and DME (docs/s3d.md, Tasks and durations).
 struct Duration {
   double heptane, heptane_sd, dme, dme_sd;
 };
@@ -46,9 +46,10 @@ constexpr std::array<Duration, kKinds> kGpu = {{{0.60, 0.03, 0.37, 0.02}, {0.70,
                                                 {0.60, 0.04, 0.37, 0.03}, {1.47, 0.06, 0.90, 0.04}}};
 constexpr Duration kCpuGradSpecies{3.4, 0.7, 3.4, 0.7};
 constexpr Duration kCpuFluxSpecies{7.2, 1.5, 7.2, 1.5};
-constexpr double kScale = 1.5;  // k_t of §11a
+constexpr double kScale = 1.5;  // k_t (docs/s3d.md, Tasks and durations)
 
-// Meta-task mean durations in µs (§7): dependence analysis, mapping, launch, completion, commit; copies.
+// Meta-task mean durations in µs (docs/s3d.md, The runtime layer): dependence analysis, mapping, launch,
+// completion, commit; copies.
 constexpr std::array<double, 5> kTaskMeta = {30, 120, 20, 15, 15};
 constexpr double kCopyMeta = 40, kCopyCompletion = 25;
 constexpr double kMetaCv = 0.8;
@@ -142,7 +143,7 @@ class Builder {
   std::uint32_t cpu_of(std::uint32_t node, std::uint32_t k) const { return node * per_node() + k % p_.cpus_per_node; }
 
  private:
-  // More than one input: merged on the waiting node, in a tree of fan-in at most 8 (§11a).
+  // More than one input: merged on the waiting node, in a tree of fan-in at most 8 (docs/s3d.md).
   std::vector<std::uint32_t> join(std::uint32_t node, std::vector<std::uint32_t> inputs) {
     while (inputs.size() > 1) {
       std::vector<std::uint32_t> level;
@@ -207,7 +208,7 @@ Program make_s3d(const S3dOptions& o) {
   p.seed = o.seed;
   p.nodes = std::max(1u, o.nodes);
   const bool mixed = o.mapping == "mixed";
-  p.cpus_per_node = mixed ? 12 : 2;  // §11b: 12 CPU processors for mixed, 1-2 for all
+  p.cpus_per_node = mixed ? 12 : 2;  // 12 CPU processors for mixed, 1-2 for all (docs/s3d.md, Mappings)
   p.drivers_per_node = 1;
   p.gpus_per_node = 1;
   p.utility_per_node = 2;
@@ -227,7 +228,7 @@ Program make_s3d(const S3dOptions& o) {
   const std::uint32_t species_batches = (species + 3) / 4;
   const std::uint32_t uvwt_batches = field_batches - species_batches;  // the u, v, w, T part
   const std::uint64_t ghost_bytes = o.points == 64 ? 512 * 1024 : 288 * 1024;
-  const std::uint64_t batch_bytes = o.points == 64 ? 8u << 20 : 3481600;  // 3.4 MiB / 8 MiB (§11a)
+  const std::uint64_t batch_bytes = o.points == 64 ? 8u << 20 : 3481600;  // 3.4 MiB / 8 MiB (docs/s3d.md, Copies)
   const auto grid = decompose(p.nodes);
   auto coords = [&](std::uint32_t n) { return std::array<std::uint32_t, 3>{n % grid[0], (n / grid[0]) % grid[1], n / grid[0] / grid[1]}; };
   auto neighbours = [&](std::uint32_t n, int dir) {

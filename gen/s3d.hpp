@@ -1,4 +1,4 @@
-// The S3D-like workload of spec/s3d-workload.md §2–§5 and §11a: per node and Runge–Kutta stage, the task kinds
+// The S3D-like workload of docs/s3d.md: per node and Runge–Kutta stage, the task kinds
 // and counts of the RHS evaluation, ghost exchanges with the neighbours of a 3-D decomposition, and for the
 // mixed mapping the host-device copies around the CPU species tasks.
 #pragma once

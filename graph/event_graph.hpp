@@ -39,7 +39,7 @@ enum class OpKind : std::uint8_t {
   barrier_alter,   // Barrier Alter: changes the arrivals one phase needs
   barrier_arrive,  // Barrier Arrive
   barrier_phase,   // (barrier id, gen): fires when its arrivals are complete, after the previous phase
-  task_resume,     // the part of a task after one of its Task Waits: a wait splits a task (DESIGN §3)
+  task_resume,     // the part of a task after one of its Task Waits: a wait splits a task (docs/replay.md)
   first_of,        // fires when the first of its inputs fires (a Realm completion queue, Legion Prof logs)
   background,      // work of a measured duration on no modelled processor (Realm's dependent partitioning)
 };

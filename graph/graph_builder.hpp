@@ -24,9 +24,9 @@ struct BuildResult {
   std::vector<core::FileTimingTally> timing_by_file;
 };
 
-// Resolves every event to its producer across all files (spec §6–7, DESIGN §3), places each
-// operation in its issuing task's program order, validates, and freezes the result. Runs on `threads` worker
-// threads; 0: those of the calling task arena.
+// Resolves every event to its producer across all files (docs/realm-log-format.md, Order and Events;
+// docs/replay.md, The graph), places each operation in its issuing task's program order, validates, and
+// freezes the result. Runs on `threads` worker threads; 0: those of the calling task arena.
 BuildResult build_event_graph(const core::TraceRecords& trace, const BuildOptions& options = {}, unsigned threads = 0);
 
 // The same graph and findings, but each batch's graph records are freed (RecordBatch::release) as soon as

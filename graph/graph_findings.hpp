@@ -19,7 +19,7 @@ enum class FindingKind : std::uint8_t {
   merge_count_mismatch,        // Event Merge announces n inputs, the trace has m Event Preconditions
   precondition_without_merge,  // Event Precondition whose merged event has no Event Merge
   task_time_without_request,   // Task Time whose finish event no Task Request produces
-  zero_byte_copy_orphan,       // Copy Size ... 0 with no Copy Request (reduction copies, spec §7.6)
+  zero_byte_copy_orphan,       // Copy Size ... 0, no Copy Request (reduction copies: docs/realm-log-format.md)
   copy_size_without_request,   // Copy Size with bytes but no Copy Request
   task_without_time,           // Task Request with no Task Time
   copy_without_size,           // Copy Request with no Copy Size

@@ -17,7 +17,7 @@ namespace rr::machine {
 
 using TimeNs = std::int64_t;
 
-// Where an operation issued by a task happens inside the task (DESIGN §3).
+// Where an operation issued by a task happens inside the task (docs/replay.md, Replay rules: Issue).
 enum class IssuePoint : std::uint8_t { interpolate, start, end };
 const char* issue_point_name(IssuePoint p);
 

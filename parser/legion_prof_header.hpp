@@ -17,10 +17,10 @@ inline constexpr std::string_view kLegionProfFileVersion = "1.0";
 // True when decoded bytes start like a Legion Prof log.
 bool is_legion_prof_head(std::string_view decoded_head);
 
-// How a field's bytes are read (format spec §3). Everything but the last five is a little-endian integer
-// of the width the header gives.
+// How a field's bytes are read (docs/legion-prof.md, Container and header). Everything but the last five is a
+// little-endian integer of the width the header gives.
 enum class ProfFieldType : std::uint8_t {
-  unsigned_int,  // the spec's unsigned type names, and any name it does not list (sized by the header)
+  unsigned_int,  // the format's unsigned type names, and any name it does not list (sized by the header)
   signed_int,    // timestamp_t, long long
   boolean,       // 0 = false
   string,        // bytes up to and including a NUL
@@ -35,7 +35,7 @@ struct ProfField {
   std::string type;       // as written ("unsigned long long")
   std::int32_t size = 0;  // as written (-1 for strings)
   ProfFieldType kind = ProfFieldType::unsigned_int;
-  bool known_type = true;  // a type name the spec lists; unknown ones are read as unsigned, for sizing only
+  bool known_type = true;  // a type name the format lists; unknown ones are read as unsigned, for sizing only
 };
 
 struct ProfRecordLayout {

@@ -11,7 +11,7 @@
 namespace rr::parser {
 
 // Lines longer than this are counted as malformed without being parsed; it bounds
-// the reader's buffer on binary or garbled input. Real lines are < 1 KiB (spec §2.1).
+// the reader's buffer on binary or garbled input. Real lines are < 1 KiB (docs/realm-log-format.md, Files and lines).
 inline constexpr std::size_t kMaxLineBytes = 1 << 20;
 
 // Parses the lines of one chunk. Locations in messages and `line` fields of

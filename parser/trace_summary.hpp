@@ -14,7 +14,7 @@
 namespace rr::parser {
 
 // Processor kinds for time accounting, plus "unattributed" for a Task Time with no
-// Task Request naming its processor (e.g. the GPU init task, spec §7.4).
+// Task Request naming its processor (e.g. the GPU's start-up task).
 inline constexpr std::size_t kTimeKindCount = 5;  // gpu, cpu, utility, unknown kind, unattributed
 std::string_view time_kind_key(std::size_t index);
 

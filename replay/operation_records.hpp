@@ -30,7 +30,7 @@ namespace rr::replay {
 using machine::TimeNs;
 inline constexpr TimeNs kNever = -1;
 
-// Why an operation started when it did: the predecessor that released it (critical path, DESIGN §3).
+// Why an operation started when it did: the predecessor that released it (docs/replay.md, Replay rules: Critical path).
 enum class Release : std::uint8_t {
   none,      // ready at t=0
   input,     // the last input event to fire (precondition, merge input, awaited event, arrival, phase order)

@@ -1,4 +1,4 @@
-// The discrete-event replay of an EventGraph on a machine model (DESIGN §3), deterministic in int64 ns.
+// The discrete-event replay of an EventGraph on a machine model (docs/replay.md), deterministic in int64 ns.
 #pragma once
 
 #include <cstdint>

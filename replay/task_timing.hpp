@@ -1,6 +1,6 @@
-// How long a task's work takes on the model and where in it each of its actions happens (DESIGN §3, issue
-// rule), with the run's noise. The engine schedules by these rules; the critical path's lower bound recomputes
-// issue times by the same rules, so a replay need not keep an issue time per operation.
+// How long a task's work takes on the model and where in it each of its actions happens (docs/replay.md, Replay
+// rules: Tasks and Issue), with the run's noise. The engine schedules by these rules; the critical path's lower
+// bound recomputes issue times by the same rules, so a replay need not keep an issue time per operation.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The delay rule of DESIGN §3 ("Distance"), shared by the engine and the critical-path analysis.
+// The delay rule (docs/replay.md, Replay rules: Distance), shared by the engine and the critical-path analysis.
 #pragma once
 
 #include "core/saturating.hpp"

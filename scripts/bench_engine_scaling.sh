@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Where the serial engine's time per operation goes as the trace widens (docs/performance.md, "Instructions or
-# memory"): generates and packs S3D traces of about the same size on 4 and 32 nodes and the two of the
+# Where the serial engine's time per operation goes as the trace widens (docs/performance.md, "The replay
+# engine"): generates and packs S3D traces of about the same size on 4 and 32 nodes and the two of the
 # performance issue (32 nodes x 12 steps, 128 nodes x 3 steps), then times the engine alone on each
 # (`bench_replay --replay-only`, a median of 5). With --instructions it also counts, under callgrind, the
 # instructions one engine run executes per operation on the two small traces (valgrind needed; ~5 minutes).

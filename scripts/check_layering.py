@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Enforces the include layering of DESIGN §2: each module includes only the modules it may depend on,
-and no public header of a library names a third-party type (X3, TBB, compression libraries stay in .cpp files)."""
+"""Enforces the include layering of docs/architecture.md (Rooms and arrows): each module includes only the modules
+it may depend on, and no public header of a library names a third-party type (X3, TBB, compression libraries stay
+in .cpp files)."""
 import pathlib
 import re
 import sys

@@ -81,7 +81,7 @@ def main():
            "comes from that run. Each trace is replayed on its **traced machine** (`--machine traced`: its "
            "processors as logged, speed 1, the trace's own durations; every other cost an assumption, see "
            "`docs/machines.md`), before any calibration. *Measured waits*: waits on events no record produces "
-           "keep their measured time (the default); *instant*: they end at once (the rule before).", "",
+           "keep their measured time (the default); *instant*: they end at once (`--unlogged-time instant`).", "",
            "| trace | nodes | traced processors | measured | how it was measured | estimate | error | instant | error "
            f"| noise σ={NOISE_SIGMA}: p5 – p95 |",
            "|---|---|---|---|---|---|---|---|---|---|"]

@@ -21,8 +21,15 @@ first hop ends, known when that hop starts). Then it bounds what a conservative 
   perfect lookahead, from the messages that actually come. The latter is the ceiling of any conservative
   protocol on this partition.
 
-Unit of work: an event time of the schedule (ready, start and end of each operation). docs/replay.md explains
-what the numbers mean for the engine.
+Unit of work: an event time of the schedule (ready, start and end of each operation). docs/replay.md ("How far a
+split can go") gives its bounds on the S3D traces and what they mean for the engine.
+
+A study, run by hand; the test suite does not run it (what the product promises of a split replay, the same
+result at any thread count, is tested by tests/gen/replay_blocks_test.cpp). To reproduce the bounds:
+
+    realm-replay gen s3d --nodes 128 --mechanism heptane --mapping mixed --steps 3 -o s3d128
+    realm-replay export s3d128 -m data/machines/titan.toml --sqlite s3d128.db
+    scripts/lookahead_study.py s3d128.db --parts 2
 
 usage: scripts/lookahead_study.py DATABASE [--parts N] [--machine FILE]
 """

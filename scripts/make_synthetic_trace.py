@@ -3,7 +3,7 @@
 
 Every one of the 14 record kinds appears, in roughly the mix of the real traces (many Event Preconditions,
 Task Requests and Task Times, merges and triggers; copies, waits and barriers), with the exact E2c line
-format: "[<node> - <thread>] {<level>}{graph}: ...", 32-bit ids laid out as in spec §5, several
+format: "[<node> - <thread>] {<level>}{graph}: ...", 32-bit ids laid out as in docs/realm-log-format.md (Ids), several
 interleaved threads per node, some "(nil)" args and "(id, gen)" preconditions. Deterministic per seed.
 
 usage: make_synthetic_trace.py --out DIR [--nodes 4] [--size-mb 1100] [--seed 1]"""

@@ -41,7 +41,7 @@ Observed observe(const core::TraceRecords& trace) {
   }
   for (std::size_t i = 0; i < machine.memories.size(); ++i) {
     const auto& m = machine.memories[i];
-    // GASNet global memory spans the nodes; its node bits mean nothing (spec §5).
+    // GASNet global memory spans the nodes; its node bits mean nothing (docs/realm-log-format.md, Ids).
     const std::uint32_t node = m.kind == core::MemoryKind::global ? 0 : layout.node_of(m.id.value());
     std::string text = std::string(core::memory_kind_name(m.kind)) + " " + core::hex(m.id.value());
     if (machine.memory_capacities[i]) text += " (" + std::to_string(machine.memory_capacities[i] >> 20) + " MiB)";
@@ -175,8 +175,8 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
     t << "processor_start_ns = " << value_or(facts.processor_start_ns, "0", true) << "   # " << tag_or(facts.processor_start_ns, "")
       << "\n";
   t
-    << "wait_frees_processor = true   # Realm runs other ready tasks while one waits (spec §7.4)\n"
-    << "issue_point = \"interpolate\"   # action k of K at start + (k+1)/(K+1) x busy (DESIGN §3)\n"
+    << "wait_frees_processor = true   # Realm runs other ready tasks while one waits\n"
+    << "issue_point = \"interpolate\"   # action k of K at start + (k+1)/(K+1) x busy\n"
     << "placement = \"traced\"   # each traced processor runs on its own model processor: the traced run\n"
     << "default_copy_bytes = " << facts.median_copy_bytes.value_or(65536)
     << (facts.median_copy_bytes ? "   # [T] the median size of the trace's copies\n" : "   # [A] the trace logs no copy size\n");

@@ -14,7 +14,8 @@ namespace {
   throw SourceError("Legion Prof header: " + std::move(message), 0, offset);
 }
 
-// The type names of spec §3; anything else with a positive size is read as an unsigned integer.
+// The type names of docs/legion-prof.md (Container and header); anything else with a positive size is read as
+// an unsigned integer.
 ProfFieldType classify(std::string_view type, bool& known) {
   known = true;
   if (type == "string") return ProfFieldType::string;

@@ -97,7 +97,7 @@ std::string encoding_name(const RoleSpec& s) {
   return "an integer of " + std::to_string(s.size) + " bytes";
 }
 
-// The header's field must be encoded as the reader reads it: same width, and an integer type the spec
+// The header's field must be encoded as the reader reads it: same width, and an integer type the format
 // lists (signedness aside: the bits are read the same), a 1-byte bool, or a string.
 bool compatible(const ProfField& f, const RoleSpec& s) {
   const bool integer_like = f.known_type && (f.kind == ProfFieldType::unsigned_int ||

@@ -327,7 +327,7 @@ void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f, std::uin
     case Kept::calibration_err:
       if (!out_.calibration_err) out_.calibration_err = f.i64(R::calibration_err);
       return;
-    // Legion describes a processor or memory again with everything affine to it (spec §8.1): keep the first.
+    // Legion describes a processor or memory again with everything affine to it: keep the first.
     case Kept::proc_desc: {
       const core::ProfProcessor x{handle(f, R::proc_id), static_cast<core::RealmProcKind>(f.u32(R::kind))};
       auto [it, added] = processors_.try_emplace(x.id.value(), static_cast<std::uint32_t>(out_.processors.size()));

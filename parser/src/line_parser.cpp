@@ -1,4 +1,5 @@
-// The Boost.Spirit X3 grammar of the logger prefix and of the 14 record kinds (spec §2–3), and line classification.
+// The Boost.Spirit X3 grammar of the logger prefix and of the 14 record kinds (docs/realm-log-format.md), and line
+// classification.
 #include "parser/line_parser.hpp"
 
 #include <boost/fusion/include/adapt_struct.hpp>
@@ -109,7 +110,7 @@ auto const u64_def = dec_u64;
 auto const i32_def = x3::int_parser<std::int32_t, 10>{};
 auto const sp_def = +lit(' ');
 auto const end_of_line_def = *lit(' ') >> x3::eoi;
-// Blanks after the comma: the 6-input merge prints "(id, gen)" (spec §3, record 8).
+// Blanks after the comma: the 6-input merge prints "(id, gen)" (docs/realm-log-format.md, Quirks).
 auto const generation_def = *lit(' ') >> u32;
 auto const event_def = lit('(') > hex_id > lit(',') > generation > lit(')');
 // %p prints "(nil)" for NULL (glibc): a parenthesised token that is not an event.
@@ -136,7 +137,7 @@ auto const barrier_arrive = x3::eps > event > sp > event > sp > event > sp > u32
 auto const copy_request = x3::eps > event > sp > event > sp > event > sp > hex_id > sp > hex_id > end_of_line;
 
 // Record names. "Event Precondition" is accepted with or without its colon: the
-// traces page omits it, the code prints it (spec §3 parsing notes).
+// description of the records on Legion's website omits it, the code prints it (docs/realm-log-format.md, Quirks).
 struct RecordNames : x3::symbols<core::RecordKind> {
   RecordNames() {
     using K = core::RecordKind;
@@ -173,7 +174,7 @@ std::string shorten(std::string_view line) {
   return out;
 }
 
-// The unprefixed shutdown dump of E2c (spec §2.4): PRINTING ALL PENDING EVENTS:,
+// The unprefixed shutdown dump of E2c (docs/realm-log-format.md, Files and lines): PRINTING ALL PENDING EVENTS:,
 // "Event <hex>: gen=...", "  [<gen>] L:..." / "  [<gen>] R: ...", DONE.
 bool is_pending_dump_line(std::string_view line) {
   if (line == "DONE" || line == "PRINTING ALL PENDING EVENTS:") return true;

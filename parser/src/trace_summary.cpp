@@ -58,7 +58,7 @@ TraceSummary summarise(const core::TraceRecords& trace, std::span<const core::Fi
   s.era_evidence = trace.era_evidence;
   s.failed_files = trace.failed_files;
 
-  // Machine description: every node repeats it, so dedupe by id (spec §6).
+  // Machine description: every node repeats it, so dedupe by id (docs/realm-log-format.md, Order).
   std::unordered_map<std::uint64_t, core::ProcessorKind> processor_kind;
   std::unordered_map<std::uint64_t, core::MemoryKind> memory_kind;
   std::unordered_map<std::uint64_t, std::uint64_t> group_first_member;

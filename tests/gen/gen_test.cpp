@@ -323,7 +323,7 @@ TEST(GeneratorQuirks, ATruncatedRecordLineIsOneMalformedLine) {
 }
 
 TEST(S3dGenerator, TaskCountsPerNodeAndStepFollowTheSpecTables) {
-  // §4/§11a: 91 (DME) and 136 (heptane) RHS tasks per node per RK stage, 6 stages per step.
+  // docs/s3d.md, Tasks and durations: 91 (DME) and 136 (heptane) RHS tasks per node per RK stage, 6 stages per step.
   for (const auto& [mechanism, per_step] : std::vector<std::pair<std::string, std::uint64_t>>{{"dme", 546}, {"heptane", 816}}) {
     for (const char* mapping : {"all", "mixed"}) {
       Program p = make_s3d({mechanism, mapping, 3, 2, 48, 1});
@@ -342,13 +342,13 @@ TEST(S3dGenerator, TaskCountsPerNodeAndStepFollowTheSpecTables) {
         ++tasks[op.node];
         cpu_tasks[op.node] += p.processors[op.processor].kind == GenProcKind::cpu ? 1 : 0;
       }
-      // §7: five meta-tasks per application task, 1.5 per copy, all on utility processors; one driver a node.
+      // docs/s3d.md: five meta-tasks per application task, 1.5 per copy, all on utility processors; one driver a node.
       EXPECT_EQ(meta, 5 * app + copies + (copies + 1) / 2);
       EXPECT_EQ(utility, meta);
       EXPECT_EQ(drivers, p.nodes);
       for (std::uint32_t n = 0; n < p.nodes; ++n) {
         EXPECT_EQ(tasks[n], 2 * per_step) << mechanism << " " << mapping;
-        // mixed: the species gradient and flux batches run on CPUs (§11a: 288 DME / 468 heptane per step).
+        // mixed: the species gradient and flux batches run on CPUs (docs/s3d.md: 288 DME / 468 heptane per step).
         const std::uint64_t cpu = std::string(mapping) == "all" ? 0 : (mechanism == "dme" ? 288 : 468);
         EXPECT_EQ(cpu_tasks[n], 2 * cpu) << mechanism << " " << mapping;
       }

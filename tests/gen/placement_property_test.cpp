@@ -61,7 +61,7 @@ TEST(PlacementProperty, MixedS3dWithItsCpuFunctionsOnTheGpuApproachesAllGpu) {
   const auto all = estimate("dme_all_4n", {}).first;
   const auto mixed = estimate("dme_mixed_4n", {}).first;
   // Functions 18 (species gradients) and 20 (species fluxes) run on CPUs in mixed; on the GPU they take
-  // 0.065 ms instead of 3.4 ms and 0.11 ms instead of 7.2 ms (the generator's §11a durations).
+  // 0.065 ms instead of 3.4 ms and 0.11 ms instead of 7.2 ms (the generator's durations, docs/s3d.md).
   const auto [moved, removed] = estimate("dme_mixed_4n", {"18=gpu:0.0191", "20=gpu:0.0153"});
   EXPECT_GT(mixed, all * 13 / 10);
   EXPECT_LT(moved, mixed * 8 / 10);

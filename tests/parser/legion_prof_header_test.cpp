@@ -1,4 +1,4 @@
-// The Legion Prof header parser: record lines, every field type of the spec, unknown types, and each way a
+// The Legion Prof header parser: record lines, every field type of the format, unknown types, and each way a
 // header can be wrong (each error names the line's offset).
 #include <gtest/gtest.h>
 

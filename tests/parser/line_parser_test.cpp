@@ -1,5 +1,5 @@
 // The X3 grammar: every record kind in both id widths, with and without the logger prefix, every quirk of
-// spec §3, and one broken field per record kind.
+// docs/realm-log-format.md (Records), and one broken field per record kind.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -236,7 +236,7 @@ TEST_P(Records, SixtyFourBitValuesComeBackWhole) {
   }
 }
 
-// ---- quirks (spec §3 parsing notes) ----
+// ---- quirks (docs/realm-log-format.md, Quirks) ----
 
 TEST(LineQuirks, NilArgsPointerNegativePriorityAndUnsignedFuncId) {
   auto p = parse1(prefixed("Task Request: -1 80000000 (20000005,1) (0,0) (0,0) -7 (nil) 0"));

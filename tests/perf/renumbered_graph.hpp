@@ -1,4 +1,4 @@
-// Experiments on the vertex numbering, for bench_replay (docs/performance.md): the same graph renumbered.
+// Experiments on the vertex numbering, for bench_replay (docs/history.md): the same graph renumbered.
 // - --interleave: the nodes' sequences interleaved (the k-th of n vertices of a node lands near k/n of the
 //   whole) instead of node by node, which follows time more closely in an SPMD program. The engine got slower
 //   (1.7x on 32 nodes, 1.2x on 1,024).

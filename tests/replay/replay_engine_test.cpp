@@ -1,4 +1,4 @@
-// Golden replays of tiny hand-computed DAGs (one per rule of DESIGN §3) and properties on larger graphs.
+// Golden replays of tiny hand-computed DAGs (one per replay rule, docs/replay.md) and properties on larger graphs.
 #include <gtest/gtest.h>
 
 #include <map>

@@ -46,7 +46,7 @@ void GraphBuilder::collect_barriers() {
 }
 
 // Barrier phases: expected arrivals from the creation, order between phases, gaps filled,
-// and phases whose arrivals can never reach the required count (spec §7.5).
+// and phases whose arrivals can never reach the required count (docs/realm-log-format.md, Barriers).
 void GraphBuilder::complete_barriers() {
   std::map<std::uint64_t, std::vector<std::uint32_t>> gens;  // barrier id -> phase gens (ordered by id)
   for (VertexId p : phase_list_) gens[v_.event[p].id()].push_back(v_.event[p].gen);

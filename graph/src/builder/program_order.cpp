@@ -11,7 +11,7 @@
 
 namespace rr::graph::build_detail {
 
-// Program order of each task's actions: by file and line (one thread logs them all, spec §6).
+// Program order of each task's actions: by file and line (one thread logs them all: docs/realm-log-format.md, Order).
 // Every (issuer, file, line) is distinct, so the parallel sort gives one order.
 void GraphBuilder::order_actions() {
   tbb::parallel_sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) {

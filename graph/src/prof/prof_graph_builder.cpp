@@ -30,7 +30,8 @@ namespace {
 using core::ProfEvent;
 using core::TimeNs;
 
-constexpr std::uint64_t kGenerationMask = (std::uint64_t{1} << 20) - 1;  // REALM_EVENT_GENERATION_BITS (spec §7.1)
+// REALM_EVENT_GENERATION_BITS: an event id's generation is its low 20 bits (docs/legion-prof.md, Ids).
+constexpr std::uint64_t kGenerationMask = (std::uint64_t{1} << 20) - 1;
 
 // Event ids as the text logs' (id, gen): the generation in the low 20 bits, so a barrier's phases are (id, g).
 core::EventKey key_of(ProfEvent e) { return core::EventKey::make(e.id & ~kGenerationMask, static_cast<std::uint32_t>(e.id & kGenerationMask)); }
@@ -122,7 +123,7 @@ class ProfBuilder {
   }
 
   // The event -> producer table. Of two producers the first in input order stays; the same trigger or poison
-  // forwarded to the creator's node is in two files (spec §8.4) and is no finding.
+  // forwarded to the creator's node is in two files (docs/legion-prof.md, Records by purpose) and is no finding.
   bool produce(ProfEvent event, VertexId v, bool dedupe_silently) {
     if (event.is_none()) return true;
     const auto inserted = producer_.try_emplace(event.id, v);  // not bound: the lambda below reads it
@@ -311,7 +312,7 @@ class ProfBuilder {
 
   // ---- barrier arrivals and phases ----
   void add_arrivals() {
-    // An arrival on another node's barrier is logged by both nodes (as triggers are, spec §8.4): one is enough.
+    // An arrival on another node's barrier is logged by both nodes (as triggers are): one is enough.
     // Sorted rather than hashed into a set: no allocation per arrival.
     struct Logged {
       std::uint64_t result, fevent, precondition;
@@ -350,7 +351,7 @@ class ProfBuilder {
     std::stable_sort(by_generation.begin(), by_generation.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     // Legion records the arrival that completed a generation (or, with -lg:prof_all_critical_arrivals, every
-    // arrival): a phase needs the arrivals logged for it. Generations follow each other (spec §7.1).
+    // arrival): a phase needs the arrivals logged for it. Generations follow each other (docs/legion-prof.md, Ids).
     VertexId previous = kNoVertex;
     std::uint64_t previous_barrier = 0;
     for (std::size_t i = 0; i < by_generation.size();) {
