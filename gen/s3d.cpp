@@ -213,8 +213,7 @@ Program make_s3d(const S3dOptions& o) {
   p.utility_per_node = 2;
   p.function_names = {{kDriverFunction, "driver"}, {kMetaFunction, "meta_task"}};
   for (std::uint32_t k = 0; k < kKinds; ++k) p.function_names[kFirstKindFunction + k] = kKindNames[k];
-  p.description = "\"mechanism\": \"" + o.mechanism + "\", \"mapping\": \"" + o.mapping + "\", \"steps\": " +
-                  std::to_string(o.steps) + ", \"points\": " + std::to_string(o.points);
+  p.parameters = {{"mechanism", o.mechanism}, {"mapping", o.mapping}, {"steps", o.steps}, {"points", o.points}};
   for (std::uint32_t n = 0; n < p.nodes; ++n) {
     std::uint32_t index = 0;
     for (std::uint32_t c = 0; c < p.cpus_per_node + p.drivers_per_node; ++c) p.processors.push_back({n, index++, GenProcKind::cpu});
