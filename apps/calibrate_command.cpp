@@ -12,6 +12,7 @@
 #include "session/calibration.hpp"
 #include "text_format.hpp"
 #include "trace_inputs.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -132,10 +133,10 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
   add_reading_options(cmd, opts->reading, common);
 
   return [opts, &common]() -> int {
-    auto started = std::chrono::steady_clock::now();
+    RunContext ctx = command_context("calibrate", {opts->runs}, common, opts->reading);
     auto runs = session::read_runs(opts->runs);
     if (!runs) {
-      std::cerr << "realm-replay calibrate: error: " << runs.error().to_string() << "\n";
+      print_error("calibrate", runs.error().to_string());
       return kExitBadInput;
     }
     std::vector<std::unique_ptr<session::LoadedTrace>> loaded;
@@ -148,7 +149,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
     }
     auto settings = session::replay_settings(opts->replay);
     if (!settings) {
-      std::cerr << "realm-replay calibrate: error: " << settings.error().to_string() << "\n";
+      print_error("calibrate", settings.error().to_string());
       return kExitBadInput;
     }
     session::CalibrationOptions options;
@@ -161,7 +162,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
     options.settings.mapping.placement = machine::Placement::traced;  // fits the machine the runs were traced on
     auto result = session::calibrate(traces, *runs, options);
     if (!result) {
-      std::cerr << "realm-replay calibrate: error: " << result.error().to_string() << "\n";
+      print_error("calibrate", result.error().to_string());
       return kExitBadInput;
     }
     if (!opts->output.empty()) {
@@ -169,7 +170,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
       for (const auto& o : result->overrides()) fitted.overrides.push_back(o);
       auto model = session::load_machine_for(*traces.front(), fitted);
       if (!model) {
-        std::cerr << "realm-replay calibrate: error: " << model.error().to_string() << "\n";
+        print_error("calibrate", model.error().to_string());
         return kExitBadInput;
       }
       std::map<std::string, std::string> notes;
@@ -189,24 +190,19 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
                     return all;
                   }();
       if (auto err = platform::write_whole_file(opts->output, machine::to_toml(*model, header, notes)); !err.empty()) {
-        std::cerr << "realm-replay calibrate: error: " << err << "\n";
+        print_error("calibrate", err);
         return kExitBadInput;
       }
     }
     if (!opts->csv.empty())
       if (auto err = platform::write_whole_file(opts->csv, render_csv(*result)); !err.empty()) {
-        std::cerr << "realm-replay calibrate: error: " << err << "\n";
+        print_error("calibrate", err);
         return kExitBadInput;
       }
-    RunContext ctx;
-    ctx.command = "calibrate";
-    ctx.inputs = {opts->runs};
-    ctx.threads = common.threads;
-    add_to_context(opts->reading, ctx);
     ctx.machine = MachineContext{opts->machine, opts->machine, opts->overrides};
     ctx.options["unlogged_time"] = opts->replay.unlogged_time;
     ctx.options["max_evaluations"] = opts->max_evaluations;
-    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ctx.stop_clock();
     std::cout << (opts->json ? render_json(*result, ctx).dump(2) + "\n" : render_text(*result, opts->machine));
     return kExitOk;
   };

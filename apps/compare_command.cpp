@@ -8,6 +8,7 @@
 #include "platform/output_target.hpp"
 #include "session/run_grid.hpp"
 #include "trace_inputs.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -18,7 +19,7 @@ bool write_comparison_outputs(const char* command, const std::vector<ComparisonR
   auto write = [&](const std::string& path, const std::string& text) {
     if (path.empty()) return true;
     if (auto err = platform::write_whole_file(path, text); !err.empty()) {
-      std::cerr << "realm-replay " << command << ": error: " << err << "\n";
+      print_error(command, err);
       return false;
     }
     return true;
@@ -50,10 +51,10 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
   add_replay_flags(cmd, opts->replay);
   add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
-    auto started = std::chrono::steady_clock::now();
+    RunContext ctx = command_context("compare", opts->traces, common, opts->reading, &opts->replay);
     auto settings = session::replay_settings(opts->replay);
     if (!settings) {
-      std::cerr << "realm-replay compare: error: " << settings.error().to_string() << "\n";
+      print_error("compare", settings.error().to_string());
       return kExitBadInput;
     }
     std::vector<std::unique_ptr<session::LoadedTrace>> traces;
@@ -69,17 +70,11 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
       }
     auto runs = session::run_grid(jobs, common.threads);
     if (!runs) {
-      std::cerr << "realm-replay compare: error: " << runs.error().to_string() << "\n";
+      print_error("compare", runs.error().to_string());
       return kExitBadInput;
     }
     auto rows = make_rows(std::move(*runs));
-    RunContext ctx;
-    ctx.command = "compare";
-    ctx.inputs = opts->traces;
-    ctx.threads = common.threads;
-    add_to_context(opts->reading, ctx);
-    add_to_context(opts->replay, ctx);
-    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ctx.stop_clock();
     std::cout << render_comparison_text(rows);
     return write_comparison_outputs("compare", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk
                                                                                                         : kExitBadInput;

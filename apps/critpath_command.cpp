@@ -142,13 +142,13 @@ std::function<int()> add_critpath_command(CLI::App& app, CommonOptions& common) 
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
   add_what_if_flag(cmd, opts->no_what_ifs);
   return [opts, &common]() -> int {
-    auto started = std::chrono::steady_clock::now();
+    RunContext ctx = replay_context("critpath", opts->in, common);
     auto s = open_replay("critpath", opts->in, common);
     if (!s) return kExitBadInput;
     const replay::CriticalPath& cp = *s->run.critical;
     const std::vector<session::RunBound> bounds = bounds_of(*s, opts->no_what_ifs, common.threads);
-    RunContext ctx = replay_context("critpath", opts->in, common, *s);
-    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ctx.machine = machine_context(opts->in, *s);
+    ctx.stop_clock();
     const NearCritical near = near_critical(*s);
     std::string report;
     if (opts->json) {

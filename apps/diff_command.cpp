@@ -7,6 +7,7 @@
 #include "core/text_file.hpp"
 #include "output_file.hpp"
 #include "diff_report.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -17,16 +18,16 @@ using Json = nlohmann::ordered_json;
 std::optional<Json> read_report(const std::string& path) {
   auto text = core::read_text_file(path, "replay report");
   if (!text) {
-    std::cerr << "realm-replay diff: error: " << text.error().to_string() << "\n";
+    print_error("diff", text.error().to_string());
     return std::nullopt;
   }
   Json j = Json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    std::cerr << "realm-replay diff: error: " << path << ": not JSON\n";
+    print_error("diff", path + ": not JSON");
     return std::nullopt;
   }
   if (j.value("schema", "") != "realm-replay/replay") {
-    std::cerr << "realm-replay diff: error: " << path << ": not a replay report (make it with `realm-replay replay --json`)\n";
+    print_error("diff", path + ": not a replay report (make it with `realm-replay replay --json`)");
     return std::nullopt;
   }
   // Schema 1 called the critical path's contention "queueing" (time ready, with its resource taken).

@@ -7,6 +7,7 @@
 #include "option_checks.hpp"
 #include "sql_export.hpp"
 #include "trace_inputs.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -36,7 +37,7 @@ std::function<int()> add_export_command(CLI::App& app, CommonOptions& common) {
     for (const auto& o : opts->in.overrides) info.overrides += (info.overrides.empty() ? "" : " ") + o;
     info.placement = opts->in.replay.placement.empty() ? "default" : opts->in.replay.placement;
     if (auto err = export_sqlite(opts->sqlite, s->trace, s->run, info); !err.empty()) {
-      std::cerr << "realm-replay export: error: " << err << "\n";
+      print_error("export", err);
       return kExitBadInput;
     }
     if (!opts->in.reading.quiet) {

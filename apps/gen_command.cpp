@@ -6,6 +6,7 @@
 #include "gen/s3d.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -104,7 +105,7 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
         : opts->kind == "stencil"   ? gen::make_stencil(opts->dims, opts->steps, o)
                                     : gen::make_random_dag(opts->ops, o);
     if (opts->inject_cycle && !gen::inject_cycle(program)) {
-      std::cerr << "realm-replay gen: error: --inject-cycle needs a program with a task that has no inputs\n";
+      print_error("gen", "--inject-cycle needs a program with a task that has no inputs");
       return kExitUsage;
     }
     gen::TruthMachine machine;
@@ -121,7 +122,7 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
       for (const auto& [kind, n] : written.records) std::cout << "  " << kind << ": " << n << "\n";
       for (const auto& [quirk, n] : written.injected) std::cout << "  injected " << quirk << ": " << n << "\n";
     } catch (const std::exception& e) {
-      std::cerr << "realm-replay gen: error: " << e.what() << "\n";
+      print_error("gen", e.what());
       return kExitBadInput;
     }
     return kExitOk;

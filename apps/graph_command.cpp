@@ -7,6 +7,7 @@
 #include "graph/graph_export.hpp"
 #include "output_file.hpp"
 #include "trace_inputs.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -58,7 +59,7 @@ std::function<int()> add_graph_command(CLI::App& app, CommonOptions& common) {
 
   return [opts, &common]() -> int {
     if (!opts->dot && !opts->json) {
-      std::cerr << "realm-replay graph: choose --dot or --json\n";
+      print_error("graph", "choose --dot or --json");
       return kExitUsage;
     }
     graph::Selection selection;
@@ -70,7 +71,7 @@ std::function<int()> add_graph_command(CLI::App& app, CommonOptions& common) {
         if (colon > 0) selection.slice_begin = std::stoull(opts->slice.substr(0, colon));
         if (colon + 1 < opts->slice.size()) selection.slice_end = std::stoull(opts->slice.substr(colon + 1));
       } catch (const std::exception&) {
-        std::cerr << "realm-replay graph: --slice takes BEGIN:END (either may be empty), not '" << opts->slice << "'\n";
+        print_error("graph", "--slice takes BEGIN:END (either may be empty), not '" + opts->slice + "'");
         return kExitUsage;
       }
     }
@@ -79,13 +80,13 @@ std::function<int()> add_graph_command(CLI::App& app, CommonOptions& common) {
     const graph::EventGraph& g = trace->graph();
     if (opts->node)
       if (auto problem = node_without_operations(g, *opts->node); !problem.empty()) {
-        std::cerr << "realm-replay graph: " << problem << "\n";
+        print_error("graph", problem);
         return kExitUsage;
       }
     auto vertices = graph::select_vertices(g, selection);
     if (vertices.size() > opts->limit && !opts->force) {
-      std::cerr << "realm-replay graph: " << vertices.size() << " operations selected, more than --limit "
-                << opts->limit << "; narrow it with --node or --slice, or pass --force\n";
+      print_error("graph", std::to_string(vertices.size()) + " operations selected, more than --limit " +
+                               std::to_string(opts->limit) + "; narrow it with --node or --slice, or pass --force");
       return kExitUsage;
     }
     std::string text = opts->dot ? graph::to_dot(g, vertices) : graph::to_json(g, vertices);

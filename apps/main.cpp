@@ -6,6 +6,7 @@
 #include "output_file.hpp"
 #include "platform/output_target.hpp"
 #include "option_checks.hpp"
+#include "messages.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"realm-replay: replay and explain Realm event logs (Legion 2014-2015) and Legion Prof logs (today's "
@@ -64,14 +65,14 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("export")) return run_export();
     if (app.got_subcommand("pack")) return run_pack();
     } catch (const std::exception& e) {
-      std::cerr << "realm-replay: internal error: " << e.what() << "\n";
+      rr::app::print_message("", std::string("internal error: ") + e.what());
       return rr::app::kExitBadInput;
     }
     return rr::app::kExitUsage;
   }();
   // A report that did not reach standard output (a full disk, /dev/full, a closed descriptor) is a failure.
   if (auto err = rr::platform::flush_stdout(); !err.empty()) {
-    std::cerr << "realm-replay: error: cannot write standard output: " << err << "\n";
+    rr::app::print_error("", "cannot write standard output: " + err);
     return code == rr::app::kExitOk ? rr::app::kExitBadInput : code;
   }
   return code;

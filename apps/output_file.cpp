@@ -5,6 +5,7 @@
 #include <set>
 
 #include "platform/output_target.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -14,7 +15,7 @@ bool emit_report(const char* command, const std::string& path, std::string_view 
     return true;
   }
   if (auto err = platform::write_whole_file(path, text); !err.empty()) {
-    std::cerr << "realm-replay " << command << ": error: " << err << "\n";
+    print_error(command, err);
     return false;
   }
   return true;

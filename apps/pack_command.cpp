@@ -8,6 +8,7 @@
 #include "platform/output_target.hpp"
 #include "session/packed_trace.hpp"
 #include "trace_inputs.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -39,7 +40,7 @@ std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common) {
     if (!trace) return kExitBadInput;
     platform::OutputTarget out;
     if (std::string err = out.open(opts->output); !err.empty()) {
-      std::cerr << "realm-replay pack: error: " << err << "\n";
+      print_error("pack", err);
       return kExitBadInput;
     }
     // Not committed after a failure: the target then removes its temporary file and leaves any old one alone.
@@ -47,7 +48,7 @@ std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common) {
     const std::string err = !packed ? (out.write_error().empty() ? packed.error().to_string() : out.write_error())
                                     : out.commit();
     if (!err.empty()) {
-      std::cerr << "realm-replay pack: error: " << err << "\n";
+      print_error("pack", err);
       return kExitBadInput;
     }
     if (!opts->reading.quiet) {

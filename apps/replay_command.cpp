@@ -16,6 +16,7 @@
 #include "session/perturbation.hpp"
 #include "text_format.hpp"
 #include "trace_inputs.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -93,11 +94,11 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("--seed", opts->seed, "seed of the noise for --perturb")->needs(perturb)->capture_default_str();
 
   return [opts, &common]() -> int {
-    auto started = std::chrono::steady_clock::now();
+    RunContext ctx = replay_context("replay", opts->in, common);
     TimelineFilter filter;
     if (!opts->window.empty())
       if (auto problem = parse_window(opts->window, filter); !problem.empty()) {
-        std::cerr << "realm-replay replay: " << problem << "\n";
+        print_error("replay", problem);
         return kExitUsage;
       }
     filter.nodes.insert(opts->nodes.begin(), opts->nodes.end());
@@ -106,20 +107,20 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     auto s = open_replay("replay", opts->in, common, detail);
     if (!s) return kExitBadInput;
     if (auto problem = unknown_timeline_node(filter.nodes, s->run.map.model_nodes()); !problem.empty()) {
-      std::cerr << "realm-replay replay: " << problem << "\n";
+      print_error("replay", problem);
       return kExitUsage;
     }
     const std::vector<session::RunBound> bounds = bounds_of(*s, opts->no_what_ifs, common.threads);
     ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, opts->in.overrides,
                     bounds_text("replay", opts->in, bounds, s->run.result.makespan_ns, opts->no_what_ifs, placement_of(*s))};
-    RunContext ctx = replay_context("replay", opts->in, common, *s);
-    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ctx.machine = machine_context(opts->in, *s);
+    ctx.stop_clock();
     std::optional<session::EstimateDistribution> noise;
     if (opts->perturb > 0) {
       auto d = session::perturbed_estimates(s->trace, s->run.model, s->settings.mapping, s->settings.engine.rules,
                                             {opts->perturb, opts->samples, opts->seed, common.threads});
       if (!d) {
-        std::cerr << "realm-replay replay: error: " << d.error().to_string() << "\n";
+        print_error("replay", d.error().to_string());
         return kExitBadInput;
       }
       noise = std::move(*d);
@@ -129,9 +130,8 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     if (opts->against_observed) {
       observed = replay::compare_with_observed(s->trace.graph(), s->run.result);
       if (!observed) {
-        std::cerr << "realm-replay replay: error: --against-observed needs a trace that records when its operations "
-                     "ran (Legion Prof logs); "
-                  << s->trace.label << " does not\n";
+        print_error("replay", "--against-observed needs a trace that records when its operations ran (Legion Prof logs); " +
+                                  s->trace.label + " does not");
         return kExitBadInput;
       }
     }
@@ -155,7 +155,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
         err = timeline.commit();
       }
       if (!err.empty()) {
-        std::cerr << "realm-replay replay: error: " << err << "\n";
+        print_error("replay", err);
         return kExitBadInput;
       }
     }

@@ -118,6 +118,74 @@ std::string machine_line(const machine::MachineModel& model, const replay::Machi
   return out;
 }
 
+namespace {
+
+// Utilisation of the used processors per node and kind: every node when they fit a line, else the spread.
+void write_node_utilisation(std::ostringstream& out, const replay::Utilisation& use, replay::TimeNs makespan_ns) {
+  out << "\nUtilisation of the used processors by node";
+  if (use.by_node.size() <= kNodesListed) {
+    out << ":\n";
+    for (std::size_t k = 0; k < replay::kModelKindCount; ++k) {
+      std::string line;
+      for (const auto& [node, uses] : use.by_node)
+        if (uses[k].busy_ns > 0) line += "  n" + std::to_string(node) + " " + pct(uses[k].utilisation_used(makespan_ns));
+      if (!line.empty()) out << "  " << pad(kind_name(k), 10) << line << "\n";
+    }
+  } else {
+    // Many nodes do not fit a line a person reads: the spread per kind and the nodes far from it, every node in --json.
+    out << " (" << use.by_node.size() << " nodes: lowest, median, highest, and outliers; every node in --json):\n";
+    for (std::size_t k = 0; k < replay::kModelKindCount; ++k) {
+      std::vector<std::pair<double, std::uint32_t>> by_use;
+      for (const auto& [node, uses] : use.by_node)
+        if (uses[k].busy_ns > 0) by_use.emplace_back(uses[k].utilisation_used(makespan_ns), node);
+      if (by_use.empty()) continue;
+      std::sort(by_use.begin(), by_use.end());
+      const auto& low = by_use.front();
+      const auto& high = by_use.back();
+      out << "  " << pad(kind_name(k), 10) << "  n" << low.second << " " << pct(low.first) << "  median "
+          << pct(by_use[by_use.size() / 2].first) << "  n" << high.second << " " << pct(high.first);
+      const std::vector<std::pair<double, std::uint32_t>> far = outliers(by_use);
+      if (!far.empty()) {
+        out << "  outliers:";
+        for (std::size_t i = 0; i < far.size() && i < kOutliersListed; ++i)
+          out << " n" << far[i].second << " " << pct(far[i].first);
+        if (far.size() > kOutliersListed) out << " and " << far.size() - kOutliersListed << " more";
+      }
+      out << "\n";
+    }
+  }
+}
+
+// Copies per path and the busy time of each channel's lanes.
+void write_copies(std::ostringstream& out, const ReplayView& v) {
+  const auto& r = v.result;
+  if (!r.paths.empty()) {
+    out << "\nCopies by path                              count   bytes (B)   time (ms)\n";
+    for (const auto& [name, p] : r.paths) {
+      char line[200];
+      std::snprintf(line, sizeof line, "  %-40s %7llu %11llu %11s\n", name.c_str(),
+                    static_cast<unsigned long long>(p.copies), static_cast<unsigned long long>(p.bytes),
+                    ms(p.time_ns).c_str());
+      out << line;
+    }
+    std::map<std::string, std::pair<replay::TimeNs, std::uint64_t>> by_channel;
+    for (const auto& c : r.channels) {
+      auto& e = by_channel[v.model.channels[c.channel].name];
+      e.first = core::saturating_add(e.first, c.busy_ns);
+      e.second += c.transfers;
+    }
+    out << "Channels                              lane busy (ms)   transfers\n";
+    for (const auto& [name, e] : by_channel) {
+      char line[200];
+      std::snprintf(line, sizeof line, "  %-34s %15s %11llu\n", name.c_str(), ms(e.first).c_str(),
+                    static_cast<unsigned long long>(e.second));
+      out << line;
+    }
+  }
+}
+
+}  // namespace
+
 std::string render_replay_text(const ReplayView& v) {
   const auto& r = v.result;
   std::ostringstream out;
@@ -154,61 +222,8 @@ std::string render_replay_text(const ReplayView& v) {
   }
   out << "  (model: model processors of the kind; used: those the mapping runs traced processors on;\n"
          "   util.: busy time / (run time x processors))\n";
-  out << "\nUtilisation of the used processors by node";
-  if (use.by_node.size() <= kNodesListed) {
-    out << ":\n";
-    for (std::size_t k = 0; k < replay::kModelKindCount; ++k) {
-      std::string line;
-      for (const auto& [node, uses] : use.by_node)
-        if (uses[k].busy_ns > 0) line += "  n" + std::to_string(node) + " " + pct(uses[k].utilisation_used(r.makespan_ns));
-      if (!line.empty()) out << "  " << pad(kind_name(k), 10) << line << "\n";
-    }
-  } else {
-    // Many nodes do not fit a line a person reads: the spread per kind and the nodes far from it, every node in --json.
-    out << " (" << use.by_node.size() << " nodes: lowest, median, highest, and outliers; every node in --json):\n";
-    for (std::size_t k = 0; k < replay::kModelKindCount; ++k) {
-      std::vector<std::pair<double, std::uint32_t>> by_use;
-      for (const auto& [node, uses] : use.by_node)
-        if (uses[k].busy_ns > 0) by_use.emplace_back(uses[k].utilisation_used(r.makespan_ns), node);
-      if (by_use.empty()) continue;
-      std::sort(by_use.begin(), by_use.end());
-      const auto& low = by_use.front();
-      const auto& high = by_use.back();
-      out << "  " << pad(kind_name(k), 10) << "  n" << low.second << " " << pct(low.first) << "  median "
-          << pct(by_use[by_use.size() / 2].first) << "  n" << high.second << " " << pct(high.first);
-      const std::vector<std::pair<double, std::uint32_t>> far = outliers(by_use);
-      if (!far.empty()) {
-        out << "  outliers:";
-        for (std::size_t i = 0; i < far.size() && i < kOutliersListed; ++i)
-          out << " n" << far[i].second << " " << pct(far[i].first);
-        if (far.size() > kOutliersListed) out << " and " << far.size() - kOutliersListed << " more";
-      }
-      out << "\n";
-    }
-  }
-  if (!r.paths.empty()) {
-    out << "\nCopies by path                              count   bytes (B)   time (ms)\n";
-    for (const auto& [name, p] : r.paths) {
-      char line[200];
-      std::snprintf(line, sizeof line, "  %-40s %7llu %11llu %11s\n", name.c_str(),
-                    static_cast<unsigned long long>(p.copies), static_cast<unsigned long long>(p.bytes),
-                    ms(p.time_ns).c_str());
-      out << line;
-    }
-    std::map<std::string, std::pair<replay::TimeNs, std::uint64_t>> by_channel;
-    for (const auto& c : r.channels) {
-      auto& e = by_channel[v.model.channels[c.channel].name];
-      e.first = core::saturating_add(e.first, c.busy_ns);
-      e.second += c.transfers;
-    }
-    out << "Channels                              lane busy (ms)   transfers\n";
-    for (const auto& [name, e] : by_channel) {
-      char line[200];
-      std::snprintf(line, sizeof line, "  %-34s %15s %11llu\n", name.c_str(), ms(e.first).c_str(),
-                    static_cast<unsigned long long>(e.second));
-      out << line;
-    }
-  }
+  write_node_utilisation(out, use, r.makespan_ns);
+  write_copies(out, v);
   out << "\nMapping:\n";
   for (const auto& line : v.map.changes()) out << "  " << line << "\n";
   const std::vector<std::string> mapping = grouped_mapping(v.map);

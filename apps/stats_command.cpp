@@ -31,15 +31,10 @@ std::function<int()> add_stats_command(CLI::App& app, CommonOptions& common) {
   add_reading_options(cmd, opts->reading, common);
 
   return [opts, &common]() -> int {
-    auto started = std::chrono::steady_clock::now();
+    RunContext ctx = command_context("stats", opts->inputs, common, opts->reading);
     auto trace = open_trace("stats", opts->inputs, common, opts->reading);
     if (!trace) return kExitBadInput;
-    RunContext ctx;
-    ctx.command = "stats";
-    ctx.inputs = opts->inputs;
-    ctx.threads = common.threads;
-    add_to_context(opts->reading, ctx);
-    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ctx.stop_clock();
     std::string report;
     if (trace->profile_summary) {
       // Legion Prof logs: their own counts (record types by the header's names), no graph yet.

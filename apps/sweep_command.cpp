@@ -7,6 +7,7 @@
 #include "session/run_grid.hpp"
 #include "session/sweep_grid.hpp"
 #include "trace_inputs.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -41,17 +42,17 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
   add_replay_flags(cmd, opts->replay);
   add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
-    auto started = std::chrono::steady_clock::now();
+    RunContext ctx = command_context("sweep", {opts->trace}, common, opts->reading, &opts->replay);
     // The grid: one axis per --vary, in the order given, the first varying slowest.
     std::vector<session::GridAxis> axes;
     if (auto problem = session::parse_grid_axes(opts->varies, axes); !problem.empty()) {
-      std::cerr << "realm-replay sweep: " << problem << "\n";
+      print_error("sweep", problem);
       return kExitUsage;
     }
     const std::vector<std::vector<std::string>> grid = session::grid_points(axes);
     auto settings = session::replay_settings(opts->replay);
     if (!settings) {
-      std::cerr << "realm-replay sweep: error: " << settings.error().to_string() << "\n";
+      print_error("sweep", settings.error().to_string());
       return kExitBadInput;
     }
     auto trace = open_trace("sweep", {opts->trace}, common, opts->reading);
@@ -67,7 +68,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
         if (key == "placement") {
           auto p = machine::placement_from_name(value);
           if (!p) {
-            std::cerr << "realm-replay sweep: --vary placement takes traced, pool and eft, not '" << value << "'\n";
+            print_error("sweep", "--vary placement takes traced, pool and eft, not '" + value + "'");
             return kExitUsage;
           }
           job.settings.mapping.placement = p;
@@ -78,7 +79,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
             if (used != value.size() || fold < 1 || fold > machine::kMaxFold) throw std::out_of_range("fold");
             job.settings.mapping.fold = static_cast<std::uint32_t>(fold);
           } catch (const std::exception&) {
-            std::cerr << "realm-replay sweep: --vary fold takes node counts, not '" << value << "'\n";
+            print_error("sweep", "--vary fold takes node counts, not '" + value + "'");
             return kExitUsage;
           }
         } else {
@@ -91,17 +92,11 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     }
     auto runs = session::run_grid(jobs, common.threads);
     if (!runs) {
-      std::cerr << "realm-replay sweep: error: " << runs.error().to_string() << "\n";
+      print_error("sweep", runs.error().to_string());
       return kExitBadInput;
     }
     auto rows = make_rows(std::move(*runs));
-    RunContext ctx;
-    ctx.command = "sweep";
-    ctx.inputs = {opts->trace};
-    ctx.threads = common.threads;
-    add_to_context(opts->reading, ctx);
-    add_to_context(opts->replay, ctx);
-    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ctx.stop_clock();
     std::cout << render_comparison_text(rows);
     return write_comparison_outputs("sweep", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk
                                                                                                       : kExitBadInput;

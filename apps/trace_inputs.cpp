@@ -10,6 +10,7 @@
 #include "option_checks.hpp"
 #include "progress.hpp"
 #include "session/packed_trace.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -82,7 +83,7 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
   if (progress.enabled()) options.read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
   auto trace = session::load_trace(inputs, options);
   if (!trace) {
-    std::cerr << "realm-replay " << command << ": error: " << trace.error().to_string() << "\n";
+    print_error(command, trace.error().to_string());
     // Only a file that could not be read (its error has a place in the file) is one --keep-going can skip; a
     // packed trace is the whole trace, with no other file to read.
     const auto& where = trace.error().where;
@@ -91,7 +92,7 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
       std::cerr << "  (--keep-going reads the other files)\n";
     return std::nullopt;
   }
-  if (!flags.quiet) std::cerr << "realm-replay " << command << ": " << reading_summary(*trace) << "\n";
+  if (!flags.quiet) print_message(command, reading_summary(*trace));
   return std::move(*trace);
 }
 
@@ -124,19 +125,24 @@ void add_replay_flags(CLI::App* cmd, session::ReplayChoices& choices) {
       ->capture_default_str();
 }
 
-void add_to_context(const ReadingFlags& flags, RunContext& ctx) {
+RunContext command_context(const char* command, std::vector<std::string> inputs, const CommonOptions& common,
+                           const ReadingFlags& flags, const session::ReplayChoices* choices) {
+  RunContext ctx;
+  ctx.command = command;
+  ctx.inputs = std::move(inputs);
+  ctx.threads = common.threads;
   ctx.keep_going = flags.options.read.keep_going;
   ctx.strict = flags.options.strict;
-}
-
-void add_to_context(const session::ReplayChoices& choices, RunContext& ctx) {
-  ctx.options["placement"] = choices.placement.empty() ? "default" : choices.placement;
-  ctx.options["map"] = choices.map;
-  ctx.options["mapping"] = choices.mapping;
-  ctx.options["fold"] = choices.fold;
-  ctx.options["node_map"] = choices.node_map.empty() ? "cyclic" : choices.node_map;
-  ctx.options["unlogged_time"] = choices.unlogged_time;
-  ctx.options["queue_order"] = choices.queue_order;
+  if (!choices) return ctx;
+  const session::ReplayChoices& c = *choices;
+  ctx.options["placement"] = c.placement.empty() ? "default" : c.placement;
+  ctx.options["map"] = c.map;
+  ctx.options["mapping"] = c.mapping;
+  ctx.options["fold"] = c.fold;
+  ctx.options["node_map"] = c.node_map.empty() ? "cyclic" : c.node_map;
+  ctx.options["unlogged_time"] = c.unlogged_time;
+  ctx.options["queue_order"] = c.queue_order;
+  return ctx;
 }
 
 void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
@@ -154,7 +160,7 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
                                           const replay::ResultDetail& detail, bool critical_path) {
   auto settings = session::replay_settings(in.replay);
   if (!settings) {
-    std::cerr << "realm-replay " << command << ": error: " << settings.error().to_string() << "\n";
+    print_error(command, settings.error().to_string());
     return nullptr;
   }
   // One replay: split by node over the threads, where that pays (ReplayExecution::blocks); the same result.
@@ -165,22 +171,18 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
   if (!trace) return nullptr;
   auto run = session::replay_trace(*trace, {in.machine, in.overrides}, *settings);
   if (!run) {
-    std::cerr << "realm-replay " << command << ": error: " << run.error().to_string() << "\n";
+    print_error(command, run.error().to_string());
     return nullptr;
   }
   return std::make_unique<OpenedReplay>(OpenedReplay{std::move(*trace), std::move(*run), std::move(*settings)});
 }
 
-RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common,
-                          const OpenedReplay& opened) {
-  RunContext ctx;
-  ctx.command = command;
-  ctx.inputs = in.trace;
-  ctx.threads = common.threads;
-  add_to_context(in.reading, ctx);
-  ctx.machine = MachineContext{opened.run.model.name, opened.run.model.source, in.overrides};
-  add_to_context(in.replay, ctx);
-  return ctx;
+RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common) {
+  return command_context(command, in.trace, common, in.reading, &in.replay);
+}
+
+MachineContext machine_context(const ReplayInputs& in, const OpenedReplay& opened) {
+  return MachineContext{opened.run.model.name, opened.run.model.source, in.overrides};
 }
 
 }  // namespace rr::app

@@ -32,8 +32,6 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
 
 // "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
 std::string reading_summary(const session::LoadedTrace& trace);
-// --keep-going and --strict in a report's context.
-void add_to_context(const ReadingFlags& flags, RunContext& ctx);
 
 // How every command that replays places the trace on the model and treats unlogged time: --placement, --map,
 // --mapping, --fold, --node-map, --unlogged-time and --queue-order, read into the choices session::replay_settings
@@ -41,8 +39,10 @@ void add_to_context(const ReadingFlags& flags, RunContext& ctx);
 void add_replay_flags(CLI::App* cmd, session::ReplayChoices& choices);
 // --unlogged-time alone (calibrate, which fits one machine and has no placement of its own to choose).
 void add_unlogged_option(CLI::App* cmd, std::string& unlogged_time);
-// The choices in a report's context options.
-void add_to_context(const session::ReplayChoices& choices, RunContext& ctx);
+// The context of a command that reads `inputs`, made when the command starts (its clock starts then): the command,
+// the inputs, -j, --keep-going and --strict, and with `choices` the replay choices among the options.
+RunContext command_context(const char* command, std::vector<std::string> inputs, const CommonOptions& common,
+                           const ReadingFlags& flags, const session::ReplayChoices* choices = nullptr);
 
 struct ReplayInputs {
   std::vector<std::string> trace;
@@ -66,8 +66,8 @@ struct OpenedReplay {
 std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
                                           const replay::ResultDetail& detail = {}, bool critical_path = true);
 
-// The report context of a command run on `in`.
-RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common,
-                          const OpenedReplay& opened);
+// The context of a command that replays `in` (its clock starts now); machine_context() adds the machine once open.
+RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common);
+MachineContext machine_context(const ReplayInputs& in, const OpenedReplay& opened);
 
 }  // namespace rr::app

@@ -6,6 +6,7 @@
 #include "output_file.hpp"
 #include "trace_inputs.hpp"
 #include "validate_report.hpp"
+#include "messages.hpp"
 
 namespace rr::app {
 
@@ -30,21 +31,16 @@ std::function<int()> add_validate_command(CLI::App& app, CommonOptions& common) 
   add_reading_options(cmd, opts->reading, common);
 
   return [opts, &common]() -> int {
-    auto started = std::chrono::steady_clock::now();
+    RunContext ctx = command_context("validate", opts->inputs, common, opts->reading);
     auto trace = open_trace("validate", opts->inputs, common, opts->reading);
     if (!trace) return kExitBadInput;
-    RunContext ctx;
-    ctx.command = "validate";
-    ctx.inputs = opts->inputs;
-    ctx.threads = common.threads;
-    add_to_context(opts->reading, ctx);
     ctx.options["fail_on_findings"] = opts->fail_on_findings;
-    ctx.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ctx.stop_clock();
     std::string report = opts->json ? render_validate_json(trace->records, trace->built, ctx).dump(2) + "\n"
                                     : render_validate_text(trace->records, trace->built, ctx);
     if (!emit_report("validate", opts->output, report)) return kExitBadInput;
     if (opts->fail_on_findings && trace->built.findings.total() > 0) {
-      std::cerr << "realm-replay validate: error: " << trace->built.findings.total() << " finding(s) (--fail-on-findings)\n";
+      print_error("validate", std::to_string(trace->built.findings.total()) + " finding(s) (--fail-on-findings)");
       return kExitBadInput;
     }
     return kExitOk;

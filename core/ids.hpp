@@ -64,6 +64,10 @@ struct IdLayout {
 // The owner node of a processor or memory id as today's Realm (and so Legion Prof) writes it.
 constexpr std::uint32_t realm_node_of(std::uint64_t id) { return IdLayout::for_width(IdWidth::realm).node_of(id); }
 
+// The node that created a barrier, as today's Realm packs a barrier's id: a 4-bit type, the creating node in bits
+// 44-59, then the barrier's index and, in the low 20 bits, the generation.
+constexpr std::uint32_t realm_barrier_node_of(std::uint64_t id) { return static_cast<std::uint32_t>((id >> 44) & 0xffff); }
+
 // The largest node a Realm id can name (the 16-bit node field of 64-bit ids and of today's Realm ids): a node
 // number beyond it, in a logger prefix, a file name or a Legion Prof MachineDesc, names no node of any run.
 inline constexpr std::uint32_t kMaxNode = 65535;

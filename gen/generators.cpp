@@ -107,7 +107,7 @@ Program make_random_dag(std::uint32_t count, const SmallOptions& o) {
 
 Program make_stencil(std::uint32_t dims, std::uint32_t steps, const SmallOptions& o) {
   Program p = base("stencil", o);
-  p.description = "\"dims\": " + std::to_string(dims) + ", \"steps\": " + std::to_string(steps);
+  p.parameters = {{"dims", dims}, {"steps", steps}};
   SplitMix rng{o.seed};
   // Nodes on a line (1-D) or on the most cubic grid (3-D); neighbours differ by one in one coordinate.
   std::array<std::uint32_t, 3> grid{p.nodes, 1, 1};

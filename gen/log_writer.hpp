@@ -5,11 +5,10 @@
 #include <map>
 #include <string>
 
+#include "compressed_output.hpp"
 #include "program.hpp"
 
 namespace rr::gen {
-
-enum class Compression { none, gzip, xz, zstd };
 
 // The quirks of docs/realm-log-format.md (Quirks) on demand: rates are per opportunity (0 = never); none
 // changes the timing, so the truth stays valid. Off by default.

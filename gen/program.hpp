@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace rr::gen {
@@ -67,7 +69,8 @@ struct Program {
   std::uint32_t gpus_per_node = 0;
   std::uint32_t utility_per_node = 0;
   std::uint32_t drivers_per_node = 0;  // CPUs kept for long-lived top-level tasks
-  std::string description;  // extra parameters for truth.json, as JSON members ("\"mechanism\": \"dme\", ...")
+  // The generator's own parameters, written to truth.json after the common ones: {"mechanism", "dme"}, {"steps", 2}.
+  std::vector<std::pair<std::string, std::variant<std::int64_t, std::string>>> parameters;
   // What each task function stands for, written as names.toml beside the logs (which give only ids); empty:
   // no names file.
   std::map<std::uint32_t, std::string> function_names;

@@ -197,6 +197,221 @@ std::array<std::uint32_t, 3> decompose(std::uint32_t n) {
   return best;
 }
 
+
+// The program's structure, stage by stage, over the Builder's tasks and copies. Operations are added in the order
+// the generator has always added them: the bytes of a seed's trace depend on it.
+class Stages {
+ public:
+  Stages(const S3dOptions& o, Program& p, Builder& b)
+      : o_(o), p_(p), b_(b), mixed_(o.mapping == "mixed"), grid_(decompose(p.nodes)), last_(p.nodes, -1),
+        step_end_(o.steps), thermo_of_(p.nodes), transport_(p.nodes), flux_of_(p.nodes) {
+    const std::uint32_t species = o.mechanism == "heptane" ? 52 : 30;
+    field_batches_ = (species + 4 + 3) / 4;  // gradient / divergence batches per direction (species + u, v, w, T)
+    species_batches_ = (species + 3) / 4;
+    uvwt_batches_ = field_batches_ - species_batches_;
+    ghost_bytes_ = o.points == 64 ? 512 * 1024 : 288 * 1024;
+    batch_bytes_ = o.points == 64 ? 8u << 20 : 3481600;  // 3.4 MiB / 8 MiB (docs/s3d.md, Copies)
+  }
+
+  void add_drivers() {
+    for (std::uint32_t n = 0; n < p_.nodes; ++n) {
+      GenOp driver;
+      driver.kind = GenKind::task;
+      driver.node = n;
+      driver.processor = b_.cpu_of(n, 0) + p_.cpus_per_node;  // the CPU after the application's
+      driver.func = kDriverFunction;
+      b_.driver_.push_back(b_.add(std::move(driver)));
+    }
+  }
+
+  void add_stage(std::uint32_t stage) {
+    const std::uint32_t step = stage / 6;
+    if (stage % 6 == 0 && step >= 2)  // the run-ahead window: step s is issued once step s-2 is over
+      for (std::uint32_t n = 0; n < p_.nodes; ++n)
+        p_.waits.push_back({b_.driver_[n], step_end_[step - 2][n], static_cast<std::uint32_t>(p_.ops.size())});
+    free_previous_ghosts(stage);
+    for (std::uint32_t n = 0; n < p_.nodes; ++n) thermodynamics(n);
+    // Exchange A's data is ready on the producer once its thermo task is done.
+    each_link([&](std::uint32_t m, std::uint32_t n, int) {
+      barrier_record(GenKind::arrive, m, b_.launcher(thermo_of_[m]), barrier(0, m, n), stage, 1, thermo_of_[m]);
+    });
+    for (std::uint32_t n = 0; n < p_.nodes; ++n) gradients_and_fluxes(n, stage);
+    // Exchange B's data is ready once the producer's momentum/energy flux of that direction is done.
+    each_link([&](std::uint32_t m, std::uint32_t n, int dir) {
+      const std::uint32_t flux = flux_of_[m][dir][0];
+      barrier_record(GenKind::arrive, m, b_.launcher(flux), barrier(1, m, n), stage, 1, flux);
+    });
+    for (std::uint32_t n = 0; n < p_.nodes; ++n) divergence_and_update(n, stage);
+    if (stage % 6 == 5) step_end_[step].assign(last_.begin(), last_.end());
+  }
+
+  // The drivers wait for the last steps, and are busy a few microseconds per operation they issue.
+  void finish() {
+    for (std::uint32_t step = o_.steps >= 2 ? o_.steps - 2 : 0; step < o_.steps; ++step)
+      for (std::uint32_t n = 0; n < p_.nodes; ++n)
+        p_.waits.push_back({b_.driver_[n], step_end_[step][n], static_cast<std::uint32_t>(p_.ops.size())});
+    std::stable_sort(p_.waits.begin(), p_.waits.end(), [](const GenWait& a, const GenWait& w) { return a.task < w.task; });
+    std::vector<std::int64_t> issued(p_.nodes, 0);
+    for (const GenOp& op : p_.ops)
+      if (op.issuer != kNoOp && op.issuer < p_.nodes) ++issued[op.issuer];
+    for (std::uint32_t n = 0; n < p_.nodes; ++n) p_.ops[b_.driver_[n]].busy_us = 10 + 2 * issued[n];
+  }
+
+ private:
+  static constexpr std::uint8_t kFramebuffer = 5, kSystem = 1;
+
+  // The consumer frees the previous stage's ghosts: it arrives after its last rk_update, or, in the first stage,
+  // lowers the count by one.
+  void free_previous_ghosts(std::uint32_t stage) {
+    each_link([&](std::uint32_t m, std::uint32_t n, int) {
+      for (int x = 0; x < 2; ++x) {
+        const std::uint32_t bar = barrier(x, m, n);
+        if (stage == 0)
+          barrier_record(GenKind::alter, n, b_.driver_[n], bar, stage, -1, kNoOp);
+        else
+          barrier_record(GenKind::arrive, n, b_.launcher(static_cast<std::uint32_t>(last_[n])), bar, stage, 1,
+                         static_cast<std::uint32_t>(last_[n]));
+        phase(bar, stage);
+      }
+    });
+  }
+
+  // primitives -> temperature -> thermo -> the four transport tasks.
+  void thermodynamics(std::uint32_t n) {
+    std::vector<std::uint32_t> start;
+    if (last_[n] >= 0) start.push_back(static_cast<std::uint32_t>(last_[n]));
+    auto pr = b_.task(n, prim, false, start);
+    auto te = b_.task(n, temp, false, {pr});
+    thermo_of_[n] = b_.task(n, thermo, false, {te});
+    for (int k = 0; k < 4; ++k) transport_[n][k] = b_.task(n, static_cast<Kind>(visc + k), false, {thermo_of_[n]});
+  }
+
+  // Gradients: per direction, u/v/w/T batches and species batches, each after two ghost copies (exchange A); then
+  // the fluxes.
+  void gradients_and_fluxes(std::uint32_t n, std::uint32_t stage) {
+    const std::uint8_t fb = kFramebuffer, sys = kSystem;
+    std::vector<std::uint32_t> y_down(species_batches_), d_down(species_batches_);
+    if (mixed_)  // species mass fractions and diffusion coefficients go to the host for the CPU tasks
+      for (std::uint32_t i = 0; i < species_batches_; ++i) {
+        y_down[i] = b_.copy(n, n, fb, sys, batch_bytes_, thermo_of_[n]);
+        d_down[i] = b_.copy(n, n, fb, sys, batch_bytes_, transport_[n][2]);
+      }
+    flux_of_[n] = {};
+    for (int dir = 0; dir < 3; ++dir) {
+      auto nb = neighbours(n, dir);
+      std::vector<std::uint32_t> uvwt, species_grad;
+      for (std::uint32_t i = 0; i < field_batches_; ++i) {
+        const bool is_species = i >= uvwt_batches_;
+        const bool cpu = mixed_ && is_species;
+        std::vector<std::uint32_t> in{cpu ? y_down[i - uvwt_batches_] : thermo_of_[n]};
+        for (auto m : nb) in.push_back(b_.copy(m, n, cpu ? sys : fb, cpu ? sys : fb, ghost_bytes_, phase(barrier(0, m, n), stage)));
+        (is_species ? species_grad : uvwt).push_back(b_.task(n, is_species ? grad_species : grad_uvwt, cpu, in));
+      }
+      std::vector<std::uint32_t> me_in = uvwt;
+      me_in.push_back(transport_[n][0]);
+      me_in.push_back(transport_[n][1]);
+      flux_of_[n][dir].push_back(b_.task(n, flux_me, false, me_in));
+      for (std::uint32_t i = 0; i < species_batches_; ++i) {
+        std::uint32_t f = b_.task(n, flux_species, mixed_, {species_grad[i], mixed_ ? d_down[i] : transport_[n][2]});
+        if (mixed_) f = b_.copy(n, n, sys, fb, batch_bytes_, f);  // the species fluxes go back to the GPU
+        flux_of_[n][dir].push_back(f);
+      }
+    }
+  }
+
+  // Divergence: per direction and batch, after the fluxes and two ghost copies of them (exchange B); then the sums
+  // and the update.
+  void divergence_and_update(std::uint32_t n, std::uint32_t stage) {
+    std::vector<std::uint32_t> div;
+    for (int dir = 0; dir < 3; ++dir) {
+      auto nb = neighbours(n, dir);
+      for (std::uint32_t i = 0; i < field_batches_; ++i) {
+        std::vector<std::uint32_t> in{flux_of_[n][dir][std::min<std::size_t>(i < uvwt_batches_ ? 0 : i - uvwt_batches_ + 1,
+                                                                             flux_of_[n][dir].size() - 1)]};
+        for (auto m : nb)
+          in.push_back(b_.copy(m, n, kFramebuffer, kFramebuffer, ghost_bytes_, phase(barrier(1, m, n), stage)));
+        div.push_back(b_.task(n, divergence, false, in));
+      }
+    }
+    div.push_back(transport_[n][3]);  // chemistry joins at the sum
+    auto s1 = b_.task(n, rhs_sum, false, div);
+    auto s2 = b_.task(n, rhs_sum, false, {s1});
+    last_[n] = b_.task(n, rk_update, false, {s2});
+  }
+
+  std::array<std::uint32_t, 3> coords(std::uint32_t n) const {
+    return {n % grid_[0], (n / grid_[0]) % grid_[1], n / grid_[0] / grid_[1]};
+  }
+  std::vector<std::uint32_t> neighbours(std::uint32_t n, int dir) const {
+    std::vector<std::uint32_t> out;
+    const auto c = coords(n);
+    for (int side : {-1, 1}) {
+      auto d = c;
+      const int v = static_cast<int>(d[dir]) + side;
+      if (v < 0 || v >= static_cast<int>(grid_[dir])) continue;  // no neighbour beyond the domain's boundary
+      d[dir] = static_cast<std::uint32_t>(v);
+      out.push_back(d[0] + grid_[0] * (d[1] + grid_[1] * d[2]));
+    }
+    return out;
+  }
+  // Every neighbour pair, both ways, for both exchanges.
+  template <class Visit>
+  void each_link(Visit&& visit) const {
+    for (std::uint32_t n = 0; n < p_.nodes; ++n)
+      for (int dir = 0; dir < 3; ++dir)
+        for (auto m : neighbours(n, dir)) visit(m, n, dir);
+  }
+
+  // Phase barriers of the ghost exchanges: one per (exchange, from, to), owned by the consumer; the producer and
+  // the consumer arrive.
+  std::uint32_t barrier(int exchange, std::uint32_t from, std::uint32_t to) {
+    auto [it, fresh] = barrier_of_.try_emplace({exchange, from, to}, static_cast<std::uint32_t>(p_.barriers.size()));
+    if (fresh) p_.barriers.push_back({to, 2});
+    return it->second;
+  }
+  // The barrier's phase of `stage` (its generation stage + 1), after the phase before it.
+  std::uint32_t phase(std::uint32_t bar, std::uint32_t stage) {
+    auto it = phase_op_.find({bar, stage});
+    if (it != phase_op_.end()) return it->second;
+    GenOp ph;
+    ph.kind = GenKind::phase;
+    ph.node = p_.barriers[bar].node;
+    ph.barrier = bar;
+    ph.generation = stage + 1;
+    if (stage > 0) ph.inputs = {phase_op_.at({bar, stage - 1})};
+    const std::uint32_t op = b_.add(std::move(ph));
+    phase_op_[{bar, stage}] = op;
+    return op;
+  }
+  void barrier_record(GenKind kind, std::uint32_t node, std::uint32_t issuer, std::uint32_t bar, std::uint32_t stage,
+                      std::int32_t amount, std::uint32_t input) {
+    GenOp r;
+    r.kind = kind;
+    r.node = node;
+    r.issuer = issuer;
+    r.barrier = bar;
+    r.generation = stage + 1;
+    r.amount = amount;
+    if (input != kNoOp) r.inputs = {input};
+    b_.add(std::move(r));
+  }
+
+  const S3dOptions& o_;
+  Program& p_;
+  Builder& b_;
+  bool mixed_;
+  std::uint32_t field_batches_ = 0, species_batches_ = 0, uvwt_batches_ = 0;
+  std::uint64_t ghost_bytes_ = 0, batch_bytes_ = 0;
+  std::array<std::uint32_t, 3> grid_;
+  std::map<std::tuple<int, std::uint32_t, std::uint32_t>, std::uint32_t> barrier_of_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> phase_op_;  // (barrier, stage) -> op
+  std::vector<std::int64_t> last_;                     // each node's rk_update of the previous stage
+  std::vector<std::vector<std::uint32_t>> step_end_;   // per step, each node's last rk_update
+  std::vector<std::uint32_t> thermo_of_;               // this stage, per node
+  std::vector<std::array<std::uint32_t, 4>> transport_;
+  std::vector<std::array<std::vector<std::uint32_t>, 3>> flux_of_;
+};
+
 }  // namespace
 
 Program make_s3d(const S3dOptions& o) {
@@ -214,186 +429,23 @@ Program make_s3d(const S3dOptions& o) {
   p.utility_per_node = 2;
   p.function_names = {{kDriverFunction, "driver"}, {kMetaFunction, "meta_task"}};
   for (std::uint32_t k = 0; k < kKinds; ++k) p.function_names[kFirstKindFunction + k] = kKindNames[k];
-  p.description = "\"mechanism\": \"" + o.mechanism + "\", \"mapping\": \"" + o.mapping + "\", \"steps\": " +
-                  std::to_string(o.steps) + ", \"points\": " + std::to_string(o.points);
+  p.parameters = {{"mechanism", o.mechanism}, {"mapping", o.mapping}, {"steps", o.steps}, {"points", o.points}};
   for (std::uint32_t n = 0; n < p.nodes; ++n) {
     std::uint32_t index = 0;
     for (std::uint32_t c = 0; c < p.cpus_per_node + p.drivers_per_node; ++c) p.processors.push_back({n, index++, GenProcKind::cpu});
     p.processors.push_back({n, index++, GenProcKind::gpu});
     for (std::uint32_t u = 0; u < p.utility_per_node; ++u) p.processors.push_back({n, index++, GenProcKind::utility});
   }
-  const std::uint32_t species = o.mechanism == "heptane" ? 52 : 30;
-  const std::uint32_t fields = species + 4;
-  const std::uint32_t field_batches = (fields + 3) / 4;    // gradient / divergence batches per direction
-  const std::uint32_t species_batches = (species + 3) / 4;
-  const std::uint32_t uvwt_batches = field_batches - species_batches;  // the u, v, w, T part
-  const std::uint64_t ghost_bytes = o.points == 64 ? 512 * 1024 : 288 * 1024;
-  const std::uint64_t batch_bytes = o.points == 64 ? 8u << 20 : 3481600;  // 3.4 MiB / 8 MiB (docs/s3d.md, Copies)
-  const auto grid = decompose(p.nodes);
-  auto coords = [&](std::uint32_t n) { return std::array<std::uint32_t, 3>{n % grid[0], (n / grid[0]) % grid[1], n / grid[0] / grid[1]}; };
-  auto neighbours = [&](std::uint32_t n, int dir) {
-    std::vector<std::uint32_t> out;
-    auto c = coords(n);
-    for (int side : {-1, 1}) {
-      auto d = c;
-      const int v = static_cast<int>(d[dir]) + side;
-      if (v < 0 || v >= static_cast<int>(grid[dir])) continue;  // no neighbour beyond the domain's boundary
-      d[dir] = static_cast<std::uint32_t>(v);
-      out.push_back(d[0] + grid[0] * (d[1] + grid[1] * d[2]));
-    }
-    return out;
-  };
-  const std::uint8_t fb = 5, sys = 1;
   // About 1,600 ops per node and stage for heptane mixed (fewer for DME or all): reserved so the ops
   // are not moved as the program grows.
   platform::reserve_on_huge_pages(p.ops, std::size_t{p.nodes} * o.steps * 6 * (mixed ? 1700 : 1300) + p.nodes);
   Builder b(o, p);
   b.next_cpu_.assign(p.nodes, 0);
   b.next_utility_.assign(p.nodes, 0);
-  for (std::uint32_t n = 0; n < p.nodes; ++n) {
-    GenOp driver;
-    driver.kind = GenKind::task;
-    driver.node = n;
-    driver.processor = b.cpu_of(n, 0) + p.cpus_per_node;  // the CPU after the application's
-    driver.func = kDriverFunction;
-    b.driver_.push_back(b.add(std::move(driver)));
-  }
-  // Phase barriers of the ghost exchanges: (exchange, from, to) -> barrier, and its phase per stage.
-  std::map<std::tuple<int, std::uint32_t, std::uint32_t>, std::uint32_t> barrier_of;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> phase_op;  // (barrier, stage) -> op
-  auto barrier = [&](int exchange, std::uint32_t from, std::uint32_t to) {
-    auto [it, fresh] = barrier_of.try_emplace({exchange, from, to}, static_cast<std::uint32_t>(p.barriers.size()));
-    if (fresh) p.barriers.push_back({to, 2});  // owned by the consumer; the producer and the consumer arrive
-    return it->second;
-  };
-  auto phase = [&](std::uint32_t bar, std::uint32_t stage) {
-    auto it = phase_op.find({bar, stage});
-    if (it != phase_op.end()) return it->second;
-    GenOp ph;
-    ph.kind = GenKind::phase;
-    ph.node = p.barriers[bar].node;
-    ph.barrier = bar;
-    ph.generation = stage + 1;
-    if (stage > 0) ph.inputs = {phase_op.at({bar, stage - 1})};
-    const std::uint32_t op = b.add(std::move(ph));
-    phase_op[{bar, stage}] = op;
-    return op;
-  };
-  auto barrier_record = [&](GenKind kind, std::uint32_t node, std::uint32_t issuer, std::uint32_t bar, std::uint32_t stage,
-                            std::int32_t amount, std::uint32_t input) {
-    GenOp r;
-    r.kind = kind;
-    r.node = node;
-    r.issuer = issuer;
-    r.barrier = bar;
-    r.generation = stage + 1;
-    r.amount = amount;
-    if (input != kNoOp) r.inputs = {input};
-    b.add(std::move(r));
-  };
-  // Every neighbour pair, both ways, for both exchanges.
-  auto each_link = [&](auto&& visit) {
-    for (std::uint32_t n = 0; n < p.nodes; ++n)
-      for (int dir = 0; dir < 3; ++dir)
-        for (auto m : neighbours(n, dir)) visit(m, n, dir);
-  };
-  std::vector<std::int64_t> last(p.nodes, -1);  // each node's rk_update of the previous stage
-  std::vector<std::vector<std::uint32_t>> step_end(o.steps);  // per step, each node's last rk_update
-  for (std::uint32_t stage = 0; stage < o.steps * 6; ++stage) {
-    const std::uint32_t step = stage / 6;
-    if (stage % 6 == 0 && step >= 2)  // the run-ahead window: step s is issued once step s-2 is over
-      for (std::uint32_t n = 0; n < p.nodes; ++n)
-        p.waits.push_back({b.driver_[n], step_end[step - 2][n], static_cast<std::uint32_t>(p.ops.size())});
-    // The consumer frees the previous stage's ghosts: it arrives after its last rk_update, or, in the
-    // first stage, lowers the count by one.
-    each_link([&](std::uint32_t m, std::uint32_t n, int) {
-      for (int x = 0; x < 2; ++x) {
-        const std::uint32_t bar = barrier(x, m, n);
-        if (stage == 0)
-          barrier_record(GenKind::alter, n, b.driver_[n], bar, stage, -1, kNoOp);
-        else
-          barrier_record(GenKind::arrive, n, b.launcher(static_cast<std::uint32_t>(last[n])), bar, stage, 1,
-                         static_cast<std::uint32_t>(last[n]));
-        phase(bar, stage);
-      }
-    });
-    std::vector<std::uint32_t> thermo_of(p.nodes);
-    std::vector<std::array<std::uint32_t, 4>> transport(p.nodes);
-    for (std::uint32_t n = 0; n < p.nodes; ++n) {
-      std::vector<std::uint32_t> start;
-      if (last[n] >= 0) start.push_back(static_cast<std::uint32_t>(last[n]));
-      auto pr = b.task(n, prim, false, start);
-      auto te = b.task(n, temp, false, {pr});
-      thermo_of[n] = b.task(n, thermo, false, {te});
-      for (int k = 0; k < 4; ++k) transport[n][k] = b.task(n, static_cast<Kind>(visc + k), false, {thermo_of[n]});
-    }
-    // Exchange A's data is ready on the producer once its thermo task is done.
-    each_link([&](std::uint32_t m, std::uint32_t n, int) {
-      barrier_record(GenKind::arrive, m, b.launcher(thermo_of[m]), barrier(0, m, n), stage, 1, thermo_of[m]);
-    });
-    // Gradients: per direction, u/v/w/T batches and species batches, each after two ghost copies (exchange A).
-    std::vector<std::array<std::vector<std::uint32_t>, 3>> flux_of(p.nodes);
-    for (std::uint32_t n = 0; n < p.nodes; ++n) {
-      std::vector<std::uint32_t> y_down(species_batches), d_down(species_batches);
-      if (mixed)  // species mass fractions and diffusion coefficients go to the host for the CPU tasks
-        for (std::uint32_t i = 0; i < species_batches; ++i) {
-          y_down[i] = b.copy(n, n, fb, sys, batch_bytes, thermo_of[n]);
-          d_down[i] = b.copy(n, n, fb, sys, batch_bytes, transport[n][2]);
-        }
-      for (int dir = 0; dir < 3; ++dir) {
-        auto nb = neighbours(n, dir);
-        std::vector<std::uint32_t> uvwt, species_grad;
-        for (std::uint32_t i = 0; i < field_batches; ++i) {
-          const bool is_species = i >= uvwt_batches;
-          const bool cpu = mixed && is_species;
-          std::vector<std::uint32_t> in{cpu ? y_down[i - uvwt_batches] : thermo_of[n]};
-          for (auto m : nb) in.push_back(b.copy(m, n, cpu ? sys : fb, cpu ? sys : fb, ghost_bytes, phase(barrier(0, m, n), stage)));
-          (is_species ? species_grad : uvwt).push_back(b.task(n, is_species ? grad_species : grad_uvwt, cpu, in));
-        }
-        std::vector<std::uint32_t> me_in = uvwt;
-        me_in.push_back(transport[n][0]);
-        me_in.push_back(transport[n][1]);
-        flux_of[n][dir].push_back(b.task(n, flux_me, false, me_in));
-        for (std::uint32_t i = 0; i < species_batches; ++i) {
-          std::uint32_t f = b.task(n, flux_species, mixed, {species_grad[i], mixed ? d_down[i] : transport[n][2]});
-          if (mixed) f = b.copy(n, n, sys, fb, batch_bytes, f);  // the species fluxes go back to the GPU
-          flux_of[n][dir].push_back(f);
-        }
-      }
-    }
-    // Exchange B's data is ready once the producer's momentum/energy flux of that direction is done.
-    each_link([&](std::uint32_t m, std::uint32_t n, int dir) {
-      const std::uint32_t flux = flux_of[m][dir][0];
-      barrier_record(GenKind::arrive, m, b.launcher(flux), barrier(1, m, n), stage, 1, flux);
-    });
-    // Divergence: per direction and batch, after the fluxes and two ghost copies of them (exchange B).
-    for (std::uint32_t n = 0; n < p.nodes; ++n) {
-      std::vector<std::uint32_t> div;
-      for (int dir = 0; dir < 3; ++dir) {
-        auto nb = neighbours(n, dir);
-        for (std::uint32_t i = 0; i < field_batches; ++i) {
-          std::vector<std::uint32_t> in{flux_of[n][dir][std::min<std::size_t>(i < uvwt_batches ? 0 : i - uvwt_batches + 1,
-                                                                               flux_of[n][dir].size() - 1)]};
-          for (auto m : nb) in.push_back(b.copy(m, n, fb, fb, ghost_bytes, phase(barrier(1, m, n), stage)));
-          div.push_back(b.task(n, divergence, false, in));
-        }
-      }
-      div.push_back(transport[n][3]);  // chemistry joins at the sum
-      auto s1 = b.task(n, rhs_sum, false, div);
-      auto s2 = b.task(n, rhs_sum, false, {s1});
-      last[n] = b.task(n, rk_update, false, {s2});
-    }
-    if (stage % 6 == 5) step_end[step].assign(last.begin(), last.end());
-  }
-  // The drivers wait for the last steps, and are busy a few microseconds per operation they issue.
-  for (std::uint32_t step = o.steps >= 2 ? o.steps - 2 : 0; step < o.steps; ++step)
-    for (std::uint32_t n = 0; n < p.nodes; ++n)
-      p.waits.push_back({b.driver_[n], step_end[step][n], static_cast<std::uint32_t>(p.ops.size())});
-  std::stable_sort(p.waits.begin(), p.waits.end(), [](const GenWait& a, const GenWait& w) { return a.task < w.task; });
-  std::vector<std::int64_t> issued(p.nodes, 0);
-  for (const GenOp& op : p.ops)
-    if (op.issuer != kNoOp && op.issuer < p.nodes) ++issued[op.issuer];
-  for (std::uint32_t n = 0; n < p.nodes; ++n) p.ops[b.driver_[n]].busy_us = 10 + 2 * issued[n];
+  Stages stages(o, p, b);
+  stages.add_drivers();
+  for (std::uint32_t stage = 0; stage < o.steps * 6; ++stage) stages.add_stage(stage);
+  stages.finish();
   return p;
 }
 

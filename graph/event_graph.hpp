@@ -278,6 +278,11 @@ class EventGraph {
   std::string structure_problem() const;
 
  private:
+  // The three passes of structure_problem(): one vertex alone, one vertex's edges and issuer, one wait.
+  std::string vertex_problem(std::uint64_t v) const;
+  std::string edges_problem(std::uint64_t v) const;
+  std::string wait_problem(std::uint64_t i) const;
+
   Column<OpKind> kind_;
   Column<std::uint32_t> node_;
   Column<core::EventKey> event_;

@@ -346,6 +346,8 @@ py::object frame(py::dict columns, const std::vector<std::pair<const char*, py::
 
 }  // namespace
 
+// The module's whole surface, one binding after another; it is over 120 lines because pybind11 declares a module in
+// one block, and the bindings read best together, as the Python reference lists them.
 PYBIND11_MODULE(realm_replay, m) {
   m.doc() = "realm-replay: read Realm and Legion Prof traces, replay them on machine models, query the result.";
   error_type() = py::reinterpret_borrow<py::object>(PyErr_NewException("realm_replay.Error", PyExc_Exception, nullptr));

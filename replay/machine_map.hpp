@@ -92,6 +92,8 @@ class MachineMap {
   std::vector<std::string> changes() const;
 
  private:
+  // Sets model_nodes_ and node_map_ from the mapping's node map and fold, for traced_nodes_ traced nodes.
+  std::optional<core::InputError> map_nodes(const machine::MappingSpec& mapping);
   const std::vector<std::uint32_t>& pool(std::uint32_t model_node, core::ProcessorKind kind) const;
   std::uint32_t node_of(std::uint64_t traced) const;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Parser benchmark: generates a >= 1 GB synthetic 4-node trace (plain and zstd) once, then measures
+# Parser benchmark: generates a >= 1 GB S3D-like 4-node trace with `gen` (plain and zstd) once, then measures
 # `wc -l` (the floor), reading with 1 and 2 threads, plain and zstd, and the graph build; median of 3 runs.
 # usage: scripts/bench_parse.sh [SCRATCH_DIR] [SIZE_MB]
 set -euo pipefail
@@ -8,10 +8,18 @@ dir=${1:-/tmp/rr-bench}
 size=${2:-1100}
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DRR_BUILD_BENCHMARKS=ON >/dev/null
-cmake --build build --target bench_read_trace bench_line_parser >/dev/null
+cmake --build build --target realm-replay bench_read_trace bench_line_parser >/dev/null
 if [ ! -f "$dir/plain/node_3.log" ]; then
+  # A 4-node S3D trace of about SIZE_MB: one step's size, measured, sets the step count. Some Task Requests print
+  # "(nil)" args and some merge inputs "(id, gen)", as real logs do.
   mkdir -p "$dir"
-  python3 scripts/make_synthetic_trace.py --out "$dir/plain" --nodes 4 --size-mb "$size" > "$dir/counts.txt"
+  rm -rf "$dir/probe"
+  build/apps/realm-replay gen s3d --nodes 4 --steps 1 -o "$dir/probe" >/dev/null
+  step_bytes=$(cat "$dir"/probe/node_*.log | wc -c)
+  steps=$(( (size * 1048576 + step_bytes - 1) / step_bytes ))
+  rm -rf "$dir/probe"
+  build/apps/realm-replay gen s3d --nodes 4 --steps "$steps" --nil-args 0.3 --spaced-preconditions 0.05 \
+    -o "$dir/plain" > "$dir/counts.txt"
 fi
 if [ ! -f "$dir/zstd/node_3.log.zst" ]; then
   mkdir -p "$dir/zstd"

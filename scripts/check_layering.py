@@ -18,8 +18,9 @@ ALLOWED = {
     "replay": {"core", "platform", "graph", "machine_models", "replay"},
     # The session runs the whole pipeline: the one place that joins reading, the graph, machines and replay.
     "session": {"core", "platform", "parser", "graph", "machine_models", "replay", "session"},
-    # The generator's ground truth must stay independent of what it is used to check.
-    "gen": {"core", "platform", "gen"},
+    # The generator's ground truth must stay independent of what it is used to check: it never sees the graph or
+    # the replay, only the machine file format, to write the machine its truth was scheduled on.
+    "gen": {"core", "platform", "machine_models", "gen"},
 }
 # third-party headers that must not appear in a library's public headers
 PRIVATE_ONLY = re.compile(r"#\s*include\s*[<\"](boost/spirit|tbb/|oneapi/|zstd|lzma|zlib|archive|toml)")

@@ -23,6 +23,32 @@ core::MemoryKind home_memory(core::ProcessorKind kind) {
   return kind == core::ProcessorKind::gpu ? core::MemoryKind::framebuffer : core::MemoryKind::system;
 }
 
+// Model nodes and the node map: each traced node's model node, by the list of a node-map file, or cyclic or
+// block over the model's nodes (the traced nodes, or --fold's count).
+std::optional<core::InputError> MachineMap::map_nodes(const machine::MappingSpec& mapping) {
+  const machine::NodeMap& nodes = mapping.nodes;
+  const std::uint32_t n = traced_nodes_;
+  if (nodes.rule == machine::NodeMapRule::list) {
+    if (nodes.list.size() < n)
+      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
+                              "the node map lists " + std::to_string(nodes.list.size()) + " traced node(s); the trace has " +
+                                  std::to_string(n)};
+    model_nodes_ = *std::max_element(nodes.list.begin(), nodes.list.begin() + n) + 1;
+    if (mapping.fold && mapping.fold < model_nodes_)
+      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
+                              "the node map names model node " + std::to_string(model_nodes_ - 1) + " but --fold is " +
+                                  std::to_string(mapping.fold)};
+    if (mapping.fold) model_nodes_ = mapping.fold;
+    node_map_.assign(nodes.list.begin(), nodes.list.begin() + n);
+  } else {
+    model_nodes_ = mapping.fold ? std::min(mapping.fold, n) : n;
+    for (std::uint32_t t = 0; t < n; ++t)
+      node_map_.push_back(nodes.rule == machine::NodeMapRule::block ? static_cast<std::uint32_t>(std::uint64_t{t} * model_nodes_ / n)
+                                                                    : t % model_nodes_);
+  }
+  return std::nullopt;
+}
+
 core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, const machine::MachineModel& model,
                                              const machine::MappingSpec& mapping) {
   MachineMap map;
@@ -44,28 +70,7 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
   for (const auto& [id, kind] : traced) map.traced_nodes_ = std::max(map.traced_nodes_, map.layout_.node_of(id) + 1);
   if (map.traced_nodes_ == 0) map.traced_nodes_ = 1;
 
-  // Model nodes and the node map.
-  const machine::NodeMap& nodes = mapping.nodes;
-  const std::uint32_t n = map.traced_nodes_;
-  if (nodes.rule == machine::NodeMapRule::list) {
-    if (nodes.list.size() < n)
-      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
-                              "the node map lists " + std::to_string(nodes.list.size()) + " traced node(s); the trace has " +
-                                  std::to_string(n)};
-    map.model_nodes_ = *std::max_element(nodes.list.begin(), nodes.list.begin() + n) + 1;
-    if (mapping.fold && mapping.fold < map.model_nodes_)
-      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
-                              "the node map names model node " + std::to_string(map.model_nodes_ - 1) + " but --fold is " +
-                                  std::to_string(mapping.fold)};
-    if (mapping.fold) map.model_nodes_ = mapping.fold;
-    map.node_map_.assign(nodes.list.begin(), nodes.list.begin() + n);
-  } else {
-    map.model_nodes_ = mapping.fold ? std::min(mapping.fold, n) : n;
-    for (std::uint32_t t = 0; t < n; ++t)
-      map.node_map_.push_back(nodes.rule == machine::NodeMapRule::block
-                                  ? static_cast<std::uint32_t>(std::uint64_t{t} * map.model_nodes_ / n)
-                                  : t % map.model_nodes_);
-  }
+  if (auto problem = map.map_nodes(mapping)) return *problem;
 
   // The program's own threads come with the trace, not the machine: a model node has as many as the most any
   // traced node folded onto it had (one per process).

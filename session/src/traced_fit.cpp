@@ -214,7 +214,8 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::Repl
   fit.latency_ns = std::round(std::exp(hi) - kOffsetNs);
   fit.replayed_after_ns = curve.at(fit.latency_ns).waits_ns;
   fit.reason = "fitted so that the " + std::to_string(fit.waits) + " wait(s) on produced events add up to their measured " +
-               number(fit.measured_ns) + " (" + number(fit.replayed_before_ns) + " with the assumed 25 µs)";
+               number(fit.measured_ns) + " (" + number(fit.replayed_before_ns) + " with the assumed " +
+               std::to_string(machine::kAssumedNetworkLatencyNs / 1000) + " µs)";
   return fit;
 }
 

@@ -36,7 +36,7 @@ constexpr std::uint64_t kGenerationMask = (std::uint64_t{1} << 20) - 1;
 // Event ids as the text logs' (id, gen): the generation in the low 20 bits, so a barrier's phases are (id, g).
 core::EventKey key_of(ProfEvent e) { return core::EventKey::make(e.id & ~kGenerationMask, static_cast<std::uint32_t>(e.id & kGenerationMask)); }
 std::uint32_t node_of_processor(core::Handle p) { return core::realm_node_of(p.value()); }
-std::uint32_t node_of_barrier(ProfEvent e) { return static_cast<std::uint32_t>((e.id >> 44) & 0xffff); }
+std::uint32_t node_of_barrier(ProfEvent e) { return core::realm_barrier_node_of(e.id); }
 
 // One action of a creator: something it launched or did, or one of its waits, at an observed time.
 struct Action {
