@@ -14,6 +14,8 @@
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
 #include "gen/s3d.hpp"
+#include "gen/truth_files.hpp"
+#include "machine_models/machine_writer.hpp"
 #include "machine_models/mapping.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/result_difference.hpp"
@@ -136,18 +138,15 @@ TEST(ReplayBlocks, SharedCoresAndStartUpsRunOnOneEngine) {
 // its second hop back on the first block's, and its end on its own.
 TEST(ReplayBlocks, FirstHopsOnAnotherBlocksChannel) {
   const rr::testing::TestDir dir("rr_blocks_shared");
-  const session::LoadedTrace trace = write_and_load(make_random_dag(6000, {8, 2, 7}), dir.path());
-  std::ifstream in(dir.path() / "machine.toml");
-  std::string toml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto replace = [&](const std::string& from, const std::string& to) {
-    const auto at = toml.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    toml.replace(at, from.size(), to);
-  };
-  replace("[channels.nic]\n", "[channels.nic]\nside = \"destination\"\n");
-  replace("scope = \"remote\"\nhops = [\"nic\"]", "scope = \"remote\"\nhops = [\"nic\", \"memcpy\"]");
+  const Program program = make_random_dag(6000, {8, 2, 7});
+  const session::LoadedTrace trace = write_and_load(program, dir.path());
+  machine::MachineModel model = truth_machine_model(program, TruthMachine{});
+  ASSERT_EQ(model.channels[1].name, "nic");
+  model.channels[1].destination_side = true;
+  for (machine::CopyPath& path : model.paths)
+    if (path.remote) path.hops = {1, 0};  // the NIC, then the memcpy engine back on the source's side
   const fs::path machine = dir.path() / "far_nic.toml";
-  std::ofstream(machine) << toml;
+  std::ofstream(machine) << machine::to_toml(model, "The generators' machine with the NIC on the far side");
   EXPECT_GT(expect_blocks_same(trace, machine.string(), "random-dag, NIC on the far side"), 0);
   EXPECT_GT(expect_blocks_same(trace, machine.string(), "random-dag, NIC on the far side, sigma 0.5", 0.5), 0);
 }
