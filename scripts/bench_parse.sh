@@ -20,6 +20,7 @@ if [ ! -f "$dir/plain/node_3.log" ]; then
   rm -rf "$dir/probe"
   build/apps/realm-replay gen s3d --nodes 4 --steps "$steps" --nil-args 0.3 --spaced-preconditions 0.05 \
     -o "$dir/plain" > "$dir/counts.txt"
+  rm -f "$dir/plain/truth.json" "$dir/plain/machine.toml" "$dir/plain/names.toml"  # only the logs are read
 fi
 if [ ! -f "$dir/zstd/node_3.log.zst" ]; then
   mkdir -p "$dir/zstd"
@@ -27,7 +28,7 @@ if [ ! -f "$dir/zstd/node_3.log.zst" ]; then
 fi
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB"
-echo "input: $(du -sb "$dir/plain" | cut -f1) bytes of text in 4 files; zstd: $(du -sb "$dir/zstd" | cut -f1) bytes"
+echo "input: $(cat "$dir"/plain/node_*.log | wc -c) bytes of text in 4 files; zstd: $(cat "$dir"/zstd/node_*.zst | wc -c) bytes"
 cat "$dir"/plain/node_*.log > /dev/null  # warm the page cache
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
