@@ -3,6 +3,7 @@
 
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
+#include "gen/plant.hpp"
 #include "gen/s3d.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
@@ -29,6 +30,9 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
     std::uint32_t dims = 1;
     bool inject_cycle = false;
     gen::Quirks quirks;
+    std::uint32_t utility = 2;
+    std::vector<std::string> slow;
+    std::int64_t network_latency_ns = gen::TruthMachine{}.network_latency_ns;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -56,6 +60,14 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
     g->add_option("--compress", opts->compress, "none, gzip, xz or zstd")
         ->capture_default_str()
         ->check(CLI::IsMember({"none", "gzip", "xz", "zstd"}));
+    // Planted changes (docs/explain.md): the same seed with and without one gives two runs of one program.
+    g->add_option("--slow", opts->slow,
+                  "planted change: FUNC@NODE=FACTOR makes every task of function FUNC on node NODE FACTOR times as long "
+                  "(repeatable)");
+    g->add_option("--network-latency", opts->network_latency_ns,
+                  "planted change: the truth machine's one-way network latency (ns)")
+        ->capture_default_str()
+        ->check(CLI::Range(std::int64_t{0}, std::int64_t{10'000'000'000}));
     auto rate = finite_range(0.0, 1.0);
     g->add_option("--nil-args", opts->quirks.nil_args, "quirk rate: Task Request args printed (nil)")->check(rate);
     g->add_option("--spaced-preconditions", opts->quirks.spaced_preconditions,
@@ -79,6 +91,9 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   s3d->add_option("--points", opts->points, "grid points per side per node, 48 or 64")
       ->capture_default_str()
       ->check(CLI::IsMember({48u, 64u}));
+  s3d->add_option("--utility", opts->utility, "utility processors per node (meta-tasks go round-robin over them)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 64u));
   shared(s3d, false, false);
   CLI::App* chain = generator("chain", "tasks each waiting for the one before, alternating between nodes");
   chain->add_option("--length", opts->length, "tasks")->capture_default_str();
@@ -99,7 +114,7 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   return [opts]() -> int {
     gen::SmallOptions o{opts->nodes, opts->cpus, opts->seed};
     gen::Program program =
-        opts->kind == "s3d"         ? gen::make_s3d({opts->mechanism, opts->mapping, opts->nodes, opts->steps, opts->points, opts->seed})
+        opts->kind == "s3d"         ? gen::make_s3d({opts->mechanism, opts->mapping, opts->nodes, opts->steps, opts->points, opts->seed, opts->utility})
         : opts->kind == "chain"     ? gen::make_chain(opts->length, o)
         : opts->kind == "fork-join" ? gen::make_fork_join(opts->width, opts->stages, o)
         : opts->kind == "stencil"   ? gen::make_stencil(opts->dims, opts->steps, o)
@@ -108,7 +123,21 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
       print_error("gen", "--inject-cycle needs a program with a task that has no inputs");
       return kExitUsage;
     }
+    for (const std::string& text : opts->slow) {
+      std::string error;
+      auto slow = gen::parse_slow_function(text, error);
+      if (!slow) {
+        print_error("gen", "--slow: " + error);
+        return kExitUsage;
+      }
+      if (gen::plant_slow_function(program, *slow) == 0) {
+        print_error("gen", "--slow " + text + ": the program has no task of function " + std::to_string(slow->function) +
+                               " on node " + std::to_string(slow->node));
+        return kExitUsage;
+      }
+    }
     gen::TruthMachine machine;
+    machine.network_latency_ns = opts->network_latency_ns;
     gen::Truth truth = gen::schedule(program, machine);
     const gen::Compression c = opts->compress == "gzip" ? gen::Compression::gzip
                                : opts->compress == "xz" ? gen::Compression::xz
