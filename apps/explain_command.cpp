@@ -1,9 +1,11 @@
 // `realm-replay explain A B`: why run B is slower (or faster) than run A, two traces of one application.
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
 #include "explain/explain.hpp"
 #include "explain_report.hpp"
+#include "machine_models/machine_limits.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "output_file.hpp"
@@ -22,6 +24,7 @@ std::function<int()> add_explain_command(CLI::App& app, CommonOptions& common) {
     std::string unlogged_time = replay::unlogged_time_name(replay::UnloggedTime::measured);
     std::string queue_order = replay::queue_order_name(replay::QueueOrder::observed);
     ReadingFlags reading;
+    std::optional<std::uint32_t> traced_cores_b;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -49,6 +52,10 @@ std::function<int()> add_explain_command(CLI::App& app, CommonOptions& common) {
       ->check(one_of(session::queue_order_choice()))
       ->capture_default_str();
   add_reading_options(cmd, opts->reading, common);
+  cmd->add_option("--traced-cores-b", opts->traced_cores_b,
+                  "the cores run B ran on, when not --traced-cores (runs on 1 and 2 cores: --traced-cores 1 "
+                  "--traced-cores-b 2)")
+      ->check(CLI::Range(std::int64_t{0}, machine::kMaxCoresPerNode));
   return [opts, &common]() -> int {
     RunContext ctx = command_context("explain", {opts->a, opts->b}, common, opts->reading);
     explain::ExplainOptions o;
@@ -63,7 +70,9 @@ std::function<int()> add_explain_command(CLI::App& app, CommonOptions& common) {
     ctx.options["queue_order"] = opts->queue_order;
     auto a = open_trace("explain", {opts->a}, common, opts->reading);
     if (!a) return kExitBadInput;
-    auto b = open_trace("explain", {opts->b}, common, opts->reading);
+    ReadingFlags reading_b = opts->reading;
+    if (opts->traced_cores_b) reading_b.options.build.traced_cores = *opts->traced_cores_b;
+    auto b = open_trace("explain", {opts->b}, common, reading_b);
     if (!b) return kExitBadInput;
     auto result = explain::explain_traces(*a, *b, o);
     if (!result) {

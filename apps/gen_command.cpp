@@ -11,6 +11,55 @@
 
 namespace rr::app {
 
+namespace {
+
+// Planted changes (docs/explain.md): the same seed with and without one gives two runs of one program.
+void add_planted_options(CLI::App* g, std::vector<std::string>& slow, std::int64_t& network_latency_ns) {
+  g->add_option("--slow", slow,
+                "planted change: FUNC@NODE=FACTOR makes every task of function FUNC on node NODE FACTOR times as long "
+                "(repeatable)");
+  g->add_option("--network-latency", network_latency_ns, "planted change: the truth machine's one-way network latency (ns)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{10'000'000'000}));
+}
+
+// Applies every --slow; false after a message when one cannot be read or changes no task.
+bool plant_slow_functions(gen::Program& program, const std::vector<std::string>& values) {
+  for (const std::string& text : values) {
+    std::string error;
+    auto slow = gen::parse_slow_function(text, error);
+    if (!slow) {
+      print_error("gen", "--slow: " + error);
+      return false;
+    }
+    if (gen::plant_slow_function(program, *slow) == 0) {
+      print_error("gen", "--slow " + text + ": the program has no task of function " + std::to_string(slow->function) +
+                             " on node " + std::to_string(slow->node));
+      return false;
+    }
+  }
+  return true;
+}
+
+// Writes the trace, its truth and machine, and says what it wrote.
+int write_generated(const gen::Program& program, const gen::Truth& truth, const gen::TruthMachine& machine,
+                    const std::string& out, gen::Compression c, const gen::Quirks& quirks) {
+  try {
+    auto written = gen::write_trace(program, truth, machine, out, c, quirks);
+    std::cout << "wrote " << program.nodes << " node log(s), " << written.text_bytes << " bytes of text, to "
+              << out << "; truth makespan " << truth.makespan_ns << " ns\n";
+    if (truth.never_ran) std::cout << "  operations that never run (injected cycle): " << truth.never_ran << "\n";
+    for (const auto& [kind, n] : written.records) std::cout << "  " << kind << ": " << n << "\n";
+    for (const auto& [quirk, n] : written.injected) std::cout << "  injected " << quirk << ": " << n << "\n";
+  } catch (const std::exception& e) {
+    print_error("gen", e.what());
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   struct Options {
     std::string kind;
@@ -60,14 +109,7 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
     g->add_option("--compress", opts->compress, "none, gzip, xz or zstd")
         ->capture_default_str()
         ->check(CLI::IsMember({"none", "gzip", "xz", "zstd"}));
-    // Planted changes (docs/explain.md): the same seed with and without one gives two runs of one program.
-    g->add_option("--slow", opts->slow,
-                  "planted change: FUNC@NODE=FACTOR makes every task of function FUNC on node NODE FACTOR times as long "
-                  "(repeatable)");
-    g->add_option("--network-latency", opts->network_latency_ns,
-                  "planted change: the truth machine's one-way network latency (ns)")
-        ->capture_default_str()
-        ->check(CLI::Range(std::int64_t{0}, std::int64_t{10'000'000'000}));
+    add_planted_options(g, opts->slow, opts->network_latency_ns);
     auto rate = finite_range(0.0, 1.0);
     g->add_option("--nil-args", opts->quirks.nil_args, "quirk rate: Task Request args printed (nil)")->check(rate);
     g->add_option("--spaced-preconditions", opts->quirks.spaced_preconditions,
@@ -123,19 +165,7 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
       print_error("gen", "--inject-cycle needs a program with a task that has no inputs");
       return kExitUsage;
     }
-    for (const std::string& text : opts->slow) {
-      std::string error;
-      auto slow = gen::parse_slow_function(text, error);
-      if (!slow) {
-        print_error("gen", "--slow: " + error);
-        return kExitUsage;
-      }
-      if (gen::plant_slow_function(program, *slow) == 0) {
-        print_error("gen", "--slow " + text + ": the program has no task of function " + std::to_string(slow->function) +
-                               " on node " + std::to_string(slow->node));
-        return kExitUsage;
-      }
-    }
+    if (!plant_slow_functions(program, opts->slow)) return kExitUsage;
     gen::TruthMachine machine;
     machine.network_latency_ns = opts->network_latency_ns;
     gen::Truth truth = gen::schedule(program, machine);
@@ -143,18 +173,7 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
                                : opts->compress == "xz" ? gen::Compression::xz
                                : opts->compress == "zstd" ? gen::Compression::zstd
                                                           : gen::Compression::none;
-    try {
-      auto written = gen::write_trace(program, truth, machine, opts->out, c, opts->quirks);
-      std::cout << "wrote " << program.nodes << " node log(s), " << written.text_bytes << " bytes of text, to "
-                << opts->out << "; truth makespan " << truth.makespan_ns << " ns\n";
-      if (truth.never_ran) std::cout << "  operations that never run (injected cycle): " << truth.never_ran << "\n";
-      for (const auto& [kind, n] : written.records) std::cout << "  " << kind << ": " << n << "\n";
-      for (const auto& [quirk, n] : written.injected) std::cout << "  injected " << quirk << ": " << n << "\n";
-    } catch (const std::exception& e) {
-      print_error("gen", e.what());
-      return kExitBadInput;
-    }
-    return kExitOk;
+    return write_generated(program, truth, machine, opts->out, c, opts->quirks);
   };
 }
 

@@ -536,6 +536,9 @@ PYBIND11_MODULE(realm_replay, m) {
       "--placement, --map, --mapping, --fold, --node-map, --unlogged-time and --queue-order.");
   rr::python::bind_explain(
       m,
-      [](const py::object& t) -> std::shared_ptr<const rr::session::LoadedTrace> { return t.cast<const Trace&>().loaded; },
+      [](const py::object& t) -> std::shared_ptr<const rr::session::LoadedTrace> {
+        if (!py::isinstance<Trace>(t)) throw py::type_error("explain: a and b are traces (realm_replay.read)");
+        return t.cast<const Trace&>().loaded;
+      },
       error_type());
 }
