@@ -100,7 +100,8 @@ std::string render_explain_text(const explain::ExplainResult& r) {
   if (r.observed_a_ns && r.observed_b_ns)
     s += "observed: A " + ms(*r.observed_a_ns) + " ms, B " + ms(*r.observed_b_ns) + " ms, B - A " +
          ms(*r.observed_b_ns - *r.observed_a_ns, true) + " ms\n";
-  s += "\nShares of B - A (Shapley values over " + std::to_string(r.classes.size()) + " classes; " +
+  s += "\nShares of B - A (Shapley values over " + std::to_string(r.classes.size()) +
+       (r.classes.size() == 1 ? " class; " : " classes; ") +
        std::to_string(r.replays) + " replays on " + std::to_string(r.threads) + " thread(s) in " + number(r.seconds) +
        " s):\n";
   s += "  " + pad("class", 44) + pad("share (ms)", 12, true) + pad("of B - A", 10, true) +

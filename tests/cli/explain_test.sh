@@ -53,6 +53,16 @@ assert r["observed_a_ns"] and r["observed_b_ns"] and len(r["classes"]) <= 8
 assert "structure" in [c["kind"] for c in r["classes"]]
 PY
 
+# Packed traces give the same explanation as their logs.
+"$bin" pack -q "$prof/circuit_small_cpu2_util1" -o "$tmp/a.rrg"
+"$bin" pack -q "$prof/circuit_small_cpu2_util1_nocritical" -o "$tmp/b.rrg"
+explain_json "$tmp/packed.json" "$tmp/a.rrg" "$tmp/b.rrg"
+check "packed traces explain as their logs" python3 - "$tmp/real.json" "$tmp/packed.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["subsets"] == b["subsets"] and a["classes"] == b["classes"]
+PY
+
 # Errors: each names what is wrong.
 "$bin" gen chain --length 40 --nodes 3 -o "$tmp/chain" > /dev/null
 expect 1 "do not look like two runs of one application" -- "$bin" explain -q "$tmp/a" "$tmp/chain"
