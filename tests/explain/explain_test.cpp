@@ -130,6 +130,40 @@ TEST(Explain, RealLegionProfPairWithStructure) {
   EXPECT_TRUE(r->observed_b_ns.has_value());
 }
 
+// The configurations of one application (processors and cores): every pair adds up exactly, A with no class from
+// B replays as A and with every class as B, and B's replay is the replay command's under the same placement.
+TEST(Explain, ConfigurationPairsAddUp) {
+  const std::string dir = RR_SOURCE_DIR "/data/traces/legion-prof-configs/circuit_small_";
+  const std::vector<std::pair<std::string, std::uint32_t>> runs = {
+      {"cpu1_util1_2cores", 2}, {"cpu2_util1_2cores", 2}, {"cpu4_util2_2cores", 2}, {"cpu1_util1_1core", 1}};
+  std::vector<session::LoadedTrace> traces;
+  for (const auto& [name, cores] : runs) {
+    session::ReadingOptions o;
+    o.build.traced_cores = cores;
+    auto t = session::load_trace({dir + name}, o);
+    ASSERT_TRUE(t.ok()) << t.error().to_string();
+    traces.push_back(std::move(*t));
+  }
+  for (std::size_t i = 0; i < traces.size(); ++i)
+    for (std::size_t j = 0; j < traces.size(); ++j) {
+      if (i == j) continue;
+      auto r = explain_traces(traces[i], traces[j], {});
+      ASSERT_TRUE(r.ok()) << r.error().to_string();
+      std::int64_t sum = 0;
+      for (const FactClass& c : r->classes) sum += c.share_ns;
+      const std::string what = runs[i].first + " -> " + runs[j].first;
+      EXPECT_EQ(sum, r->difference_ns()) << what;
+      EXPECT_EQ(r->subset_ns.front(), r->replay_a_ns) << what;
+      EXPECT_EQ(r->subset_ns.back(), r->replay_b_ns) << what;
+      session::ReplaySettings s;
+      s.mapping.placement = machine::placement_from_name(r->placement);
+      s.critical_path = false;
+      auto own = session::replay_trace(traces[j], {"traced", {}}, s);
+      ASSERT_TRUE(own.ok());
+      EXPECT_EQ(own->result.makespan_ns, r->replay_b_ns) << what;
+    }
+}
+
 TEST(ExplainErrors, RunsOfTwoApplications) {
   const rr::testing::TestDir d("rr_explain_apps");
   const auto a = write_and_load(d.path() / "stencil", gen::make_stencil(1, 10, {3, 2, 1}));
