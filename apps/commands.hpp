@@ -25,6 +25,7 @@ std::function<int()> add_profile_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_diff_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_explain_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_gen_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_machine_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common);

@@ -51,7 +51,10 @@ std::function<int()> add_diff_command(CLI::App& app, CommonOptions&) {
     std::string output;
   };
   auto opts = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("diff", "Compare two replay reports (realm-replay replay --json) metric by metric.");
+  CLI::App* cmd = app.add_subcommand(
+      "diff", "Compare two replay reports (realm-replay replay --json) metric by metric. Use diff for one trace "
+              "replayed two ways (two machines, two settings); `explain A B` to say why one run is slower than another "
+              "(two traces of one application); `profile --against-trace` for where busy time moved per task context.");
   cmd->add_option("before", opts->a, "the first report")->required();
   cmd->add_option("after", opts->b, "the second report")->required();
   cmd->add_flag("--json", opts->json, "print JSON instead of text");

@@ -3,12 +3,62 @@
 
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
+#include "gen/plant.hpp"
 #include "gen/s3d.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "messages.hpp"
 
 namespace rr::app {
+
+namespace {
+
+// Planted changes (docs/explain.md): the same seed with and without one gives two runs of one program.
+void add_planted_options(CLI::App* g, std::vector<std::string>& slow, std::int64_t& network_latency_ns) {
+  g->add_option("--slow", slow,
+                "planted change: FUNC@NODE=FACTOR makes every task of function FUNC on node NODE FACTOR times as long "
+                "(repeatable)");
+  g->add_option("--network-latency", network_latency_ns, "planted change: the truth machine's one-way network latency (ns)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{10'000'000'000}));
+}
+
+// Applies every --slow; false after a message when one cannot be read or changes no task.
+bool plant_slow_functions(gen::Program& program, const std::vector<std::string>& values) {
+  for (const std::string& text : values) {
+    std::string error;
+    auto slow = gen::parse_slow_function(text, error);
+    if (!slow) {
+      print_error("gen", "--slow: " + error);
+      return false;
+    }
+    if (gen::plant_slow_function(program, *slow) == 0) {
+      print_error("gen", "--slow " + text + ": the program has no task of function " + std::to_string(slow->function) +
+                             " on node " + std::to_string(slow->node));
+      return false;
+    }
+  }
+  return true;
+}
+
+// Writes the trace, its truth and machine, and says what it wrote.
+int write_generated(const gen::Program& program, const gen::Truth& truth, const gen::TruthMachine& machine,
+                    const std::string& out, gen::Compression c, const gen::Quirks& quirks) {
+  try {
+    auto written = gen::write_trace(program, truth, machine, out, c, quirks);
+    std::cout << "wrote " << program.nodes << " node log(s), " << written.text_bytes << " bytes of text, to "
+              << out << "; truth makespan " << truth.makespan_ns << " ns\n";
+    if (truth.never_ran) std::cout << "  operations that never run (injected cycle): " << truth.never_ran << "\n";
+    for (const auto& [kind, n] : written.records) std::cout << "  " << kind << ": " << n << "\n";
+    for (const auto& [quirk, n] : written.injected) std::cout << "  injected " << quirk << ": " << n << "\n";
+  } catch (const std::exception& e) {
+    print_error("gen", e.what());
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   struct Options {
@@ -29,6 +79,9 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
     std::uint32_t dims = 1;
     bool inject_cycle = false;
     gen::Quirks quirks;
+    std::uint32_t utility = 2;
+    std::vector<std::string> slow;
+    std::int64_t network_latency_ns = gen::TruthMachine{}.network_latency_ns;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -56,6 +109,7 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
     g->add_option("--compress", opts->compress, "none, gzip, xz or zstd")
         ->capture_default_str()
         ->check(CLI::IsMember({"none", "gzip", "xz", "zstd"}));
+    add_planted_options(g, opts->slow, opts->network_latency_ns);
     auto rate = finite_range(0.0, 1.0);
     g->add_option("--nil-args", opts->quirks.nil_args, "quirk rate: Task Request args printed (nil)")->check(rate);
     g->add_option("--spaced-preconditions", opts->quirks.spaced_preconditions,
@@ -79,6 +133,9 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   s3d->add_option("--points", opts->points, "grid points per side per node, 48 or 64")
       ->capture_default_str()
       ->check(CLI::IsMember({48u, 64u}));
+  s3d->add_option("--utility", opts->utility, "utility processors per node (meta-tasks go round-robin over them)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 64u));
   shared(s3d, false, false);
   CLI::App* chain = generator("chain", "tasks each waiting for the one before, alternating between nodes");
   chain->add_option("--length", opts->length, "tasks")->capture_default_str();
@@ -99,7 +156,7 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   return [opts]() -> int {
     gen::SmallOptions o{opts->nodes, opts->cpus, opts->seed};
     gen::Program program =
-        opts->kind == "s3d"         ? gen::make_s3d({opts->mechanism, opts->mapping, opts->nodes, opts->steps, opts->points, opts->seed})
+        opts->kind == "s3d"         ? gen::make_s3d({opts->mechanism, opts->mapping, opts->nodes, opts->steps, opts->points, opts->seed, opts->utility})
         : opts->kind == "chain"     ? gen::make_chain(opts->length, o)
         : opts->kind == "fork-join" ? gen::make_fork_join(opts->width, opts->stages, o)
         : opts->kind == "stencil"   ? gen::make_stencil(opts->dims, opts->steps, o)
@@ -108,24 +165,15 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
       print_error("gen", "--inject-cycle needs a program with a task that has no inputs");
       return kExitUsage;
     }
+    if (!plant_slow_functions(program, opts->slow)) return kExitUsage;
     gen::TruthMachine machine;
+    machine.network_latency_ns = opts->network_latency_ns;
     gen::Truth truth = gen::schedule(program, machine);
     const gen::Compression c = opts->compress == "gzip" ? gen::Compression::gzip
                                : opts->compress == "xz" ? gen::Compression::xz
                                : opts->compress == "zstd" ? gen::Compression::zstd
                                                           : gen::Compression::none;
-    try {
-      auto written = gen::write_trace(program, truth, machine, opts->out, c, opts->quirks);
-      std::cout << "wrote " << program.nodes << " node log(s), " << written.text_bytes << " bytes of text, to "
-                << opts->out << "; truth makespan " << truth.makespan_ns << " ns\n";
-      if (truth.never_ran) std::cout << "  operations that never run (injected cycle): " << truth.never_ran << "\n";
-      for (const auto& [kind, n] : written.records) std::cout << "  " << kind << ": " << n << "\n";
-      for (const auto& [quirk, n] : written.injected) std::cout << "  injected " << quirk << ": " << n << "\n";
-    } catch (const std::exception& e) {
-      print_error("gen", e.what());
-      return kExitBadInput;
-    }
-    return kExitOk;
+    return write_generated(program, truth, machine, opts->out, c, opts->quirks);
   };
 }
 

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   auto run_compare = rr::app::add_compare_command(app, common);
   auto run_sweep = rr::app::add_sweep_command(app, common);
   auto run_diff = rr::app::add_diff_command(app, common);
+  auto run_explain = rr::app::add_explain_command(app, common);
   auto run_gen = rr::app::add_gen_command(app, common);
   auto run_machine = rr::app::add_machine_command(app, common);
   auto run_calibrate = rr::app::add_calibrate_command(app, common);
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("compare")) return run_compare();
     if (app.got_subcommand("sweep")) return run_sweep();
     if (app.got_subcommand("diff")) return run_diff();
+    if (app.got_subcommand("explain")) return run_explain();
     if (app.got_subcommand("gen")) return run_gen();
     if (app.got_subcommand("machine")) return run_machine();
     if (app.got_subcommand("calibrate")) return run_calibrate();

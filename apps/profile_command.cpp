@@ -23,10 +23,13 @@ std::function<int()> add_profile_command(CLI::App& app, CommonOptions& common) {
       "profile",
       "Folded stacks (\"main;f17;calc_new_currents 1234\", microseconds) of time per task-nesting context, for "
       "flamegraph.pl, inferno or speedscope; functions by name where the trace or a names file (--names) gives one; "
-      "with --against-trace/--against-machine the differential form \"stack before after\".");
+      "with --against-trace/--against-machine the differential form \"stack before after\". --against-trace shows where "
+      "busy time moved between two runs, context by context; `explain A B` says how much of the run time each change "
+      "is worth; `diff` compares two replay reports.");
   add_replay_inputs(cmd, opts->in, common);
   cmd->add_flag("--critical", opts->critical, "fold critical-path time instead of busy time");
-  cmd->add_option("--against-trace", opts->against_trace, "the 'after' run: this trace on the same machine");
+  cmd->add_option("--against-trace", opts->against_trace, "the 'after' run: this trace on the same machine (where busy time moved; "
+                  "`explain` attributes the run time)");
   cmd->add_option("--against-machine", opts->against_machine, "the 'after' run: the same trace on this machine");
   cmd->add_option("-o,--output", opts->output, "write to this file (whole or not at all)");
   return [opts, &common]() -> int {

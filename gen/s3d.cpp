@@ -426,10 +426,12 @@ Program make_s3d(const S3dOptions& o) {
   p.cpus_per_node = mixed ? 12 : 2;  // 12 CPU processors for mixed, 1-2 for all (docs/s3d.md, Mappings)
   p.drivers_per_node = 1;
   p.gpus_per_node = 1;
-  p.utility_per_node = 2;
+  p.utility_per_node = std::max(1u, o.utility);
   p.function_names = {{kDriverFunction, "driver"}, {kMetaFunction, "meta_task"}};
   for (std::uint32_t k = 0; k < kKinds; ++k) p.function_names[kFirstKindFunction + k] = kKindNames[k];
   p.parameters = {{"mechanism", o.mechanism}, {"mapping", o.mapping}, {"steps", o.steps}, {"points", o.points}};
+  // Written only when not the default, so that the default's truth.json keeps its bytes.
+  if (p.utility_per_node != 2) p.parameters.emplace_back("utility", std::int64_t{p.utility_per_node});
   for (std::uint32_t n = 0; n < p.nodes; ++n) {
     std::uint32_t index = 0;
     for (std::uint32_t c = 0; c < p.cpus_per_node + p.drivers_per_node; ++c) p.processors.push_back({n, index++, GenProcKind::cpu});

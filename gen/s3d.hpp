@@ -17,6 +17,7 @@ struct S3dOptions {
   std::uint32_t steps = 1;        // 6 RK stages each
   std::uint32_t points = 48;      // 48 or 64 per side per node
   std::uint64_t seed = 1;
+  std::uint32_t utility = 2;      // utility processors per node (meta-tasks go round-robin over them)
 };
 
 Program make_s3d(const S3dOptions& options);

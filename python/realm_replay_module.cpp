@@ -24,6 +24,7 @@
 #include "replay/utilisation.hpp"
 #include "session/replay_choices.hpp"
 #include "session/session.hpp"
+#include "explain_binding.hpp"
 
 namespace py = pybind11;
 
@@ -533,4 +534,11 @@ PYBIND11_MODULE(realm_replay, m) {
       "Replay a trace on a machine: the estimate, the utilisation and the tables. placement, map (FUNC=KIND[:FACTOR], "
       "one or a list), mapping (a file), fold, node_map, unlogged_time and queue_order are the command line's "
       "--placement, --map, --mapping, --fold, --node-map, --unlogged-time and --queue-order.");
+  rr::python::bind_explain(
+      m,
+      [](const py::object& t) -> std::shared_ptr<const rr::session::LoadedTrace> {
+        if (!py::isinstance<Trace>(t)) throw py::type_error("explain: a and b are traces (realm_replay.read)");
+        return t.cast<const Trace&>().loaded;
+      },
+      error_type());
 }

@@ -21,6 +21,8 @@ ALLOWED = {
     # The generator's ground truth must stay independent of what it is used to check: it never sees the graph or
     # the replay, only the machine file format, to write the machine its truth was scheduled on.
     "gen": {"core", "platform", "machine_models", "gen"},
+    # Two runs compared: the pipeline of each, their matched operations and counterfactual replays.
+    "explain": {"core", "platform", "parser", "graph", "machine_models", "replay", "session", "explain"},
 }
 # third-party headers that must not appear in a library's public headers
 PRIVATE_ONLY = re.compile(r"#\s*include\s*[<\"](boost/spirit|tbb/|oneapi/|zstd|lzma|zlib|archive|toml)")
