@@ -4,9 +4,6 @@
 // the plain bisection, only sooner.
 #include "session/traced_fit.hpp"
 
-#include "session/prof_facts.hpp"
-#include "session/src/trace_cache.hpp"
-
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
@@ -216,31 +213,6 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::Repl
   fit.reason = "fitted so that the " + std::to_string(fit.waits) + " wait(s) on produced events add up to their measured " +
                number(fit.measured_ns) + " (" + number(fit.replayed_before_ns) + " with the assumed 25 µs)";
   return fit;
-}
-
-}  // namespace rr::session
-
-namespace rr::session {
-
-machine::TracedFacts traced_facts(const LoadedTrace& trace) {
-  if (trace.cache && trace.cache->packed_facts) return *trace.cache->packed_facts;
-  machine::TracedFacts facts;
-  std::vector<std::uint64_t> sizes;
-  const graph::EventGraph& g = trace.graph();
-  for (graph::VertexId v = 0; v < g.vertex_count(); ++v)
-    if (g.kind(v) == graph::OpKind::copy && g.copy(v).bytes != graph::kNoValue && g.copy(v).bytes > 0)
-      sizes.push_back(g.copy(v).bytes);
-  if (!sizes.empty()) {
-    std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
-    facts.median_copy_bytes = sizes[sizes.size() / 2];
-  }
-  add_prof_facts(trace.records, facts);
-  if (trace.traced_cores > 0) {
-    facts.cores = machine::MeasuredValue{static_cast<double>(trace.traced_cores), "[G]",
-                                         "given with --traced-cores: the cores each traced process's threads shared"};
-    add_processor_start(trace.records, facts);
-  }
-  return facts;
 }
 
 }  // namespace rr::session
