@@ -28,7 +28,7 @@ struct PackedTraceInfo {
 
 // Writes `trace` to `out`. The trace must hold its summary (read with ReadingOptions::summarise): `stats` on
 // the packed file reports it. The traced machine's measured facts are always stored; with `fit`, the traced
-// machine itself too, fitted (session::fit_traced_network, about 14 replays) if it was not yet, so that no
+// machine itself too, fitted (fit_traced_machine, up to 16 replays) if it was not yet, so that no
 // command on the packed file fits it again. Without, each command that uses `-m traced` fits it on first use.
 core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, platform::OutputTarget& out, bool fit = true);
 

@@ -204,7 +204,7 @@ core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, pla
   parts(trace.profile_summary);
   parts(trace.built.findings);
   parts(traced_facts(trace));
-  parts(fit ? std::optional<std::string>(trace.traced_machine()) : std::nullopt);
+  parts(fit ? std::optional<std::string>(fit_traced_machine(trace).toml) : std::nullopt);
   std::vector<SectionEntry> entries{{kPartsSection, 1, 0, 0, 0}};
   std::vector<const void*> data{nullptr};
   PartsWriter columns{parts, entries, data};

@@ -26,19 +26,6 @@ std::optional<std::string> thread_count_problem(std::uint64_t threads) {
          " (0 uses every core)";
 }
 
-const std::string& LoadedTrace::traced_machine() const {
-  if (!cache) throw std::logic_error("LoadedTrace without its cache: make traces with load_trace or load_records");
-  std::call_once(cache->traced_once, [&] {
-    machine::TracedFacts facts = traced_facts(*this);
-    if (!facts.network_latency_ns) {
-      const TracedNetworkFit fit = fit_traced_network(*this, {}, facts);
-      if (fit.fitted) facts.network_latency_ns = machine::MeasuredValue{fit.latency_ns, "[F]", fit.reason};
-    }
-    cache->traced_toml = machine::traced_machine_toml(records, label, facts);
-  });
-  return cache->traced_toml;
-}
-
 std::uint64_t LoadedTrace::malformed_lines() const {
   std::uint64_t n = 0;
   for (const auto& f : records.files) n += f.stats.malformed_total();
@@ -234,7 +221,8 @@ bool MachineChoice::traced() const { return path == machine::kTracedMachine; }
 
 core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine) {
   if (machine.traced())
-    return machine::parse_machine(trace.traced_machine(), "the traced machine of " + trace.label, machine.overrides);
+    return machine::parse_machine(fit_traced_machine(trace).toml, "the traced machine of " + trace.label,
+                                  machine.overrides);
   return machine::load_machine(machine.path, machine.overrides);
 }
 

@@ -26,7 +26,7 @@ TEST(TracedMachine, CountsPerKindPerNodeAsLogged) {
                                     {1, {"Processor: 80000000 1"}}});
   auto loaded = session::load_records(trace, "hand-made", {});
   ASSERT_TRUE(loaded.ok());
-  const std::string text = loaded->traced_machine();
+  const std::string text = session::fit_traced_machine(*loaded).toml;
   auto m = parse_machine(text, "traced");
   ASSERT_TRUE(m.ok()) << m.error().to_string() << "\n" << text;
   const auto& cpu = m->processor(core::ProcessorKind::cpu);
@@ -119,6 +119,9 @@ TEST(TracedNetworkFit, SideBySideReplaysTakeThePlainBisectionsSteps) {
     EXPECT_EQ(fit.replayed_after_ns, oracle_after) << threads << " thread(s)";
     EXPECT_EQ(fit.measured_ns, measured);
     EXPECT_EQ(fit.replayed_before_ns, replayed_waits(25000));
+    // The plain bisection's 16 replays (the assumed latency, 100 ms, 14 steps), and any guessed ahead wrongly.
+    if (threads == 1) EXPECT_EQ(fit.replays, 16u);
+    else EXPECT_GE(fit.replays, 16u) << threads << " thread(s)";
   }
 }
 
@@ -149,8 +152,13 @@ TEST(TracedNetworkFit, TheMeasuredWaitGivesTheLatency) {
   EXPECT_NEAR(fit.latency_ns, 5001667, 5001667 * 0.002);
   EXPECT_NEAR(fit.replayed_after_ns, 10100000, 10100000 * 0.004);
   EXPECT_NEAR(fit.replayed_before_ns, 146667, 1);
-  // The traced machine uses it, tagged as fitted; an override still wins.
-  EXPECT_NE(trace->traced_machine().find("# [F] fitted so that the 1 wait(s)"), std::string::npos) << trace->traced_machine();
+  // The traced machine uses it, tagged as fitted; it is fitted once; an override still wins.
+  const TracedMachineFit machine = fit_traced_machine(*trace);
+  EXPECT_GE(machine.replays, 16u);
+  EXPECT_NE(machine.toml.find("# [F] fitted so that the 1 wait(s)"), std::string::npos) << machine.toml;
+  const TracedMachineFit again = fit_traced_machine(*trace);
+  EXPECT_EQ(again.replays, 0u);
+  EXPECT_EQ(again.toml, machine.toml);
   auto run = replay_trace(*trace, {"traced", {}}, {});
   ASSERT_TRUE(run.ok());
   EXPECT_NEAR(static_cast<double>(run->model.network_latency_ns), 5001667, 5001667 * 0.002);
@@ -163,7 +171,8 @@ TEST(TracedNetworkFit, NoFitOnOneNodeOrWithoutMeasuredWaits) {
   const TracedNetworkFit fit = fit_traced_network(*one, {});
   EXPECT_FALSE(fit.fitted);
   EXPECT_NE(fit.reason.find("one node"), std::string::npos);
-  EXPECT_NE(one->traced_machine().find("latency_ns = 25000   # [A]"), std::string::npos);
+  EXPECT_EQ(fit.replays, 0u);
+  EXPECT_NE(fit_traced_machine(*one).toml.find("latency_ns = 25000   # [A]"), std::string::npos);
   auto no_wait = load_records(testing::make_trace({{0, {"Processor: 80000000 1", "Processor: 80800000 1",
                                                         testing::task(5, "80000000", "(20000001,1)"), "Task Time: (20000001,1) 10"}},
                                                    {1, {}}}),
