@@ -11,11 +11,12 @@
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "graph/prof_graph_builder.hpp"
+#include "packed/packed_trace.hpp"
 #include "parser/trace_reader.hpp"
 #include "platform/freed_memory.hpp"
 #include "session/names_file.hpp"
-#include "session/packed_trace.hpp"
 #include "session/src/trace_cache.hpp"
+#include "session/trace_packing.hpp"
 #include "session/traced_fit.hpp"
 
 namespace rr::session {
@@ -152,7 +153,7 @@ void apply_names(LoadedTrace& t, GivenNames given) {
 // Reads and builds the logs, or loads a packed trace.
 core::Expected<LoadedTrace> load_built_trace(const std::vector<std::string>& inputs, const ReadingOptions& options) {
   // A packed trace stands alone: it is the whole trace, read and built when it was packed.
-  if (inputs.size() == 1 && is_packed_trace(inputs.front())) {
+  if (inputs.size() == 1 && packed::is_packed_trace(inputs.front())) {
     auto packed = read_packed_trace(inputs.front());
     if (!packed) return packed.error();
     if (options.strict)

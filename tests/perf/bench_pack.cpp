@@ -15,7 +15,7 @@
 
 #include "bench_timing.hpp"
 #include "proc_status.hpp"
-#include "session/packed_trace.hpp"
+#include "session/trace_packing.hpp"
 #include "session/traced_fit.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "packed_trace_repair.hpp"
-#include "session/packed_trace.hpp"
+#include "session/trace_packing.hpp"
 #include "session/traced_fit.hpp"
 
 namespace rr::session {
