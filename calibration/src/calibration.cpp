@@ -3,7 +3,7 @@
 // one step up or down, the first move that lowers the error is kept, and the step halves when none does. The
 // error is the mean squared log ratio of estimate to measured time, which weighs being twice too slow and twice
 // too fast alike. Everything is in a fixed order, so a fit is the same on every machine and thread count.
-#include "session/calibration.hpp"
+#include "calibration/calibration.hpp"
 
 #include "machine_models/machine_limits.hpp"
 #include "machine_models/toml_depth.hpp"
@@ -23,13 +23,13 @@
 
 #include "core/text_file.hpp"
 
-namespace rr::session {
+namespace rr::calibration {
 
 namespace {
 
 constexpr double kNsOffset = 1000.0;
 // Bounds that keep a fit physical: no runtime cost (a trigger, a merge, a launch) of a real machine takes a
-// millisecond, no latency 100 ms (the bound of the traced machine's own fit, session/traced_fit), and
+// millisecond, no latency 100 ms (the bound of the traced machine's own fit, session/traced_fit.hpp), and
 // bandwidths stay between 1 MB/s and 10 TB/s.
 constexpr double kMaxRuntimeNs = 1e6;
 constexpr double kMaxLatencyNs = 1e8;
@@ -250,7 +250,7 @@ namespace {
 
 class Search {
  public:
-  Search(const std::vector<const LoadedTrace*>& traces, const std::vector<MeasuredRun>& runs,
+  Search(const std::vector<const session::LoadedTrace*>& traces, const std::vector<MeasuredRun>& runs,
          const CalibrationOptions& options, std::vector<FreeCost> costs)
       : traces_(traces), runs_(runs), options_(options), costs_(std::move(costs)) {}
 
@@ -259,14 +259,14 @@ class Search {
   core::Expected<std::vector<replay::TimeNs>> estimates(const std::vector<double>& values,
                                                         const std::vector<std::size_t>& subset) {
     ++evaluations_;
-    MachineChoice choice = options_.base;
+    session::MachineChoice choice = options_.base;
     for (std::size_t i = 0; i < values.size(); ++i) choice.overrides.push_back(text(costs_[i], values[i]));
     std::vector<replay::TimeNs> out(subset.size(), 0);
     std::vector<std::optional<core::InputError>> errors(subset.size());
     tbb::parallel_for(std::size_t{0}, subset.size(), [&](std::size_t j) {
-      ReplaySettings settings = options_.settings;
+      session::ReplaySettings settings = options_.settings;
       settings.critical_path = false;
-      auto run = replay_trace(*traces_[subset[j]], choice, settings);
+      auto run = session::replay_trace(*traces_[subset[j]], choice, settings);
       if (run) out[j] = run->result.makespan_ns;
       else errors[j] = run.error();
     });
@@ -337,7 +337,7 @@ class Search {
     return s.str();
   }
 
-  const std::vector<const LoadedTrace*>& traces_;
+  const std::vector<const session::LoadedTrace*>& traces_;
   const std::vector<MeasuredRun>& runs_;
   const CalibrationOptions& options_;
   std::vector<FreeCost> costs_;
@@ -352,11 +352,11 @@ double mean_abs_error(const std::vector<CalibratedRun>& runs, replay::TimeNs Cal
 
 }  // namespace
 
-core::Expected<CalibrationResult> calibrate(const std::vector<const LoadedTrace*>& traces,
+core::Expected<CalibrationResult> calibrate(const std::vector<const session::LoadedTrace*>& traces,
                                             const std::vector<MeasuredRun>& runs, const CalibrationOptions& options) {
   if (traces.empty() || traces.size() != runs.size())
     return core::InputError{core::SourceLocation{}, "calibrate needs at least one run, each with its trace"};
-  auto base = load_machine_for(*traces.front(), options.base);
+  auto base = session::load_machine_for(*traces.front(), options.base);
   if (!base) return base.error();
   std::vector<FreeCost> costs;
   if (options.fit.empty()) costs = default_free_costs(*base);
@@ -418,4 +418,4 @@ core::Expected<CalibrationResult> calibrate(const std::vector<const LoadedTrace*
   });
 }
 
-}  // namespace rr::session
+}  // namespace rr::calibration

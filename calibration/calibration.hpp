@@ -11,7 +11,7 @@
 #include "core/result.hpp"
 #include "session/session.hpp"
 
-namespace rr::session {
+namespace rr::calibration {
 
 // One run with its measured time: what calibrate fits to, and what the fidelity report compares with.
 struct MeasuredRun {
@@ -42,12 +42,12 @@ core::Expected<FreeCost> free_cost(const std::string& key, const machine::Machin
 double cost_value(const machine::MachineModel& model, const std::string& key);
 
 struct CalibrationOptions {
-  MachineChoice base{"traced", {}};
+  session::MachineChoice base{"traced", {}};
   std::vector<std::string> fit;      // keys; empty: default_free_costs of the first run's machine
   unsigned max_evaluations = 400;    // objective evaluations per fit (each replays every run)
   bool leave_one_out = true;
   unsigned threads = 0;
-  ReplaySettings settings;           // fold, unlogged time
+  session::ReplaySettings settings;  // fold, unlogged time
 };
 
 struct CalibratedRun {
@@ -73,7 +73,7 @@ struct CalibrationResult {
 };
 
 // `traces[i]` is `runs[i]` already loaded.
-core::Expected<CalibrationResult> calibrate(const std::vector<const LoadedTrace*>& traces,
+core::Expected<CalibrationResult> calibrate(const std::vector<const session::LoadedTrace*>& traces,
                                             const std::vector<MeasuredRun>& runs, const CalibrationOptions& options);
 
-}  // namespace rr::session
+}  // namespace rr::calibration
