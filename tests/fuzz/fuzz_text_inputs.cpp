@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "machine_models/mapping.hpp"
-#include "calibration/calibration.hpp"
+#include "calibration/runs_file.hpp"
 #include "session/run_grid.hpp"
 #include "session/sweep_grid.hpp"
 
