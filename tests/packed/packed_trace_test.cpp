@@ -10,9 +10,9 @@
 #include <random>
 #include <sstream>
 
-#include "packed_trace_repair.hpp"
 #include "session/trace_packing.hpp"
 #include "session/traced_fit.hpp"
+#include "support/packed_trace_repair.hpp"
 
 namespace rr::session {
 namespace {
