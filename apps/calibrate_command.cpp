@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <iostream>
 
+#include "calibration/calibration.hpp"
 #include "commands.hpp"
 #include "machine_models/machine_writer.hpp"
 #include "output_file.hpp"
 #include "platform/output_target.hpp"
-#include "session/calibration.hpp"
 #include "text_format.hpp"
 #include "trace_inputs.hpp"
 #include "messages.hpp"
@@ -27,7 +27,7 @@ std::string value_text(const std::string& key, double v) {
   return key.ends_with("_ns") ? std::to_string(std::llround(v)) : fixed(v, 4);
 }
 
-std::string render_text(const session::CalibrationResult& r, const std::string& machine) {
+std::string render_text(const calibration::CalibrationResult& r, const std::string& machine) {
   std::string out = "Calibration of machine '" + machine + "' to " + std::to_string(r.runs.size()) +
                     " measured run(s): " + std::to_string(r.fitted.size()) + " free cost(s), " +
                     std::to_string(r.evaluations) + " evaluations\n\nCost                                    before        fitted\n";
@@ -55,7 +55,7 @@ std::string render_text(const session::CalibrationResult& r, const std::string& 
   return out;
 }
 
-std::string render_csv(const session::CalibrationResult& r) {
+std::string render_csv(const calibration::CalibrationResult& r) {
   std::string out = "trace,measured_ns,before_ns,after_ns,left_out_ns,how\n";
   for (const auto& run : r.runs) {
     std::string how = run.how;
@@ -67,7 +67,7 @@ std::string render_csv(const session::CalibrationResult& r) {
   return out;
 }
 
-nlohmann::ordered_json render_json(const session::CalibrationResult& r, const RunContext& ctx) {
+nlohmann::ordered_json render_json(const calibration::CalibrationResult& r, const RunContext& ctx) {
   nlohmann::ordered_json j;
   j["schema"] = "realm-replay/calibration";
   j["schema_version"] = 1;
@@ -134,7 +134,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
 
   return [opts, &common]() -> int {
     RunContext ctx = command_context("calibrate", {opts->runs}, common, opts->reading);
-    auto runs = session::read_runs(opts->runs);
+    auto runs = calibration::read_runs(opts->runs);
     if (!runs) {
       print_error("calibrate", runs.error().to_string());
       return kExitBadInput;
@@ -152,7 +152,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
       print_error("calibrate", settings.error().to_string());
       return kExitBadInput;
     }
-    session::CalibrationOptions options;
+    calibration::CalibrationOptions options;
     options.base = {opts->machine, opts->overrides};
     options.fit = opts->fit;
     options.max_evaluations = opts->max_evaluations;
@@ -160,7 +160,7 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
     options.threads = common.threads;
     options.settings = std::move(*settings);
     options.settings.mapping.placement = machine::Placement::traced;  // fits the machine the runs were traced on
-    auto result = session::calibrate(traces, *runs, options);
+    auto result = calibration::calibrate(traces, *runs, options);
     if (!result) {
       print_error("calibrate", result.error().to_string());
       return kExitBadInput;

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "output_file.hpp"
+#include "session/traced_fit.hpp"
 #include "trace_inputs.hpp"
 
 namespace rr::app {
@@ -27,7 +28,7 @@ std::function<int()> add_machine_command(CLI::App& app, CommonOptions& common) {
   return [opts, &common]() -> int {
     auto trace = open_trace("machine from-trace", opts->inputs, common, opts->reading);
     if (!trace) return kExitBadInput;
-    return emit_report("machine from-trace", opts->output, trace->traced_machine())
+    return emit_report("machine from-trace", opts->output, session::fit_traced_machine(*trace).toml)
                ? kExitOk
                : kExitBadInput;
   };

@@ -6,7 +6,7 @@
 
 #include "commands.hpp"
 #include "platform/output_target.hpp"
-#include "session/packed_trace.hpp"
+#include "session/trace_packing.hpp"
 #include "trace_inputs.hpp"
 #include "messages.hpp"
 

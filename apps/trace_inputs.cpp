@@ -8,8 +8,8 @@
 
 #include "machine_models/machine_limits.hpp"
 #include "option_checks.hpp"
+#include "packed/packed_trace.hpp"
 #include "progress.hpp"
-#include "session/packed_trace.hpp"
 #include "messages.hpp"
 
 namespace rr::app {
@@ -87,7 +87,7 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
     // Only a file that could not be read (its error has a place in the file) is one --keep-going can skip; a
     // packed trace is the whole trace, with no other file to read.
     const auto& where = trace.error().where;
-    const bool packed = inputs.size() == 1 && session::is_packed_trace(inputs.front());
+    const bool packed = inputs.size() == 1 && packed::is_packed_trace(inputs.front());
     if (!options.read.keep_going && !options.strict && !packed && (where.byte_offset || where.decoded_offset))
       std::cerr << "  (--keep-going reads the other files)\n";
     return std::nullopt;

@@ -1,5 +1,5 @@
 // One read-only array of a frozen graph: owned when the graph was built in memory, a view into a memory-mapped
-// packed trace (session/packed_trace) when it was loaded from one. Reads cost the same either way.
+// packed trace (packed/packed_trace) when it was loaded from one. Reads cost the same either way.
 #pragma once
 
 #include <cstddef>

@@ -255,7 +255,7 @@ class EventGraph {
   // Replaces the names (a names file laid over the trace's own) and labels them again.
   void set_function_names(FunctionNames names);
 
-  // Every part of the graph in one fixed order, for the packed trace format (session/packed_trace): calls
+  // Every part of the graph in one fixed order, for the packed trace format (packed/packed_trace): calls
   // `parts.column(c)` on each array and `parts.value(x)` on each other member. Loading a packed trace replaces
   // them all, then checks them with structure_problem().
   template <class Parts>

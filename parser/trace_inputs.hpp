@@ -22,7 +22,7 @@ struct TraceInput {
 };
 
 // What a stream holds, from its first decoded bytes (at least kSniffBytes of them when there are so many).
-// `packed`: realm-replay's own packed trace (session/packed_trace.hpp), a whole trace that is read alone.
+// `packed`: realm-replay's own packed trace (packed/packed_trace.hpp), a whole trace that is read alone.
 enum class Content : std::uint8_t { other, legion_prof, tar, packed };
 // The first bytes of a packed trace ("\x89RRG\r\n\x1a\n").
 inline constexpr std::array<unsigned char, 8> kPackedTraceSignature = {0x89, 'R', 'R', 'G', '\r', '\n', 0x1a, '\n'};

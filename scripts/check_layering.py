@@ -16,8 +16,12 @@ ALLOWED = {
     "graph": {"core", "platform", "graph"},
     "machine_models": {"core", "machine_models"},
     "replay": {"core", "platform", "graph", "machine_models", "replay"},
+    # The packed trace format stores what reading and building give, and knows nothing of the pipeline.
+    "packed": {"core", "platform", "parser", "graph", "machine_models", "packed"},
     # The session runs the whole pipeline: the one place that joins reading, the graph, machines and replay.
-    "session": {"core", "platform", "parser", "graph", "machine_models", "replay", "session"},
+    "session": {"core", "platform", "parser", "graph", "machine_models", "replay", "packed", "session"},
+    # Calibration fits a machine to measured times by replaying through the pipeline, which never calls it.
+    "calibration": {"core", "machine_models", "replay", "session", "calibration"},
     # The generator's ground truth must stay independent of what it is used to check: it never sees the graph or
     # the replay, only the machine file format, to write the machine its truth was scheduled on.
     "gen": {"core", "platform", "machine_models", "gen"},

@@ -85,7 +85,7 @@ if [ "$which" = pipeline ] || [ "$which" = all ]; then
 fi
 if [ "$which" = packed ] || [ "$which" = all ]; then
   # One corpus per format version: the seeds of another version stop at the version check.
-  version=$(sed -n 's/.*kPackedTraceVersion = \([0-9]*\);.*/\1/p' session/packed_trace.hpp)
+  version=$(sed -n 's/.*kPackedTraceVersion = \([0-9]*\);.*/\1/p' packed/packed_trace.hpp)
   corpus="$out"/corpus-packed-v$version
   mkdir -p "$corpus"
   if [ -z "$(ls -A "$corpus")" ]; then

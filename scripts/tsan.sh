@@ -10,11 +10,11 @@ filter=${1:-'ReplayBlocks*'}
 scripts/install_deps.sh
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRR_SANITIZE_THREAD=ON \
   -DRR_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build build-tsan --parallel 2 --target rr_gen_tests
+cmake --build build-tsan --parallel 2 --target rr_replay_tests
 log=build-tsan/tsan-report.log
 # exitcode=0: the reports are judged below, not by the exit status TSan would give any report.
 TSAN_OPTIONS="halt_on_error=0 exitcode=0 history_size=4 suppressions=$PWD/scripts/tsan.supp" \
-  build-tsan/tests/gen/rr_gen_tests --gtest_filter="$filter" >"$log" 2>&1 || { tail -20 "$log"; exit 1; }
+  build-tsan/tests/replay/rr_replay_tests --gtest_filter="$filter" >"$log" 2>&1 || { tail -20 "$log"; exit 1; }
 grep -q '^\[  PASSED  \]' "$log" || { echo "the tests did not pass under ThreadSanitizer"; tail -20 "$log"; exit 1; }
 python3 - "$log" <<'PY'
 import re, sys

@@ -68,14 +68,12 @@ struct LoadedTrace {
   std::optional<NamesSource> names;  // when a names file was read (load_trace)
 
   const graph::EventGraph& graph() const { return built.graph; }
-  // The traced machine's TOML, its network latency fitted to the trace's measured waits where they allow it
-  // (session::fit_traced_network); derived once, on first use, from any thread.
-  const std::string& traced_machine() const;
   std::uint64_t malformed_lines() const;
   std::uint64_t skipped_lines() const;
   // The first located messages about malformed lines, over all files, in input order.
   std::vector<core::Diagnostic> malformed_messages() const;
 
+  // What is derived once, on first use, from any thread: the traced machine (fit_traced_machine, traced_fit.hpp).
   struct Cache;
   std::shared_ptr<Cache> cache;  // made by load_records; shared by copies of the trace
 };
@@ -96,14 +94,16 @@ std::string label_of(const std::string& path);
 std::string trace_family(const std::string& label, std::uint32_t nodes);
 
 // The machine a trace is replayed on: a TOML file, or "traced" for the machine the trace was taken on
-// (machine::traced_machine_toml), plus `key=value` overrides.
+// (machine::traced_machine_toml, its network latency fitted by replays: fit_traced_machine), plus `key=value`
+// overrides.
 struct MachineChoice {
   std::string path;
   std::vector<std::string> overrides;
   bool traced() const;
 };
 
-// Loads the machine a choice names for this trace.
+// Loads the machine a choice names for this trace. The traced machine is fitted on its first use
+// (fit_traced_machine: up to 16 replays of the whole trace).
 core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine);
 
 struct ReplaySettings {

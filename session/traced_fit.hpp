@@ -21,10 +21,13 @@ struct TracedNetworkFit {
   double replayed_before_ns = 0;  // their replayed durations with the assumed latency
   double replayed_after_ns = 0;   // ...and with the fitted one
   std::string reason;           // why it was or was not fitted, for reports and the machine file
+  std::size_t replays = 0;      // replays of the whole trace it ran
 };
 
 // Fits when the trace spans several nodes and its produced waits measure at least 1 ms in all and 5% of the
-// replay's estimate; bounded to 100 ms; deterministic (bisection in log space, a fixed number of replays).
+// replay's estimate; bounded to 100 ms; deterministic (bisection in log space). It replays the whole trace at the
+// assumed latency, at 100 ms and at each of 14 steps: at most 16 replays, and a few more when replays run side by
+// side and some were guessed ahead wrongly; fewer when a check stops it, none on one node.
 // The replays place the trace as traced and follow `rules`, without their noise. `facts` are the traced
 // machine's other measured values (traced_facts).
 TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::ReplayRules& rules,
@@ -34,5 +37,16 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::Repl
 // Legion Prof trace the copies' observed bandwidth and latency within and between nodes. A packed trace gives
 // the facts it was packed with (it no longer holds the Legion Prof records they are read from).
 machine::TracedFacts traced_facts(const LoadedTrace& trace);
+
+// The traced machine of a trace (`-m traced`), and what getting it cost.
+struct TracedMachineFit {
+  std::string toml;         // the machine file (machine::traced_machine_toml), its network latency fitted
+  std::size_t replays = 0;  // replays of the whole trace this call ran to fit it: 0 when it was fitted before
+};
+
+// The traced machine with its network latency fitted to the trace's measured waits where they allow it
+// (traced_facts, then fit_traced_network: its replays). Fitted once per trace, on the first call from any thread;
+// later calls and copies of the trace share it, and a trace read from a packed file packed with the fit has it.
+TracedMachineFit fit_traced_machine(const LoadedTrace& trace);
 
 }  // namespace rr::session

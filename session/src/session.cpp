@@ -11,11 +11,12 @@
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "graph/prof_graph_builder.hpp"
+#include "packed/packed_trace.hpp"
 #include "parser/trace_reader.hpp"
 #include "platform/freed_memory.hpp"
 #include "session/names_file.hpp"
-#include "session/packed_trace.hpp"
 #include "session/src/trace_cache.hpp"
+#include "session/trace_packing.hpp"
 #include "session/traced_fit.hpp"
 
 namespace rr::session {
@@ -24,19 +25,6 @@ std::optional<std::string> thread_count_problem(std::uint64_t threads) {
   if (threads <= kMaxThreads) return std::nullopt;
   return std::to_string(threads) + " threads is more than the limit of " + std::to_string(kMaxThreads) +
          " (0 uses every core)";
-}
-
-const std::string& LoadedTrace::traced_machine() const {
-  if (!cache) throw std::logic_error("LoadedTrace without its cache: make traces with load_trace or load_records");
-  std::call_once(cache->traced_once, [&] {
-    machine::TracedFacts facts = traced_facts(*this);
-    if (!facts.network_latency_ns) {
-      const TracedNetworkFit fit = fit_traced_network(*this, {}, facts);
-      if (fit.fitted) facts.network_latency_ns = machine::MeasuredValue{fit.latency_ns, "[F]", fit.reason};
-    }
-    cache->traced_toml = machine::traced_machine_toml(records, label, facts);
-  });
-  return cache->traced_toml;
 }
 
 std::uint64_t LoadedTrace::malformed_lines() const {
@@ -165,7 +153,7 @@ void apply_names(LoadedTrace& t, GivenNames given) {
 // Reads and builds the logs, or loads a packed trace.
 core::Expected<LoadedTrace> load_built_trace(const std::vector<std::string>& inputs, const ReadingOptions& options) {
   // A packed trace stands alone: it is the whole trace, read and built when it was packed.
-  if (inputs.size() == 1 && is_packed_trace(inputs.front())) {
+  if (inputs.size() == 1 && packed::is_packed_trace(inputs.front())) {
     auto packed = read_packed_trace(inputs.front());
     if (!packed) return packed.error();
     if (options.strict)
@@ -234,7 +222,8 @@ bool MachineChoice::traced() const { return path == machine::kTracedMachine; }
 
 core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine) {
   if (machine.traced())
-    return machine::parse_machine(trace.traced_machine(), "the traced machine of " + trace.label, machine.overrides);
+    return machine::parse_machine(fit_traced_machine(trace).toml, "the traced machine of " + trace.label,
+                                  machine.overrides);
   return machine::load_machine(machine.path, machine.overrides);
 }
 

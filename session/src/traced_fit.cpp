@@ -4,15 +4,14 @@
 // the plain bisection, only sooner.
 #include "session/traced_fit.hpp"
 
-#include "session/prof_facts.hpp"
-#include "session/src/trace_cache.hpp"
-
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <iterator>
 #include <map>
+#include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -24,6 +23,7 @@
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "platform/available_memory.hpp"
+#include "session/src/trace_cache.hpp"
 
 namespace rr::session {
 
@@ -56,6 +56,8 @@ class WaitCurve {
   static long long key(double latency) { return std::llround(latency); }
   bool knows(double latency) const { return known_.count(key(latency)) != 0; }
   std::size_t side_by_side() const { return side_by_side_; }
+  // How many replays it ran: one per latency asked for, side by side or not.
+  std::size_t replays() const { return known_.size(); }
 
   const Replayed& at(double latency) {
     ensure({key(latency)});
@@ -72,7 +74,7 @@ class WaitCurve {
     std::vector<Replayed> out(latencies.size());
     if (side_by_side_ > 1 && latencies.size() > 1) {
       // Isolated: while it waits, this thread takes none of the caller's other work, which might need the fit
-      // this replay is part of (LoadedTrace::traced_machine runs it once, under a lock).
+      // this replay is part of (fit_traced_machine runs it once, under a lock).
       tbb::this_task_arena::isolate([&] {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, latencies.size(), 1),
                           [&](const tbb::blocked_range<std::size_t>& r) {
@@ -120,6 +122,66 @@ std::size_t replays_side_by_side(unsigned threads, std::uint64_t operations) {
   return std::clamp<std::size_t>(std::min<std::uint64_t>(budget, 1 + extra), 1, 4);
 }
 
+// The fit proper on a trace of several nodes, with `fit`'s waits and measured time counted: the checks that it can
+// be fitted, then the bisection, each replay asked of `curve`.
+void fit_on(WaitCurve& curve, TracedNetworkFit& fit) {
+  // The bracket's upper end is needed unless the checks below stop the fit: replayed alongside when they cannot
+  // (the estimate's check needs the first replay).
+  if (curve.side_by_side() > 1 && fit.waits > 0 && fit.measured_ns >= 1e6)
+    curve.ensure({WaitCurve::key(kAssumedNs), WaitCurve::key(kMaxNs)});
+  const Replayed& assumed = curve.at(kAssumedNs);
+  const double estimate = assumed.estimate_ns;
+  fit.replayed_before_ns = assumed.waits_ns;
+  fit.replayed_after_ns = fit.replayed_before_ns;
+  if (fit.waits == 0 || fit.measured_ns < 1e6 || fit.measured_ns < 0.05 * estimate) {
+    fit.reason = std::to_string(fit.waits) + " wait(s) on produced events measure " + number(fit.measured_ns) +
+                 ": too little to fit (at least 1 ms and 5% of the estimate)";
+    return;
+  }
+  if (fit.replayed_before_ns < 0) {
+    fit.reason = "the replay on the traced machine failed";
+    return;
+  }
+  if (fit.replayed_before_ns >= fit.measured_ns) {
+    fit.reason = "the replay already takes as long as the measured waits (" + number(fit.replayed_before_ns) +
+                 " replayed, " + number(fit.measured_ns) + " measured)";
+    return;
+  }
+  double lo = std::log(kOffsetNs), hi = std::log(kMaxNs + kOffsetNs);
+  const double at_max = curve.at(kMaxNs).waits_ns;
+  if (at_max < fit.measured_ns) {
+    fit.fitted = true;
+    fit.latency_ns = kMaxNs;
+    fit.replayed_after_ns = at_max;
+    fit.reason = "capped at 100 ms: even then the replayed waits (" + number(at_max) + ") fall short of the measured (" +
+                 number(fit.measured_ns) + ")";
+    return;
+  }
+  for (int step = 0; step < kSteps; ++step) {
+    if (curve.side_by_side() > 1) {
+      // The next steps' latencies as far as the guesses reach, the first few not yet replayed run together.
+      std::vector<long long> ahead;
+      double a = lo, b = hi;
+      for (int s = step; s < kSteps && ahead.size() < curve.side_by_side(); ++s) {
+        const double mid = 0.5 * (a + b);
+        const double latency = std::exp(mid) - kOffsetNs;
+        if (!curve.knows(latency)) ahead.push_back(WaitCurve::key(latency));
+        (curve.guess_short(latency, fit.measured_ns) ? a : b) = mid;
+      }
+      curve.ensure(std::move(ahead));
+    }
+    const double mid = 0.5 * (lo + hi);
+    const double replayed = curve.at(std::exp(mid) - kOffsetNs).waits_ns;
+    (replayed < fit.measured_ns ? lo : hi) = mid;
+  }
+  fit.fitted = true;
+  fit.latency_ns = std::round(std::exp(hi) - kOffsetNs);
+  fit.replayed_after_ns = curve.at(fit.latency_ns).waits_ns;
+  fit.reason = "fitted so that the " + std::to_string(fit.waits) + " wait(s) on produced events add up to their measured " +
+               number(fit.measured_ns) + " (" + number(fit.replayed_before_ns) + " with the assumed " +
+               std::to_string(machine::kAssumedNetworkLatencyNs / 1000) + " µs)";
+}
+
 }  // namespace
 
 TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::ReplayRules& rules,
@@ -161,87 +223,25 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::Repl
     return fit;
   }
   WaitCurve curve(replay_with, replays_side_by_side(trace.threads, g.vertex_count()));
-  // The bracket's upper end is needed unless the checks below stop the fit: replayed alongside when they cannot
-  // (the estimate's check needs the first replay).
-  if (curve.side_by_side() > 1 && fit.waits > 0 && fit.measured_ns >= 1e6)
-    curve.ensure({WaitCurve::key(kAssumedNs), WaitCurve::key(kMaxNs)});
-  const Replayed& assumed = curve.at(kAssumedNs);
-  const double estimate = assumed.estimate_ns;
-  fit.replayed_before_ns = assumed.waits_ns;
-  fit.replayed_after_ns = fit.replayed_before_ns;
-  if (fit.waits == 0 || fit.measured_ns < 1e6 || fit.measured_ns < 0.05 * estimate) {
-    fit.reason = std::to_string(fit.waits) + " wait(s) on produced events measure " + number(fit.measured_ns) +
-                 ": too little to fit (at least 1 ms and 5% of the estimate)";
-    return fit;
-  }
-  if (fit.replayed_before_ns < 0) {
-    fit.reason = "the replay on the traced machine failed";
-    return fit;
-  }
-  if (fit.replayed_before_ns >= fit.measured_ns) {
-    fit.reason = "the replay already takes as long as the measured waits (" + number(fit.replayed_before_ns) +
-                 " replayed, " + number(fit.measured_ns) + " measured)";
-    return fit;
-  }
-  double lo = std::log(kOffsetNs), hi = std::log(kMaxNs + kOffsetNs);
-  const double at_max = curve.at(kMaxNs).waits_ns;
-  if (at_max < fit.measured_ns) {
-    fit.fitted = true;
-    fit.latency_ns = kMaxNs;
-    fit.replayed_after_ns = at_max;
-    fit.reason = "capped at 100 ms: even then the replayed waits (" + number(at_max) + ") fall short of the measured (" +
-                 number(fit.measured_ns) + ")";
-    return fit;
-  }
-  for (int step = 0; step < kSteps; ++step) {
-    if (curve.side_by_side() > 1) {
-      // The next steps' latencies as far as the guesses reach, the first few not yet replayed run together.
-      std::vector<long long> ahead;
-      double a = lo, b = hi;
-      for (int s = step; s < kSteps && ahead.size() < curve.side_by_side(); ++s) {
-        const double mid = 0.5 * (a + b);
-        const double latency = std::exp(mid) - kOffsetNs;
-        if (!curve.knows(latency)) ahead.push_back(WaitCurve::key(latency));
-        (curve.guess_short(latency, fit.measured_ns) ? a : b) = mid;
-      }
-      curve.ensure(std::move(ahead));
-    }
-    const double mid = 0.5 * (lo + hi);
-    const double replayed = curve.at(std::exp(mid) - kOffsetNs).waits_ns;
-    (replayed < fit.measured_ns ? lo : hi) = mid;
-  }
-  fit.fitted = true;
-  fit.latency_ns = std::round(std::exp(hi) - kOffsetNs);
-  fit.replayed_after_ns = curve.at(fit.latency_ns).waits_ns;
-  fit.reason = "fitted so that the " + std::to_string(fit.waits) + " wait(s) on produced events add up to their measured " +
-               number(fit.measured_ns) + " (" + number(fit.replayed_before_ns) + " with the assumed " +
-               std::to_string(machine::kAssumedNetworkLatencyNs / 1000) + " µs)";
+  fit_on(curve, fit);
+  fit.replays = curve.replays();
   return fit;
 }
 
-}  // namespace rr::session
-
-namespace rr::session {
-
-machine::TracedFacts traced_facts(const LoadedTrace& trace) {
-  if (trace.cache && trace.cache->packed_facts) return *trace.cache->packed_facts;
-  machine::TracedFacts facts;
-  std::vector<std::uint64_t> sizes;
-  const graph::EventGraph& g = trace.graph();
-  for (graph::VertexId v = 0; v < g.vertex_count(); ++v)
-    if (g.kind(v) == graph::OpKind::copy && g.copy(v).bytes != graph::kNoValue && g.copy(v).bytes > 0)
-      sizes.push_back(g.copy(v).bytes);
-  if (!sizes.empty()) {
-    std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
-    facts.median_copy_bytes = sizes[sizes.size() / 2];
-  }
-  add_prof_facts(trace.records, facts);
-  if (trace.traced_cores > 0) {
-    facts.cores = machine::MeasuredValue{static_cast<double>(trace.traced_cores), "[G]",
-                                         "given with --traced-cores: the cores each traced process's threads shared"};
-    add_processor_start(trace.records, facts);
-  }
-  return facts;
+TracedMachineFit fit_traced_machine(const LoadedTrace& trace) {
+  if (!trace.cache) throw std::logic_error("LoadedTrace without its cache: make traces with load_trace or load_records");
+  TracedMachineFit out;
+  std::call_once(trace.cache->traced_once, [&] {
+    machine::TracedFacts facts = traced_facts(trace);
+    if (!facts.network_latency_ns) {
+      const TracedNetworkFit fit = fit_traced_network(trace, {}, facts);
+      out.replays = fit.replays;
+      if (fit.fitted) facts.network_latency_ns = machine::MeasuredValue{fit.latency_ns, "[F]", fit.reason};
+    }
+    trace.cache->traced_toml = machine::traced_machine_toml(trace.records, trace.label, facts);
+  });
+  out.toml = trace.cache->traced_toml;
+  return out;
 }
 
 }  // namespace rr::session

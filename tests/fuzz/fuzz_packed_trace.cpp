@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "session/packed_trace.hpp"
+#include "session/trace_packing.hpp"
 #include "support/packed_trace_repair.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "machine_models/mapping.hpp"
-#include "session/calibration.hpp"
+#include "calibration/runs_file.hpp"
 #include "session/run_grid.hpp"
 #include "session/sweep_grid.hpp"
 
@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 1:
     case 2: {
       const TempFile file(text, data[0] % 6 == 1 ? ".toml" : ".csv");
-      const auto runs = rr::session::read_runs(file.path());
+      const auto runs = rr::calibration::read_runs(file.path());
       require_value_or_message(runs);
       if (runs.ok())
         for (const auto& r : *runs)

@@ -15,7 +15,8 @@
 
 #include "bench_timing.hpp"
 #include "proc_status.hpp"
-#include "session/packed_trace.hpp"
+#include "session/trace_packing.hpp"
+#include "session/traced_fit.hpp"
 
 namespace {
 
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
     if (!trace) return 1;
     const double read_s = seconds_since(t);
     t = Clock::now();
-    (void)trace->traced_machine();
+    (void)rr::session::fit_traced_machine(*trace);
     const double fit_s = seconds_since(t);
     t = Clock::now();
     rr::platform::OutputTarget out;

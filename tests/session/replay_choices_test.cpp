@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "session/replay_choices.hpp"
-#include "test_dir.hpp"
+#include "support/test_dir.hpp"
 
 namespace rr::session {
 namespace {

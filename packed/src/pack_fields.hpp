@@ -8,9 +8,9 @@
 #include "machine_models/traced_machine.hpp"
 #include "parser/prof_summary.hpp"
 #include "parser/trace_summary.hpp"
-#include "session/src/pack_archive.hpp"
+#include "packed/src/pack_archive.hpp"
 
-namespace rr::session::pack {
+namespace rr::packed::pack {
 
 // ---- core: ids, locations, machine records ----
 template <class A> void fields(A& a, core::Handle& h) { a(h.lo), a(h.hi); }
@@ -136,4 +136,4 @@ template <class A> void fields(A& a, graph::GraphFindings& g) {
 }
 static_assert(sizeof(graph::GraphFindings) == graph::kFindingKindCount * (8 + 32) + 3 * 24 + 2 * 8);
 
-}  // namespace rr::session::pack
+}  // namespace rr::packed::pack

@@ -1,7 +1,7 @@
 // The packed trace file: a 64-byte header, a table of sections, then the sections, each 64-byte aligned and
 // checksummed (XXH3). Section 0 holds the small parts (pack_fields.hpp); the others are the graph's arrays in
 // EventGraph::visit_parts order, mapped in place on load.
-#include "session/packed_trace.hpp"
+#include "packed/packed_trace.hpp"
 
 #include <tbb/parallel_for.h>
 #include <xxhash.h>
@@ -15,11 +15,9 @@
 
 #include "parser/trace_inputs.hpp"
 #include "platform/mapped_file.hpp"
-#include "session/src/pack_fields.hpp"
-#include "session/src/trace_cache.hpp"
-#include "session/traced_fit.hpp"
+#include "packed/src/pack_fields.hpp"
 
-namespace rr::session {
+namespace rr::packed {
 
 namespace {
 
@@ -159,7 +157,8 @@ bool is_sound(const std::optional<machine::MeasuredValue>& m) {
 
 // What the graph's structure check does not cover: the records, summaries and counts that reports and the
 // machine map index with, and the traced machine's facts. Empty when they hold together.
-std::string records_problem(const LoadedTrace& t, const machine::TracedFacts& f) {
+std::string records_problem(const PackedTrace& t) {
+  const machine::TracedFacts& f = t.traced_facts;
   for (const auto* m : {&f.network_latency_ns, &f.local_bandwidth_gbs, &f.local_latency_ns, &f.remote_bandwidth_gbs,
                         &f.segment_overhead_ns[0], &f.segment_overhead_ns[1], &f.segment_overhead_ns[2]})
     if (!is_sound(*m)) return "a measured value of the traced machine that is no number";
@@ -193,7 +192,7 @@ bool is_packed_trace(const std::string& path) {
   return std::memcmp(head.data(), kSignature.data(), head.size()) == 0;
 }
 
-core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, platform::OutputTarget& out, bool fit) {
+core::Expected<PackedTraceInfo> write_packed_trace(const TraceToPack& trace, platform::OutputTarget& out) {
   if (!trace.summary && !trace.profile_summary)
     return error_in(trace.label, "cannot pack a trace read without its summary (ReadingOptions::summarise)");
   pack::Writer parts;
@@ -202,13 +201,13 @@ core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, pla
   parts(kept_records(trace.records));
   parts(trace.summary);
   parts(trace.profile_summary);
-  parts(trace.built.findings);
-  parts(traced_facts(trace));
-  parts(fit ? std::optional<std::string>(trace.traced_machine()) : std::nullopt);
+  parts(trace.findings);
+  parts(trace.traced_facts);
+  parts(trace.traced_machine);
   std::vector<SectionEntry> entries{{kPartsSection, 1, 0, 0, 0}};
   std::vector<const void*> data{nullptr};
   PartsWriter columns{parts, entries, data};
-  trace.graph().visit_parts(columns);
+  trace.graph.visit_parts(columns);
   entries[0].bytes = parts.bytes().size();
   data[0] = parts.bytes().data();
 
@@ -251,7 +250,7 @@ core::Expected<PackedTraceInfo> write_packed_trace(const LoadedTrace& trace, pla
   return PackedTraceInfo{h.file_bytes, h.section_count};
 }
 
-core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
+core::Expected<PackedTrace> read_packed_trace(const std::string& path) {
   std::string open_error;
   auto mapped = platform::MappedFile::open(path, open_error);
   if (!mapped) return error_in(path, open_error);
@@ -300,10 +299,7 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
                                 " does not match", entries[i].offset);
 
   if (entries[0].kind != kPartsSection) return error_in(path, "damaged: the first section is not the trace's records");
-  LoadedTrace t;
-  t.inputs = {path};
-  machine::TracedFacts facts;
-  std::optional<std::string> traced_toml;
+  PackedTrace t;
   pack::Reader parts(file.subspan(entries[0].offset, entries[0].bytes));
   PartsReader columns{parts, std::span(entries).subspan(1), file, mapped, 0, {}};
   try {
@@ -312,31 +308,26 @@ core::Expected<LoadedTrace> read_packed_trace(const std::string& path) {
     parts(t.records);
     parts(t.summary);
     parts(t.profile_summary);
-    parts(t.built.findings);
-    parts(facts);
-    parts(traced_toml);
-    t.built.graph.visit_parts(columns);
+    parts(t.findings);
+    parts(t.traced_facts);
+    parts(t.traced_machine);
+    t.graph.visit_parts(columns);
     if (!parts.done()) parts.fail("bytes after the last part");
   } catch (const pack::Undecodable& e) {
     return error_in(path, std::string("damaged: the trace's records and findings cannot be decoded: ") + e.what(), entries[0].offset);
   } catch (const std::bad_alloc&) {
     return error_in(path, "damaged: the trace's records and findings ask for more memory than there is", entries[0].offset);
   }
-  if (std::string problem = records_problem(t, facts); !problem.empty())
+  if (std::string problem = records_problem(t); !problem.empty())
     return error_in(path, "damaged: the trace's records hold " + problem, entries[0].offset);
   if (!columns.problem.empty()) return error_in(path, "damaged: " + columns.problem);
-  if (std::string problem = t.built.graph.structure_problem(); !problem.empty())
+  if (std::string problem = t.graph.structure_problem(); !problem.empty())
     return error_in(path, "damaged: the graph has " + problem);
-  for (graph::VertexId v : t.built.findings.cycle)
-    if (v >= t.built.graph.vertex_count()) return error_in(path, "damaged: the cycle found names no vertex");
+  for (graph::VertexId v : t.findings.cycle)
+    if (v >= t.graph.vertex_count()) return error_in(path, "damaged: the cycle found names no vertex");
   // The file holds the functions' names; their labels are derived from them, here as when the graph was built.
-  t.built.graph.set_function_names(graph::FunctionNames(t.built.graph.function_names()));
-  t.family = trace_family(t.label, t.nodes);
-  t.cache = std::make_shared<LoadedTrace::Cache>();
-  t.traced_cores = facts.cores ? static_cast<std::uint32_t>(facts.cores->value) : 0;
-  t.cache->packed_facts = std::move(facts);
-  if (traced_toml) std::call_once(t.cache->traced_once, [&] { t.cache->traced_toml = std::move(*traced_toml); });
+  t.graph.set_function_names(graph::FunctionNames(t.graph.function_names()));
   return t;
 }
 
-}  // namespace rr::session
+}  // namespace rr::packed

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "platform/available_memory.hpp"
-#include "test_dir.hpp"
+#include "support/test_dir.hpp"
 
 namespace {
 

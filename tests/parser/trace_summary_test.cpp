@@ -15,7 +15,7 @@
 #include "parser/line_parser.hpp"
 #include "parser/trace_reader.hpp"
 #include "parser/trace_summary.hpp"
-#include "test_dir.hpp"
+#include "support/test_dir.hpp"
 
 namespace rr::parser {
 namespace {

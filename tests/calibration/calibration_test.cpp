@@ -8,10 +8,10 @@
 
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
-#include "session/calibration.hpp"
+#include "calibration/calibration.hpp"
 #include "support/test_dir.hpp"
 
-namespace rr::session {
+namespace rr::calibration {
 namespace {
 
 namespace fs = std::filesystem;
@@ -67,8 +67,8 @@ TEST(CalibrationRuns, EveryBadFileIsAnErrorNamingFileAndLine) {
 // generator's truth (latency 2000 ns); the base machine says 50000 ns. The fit must find 2000.
 TEST(Calibration, RecoversTheTrueNetworkLatencyOfGeneratedRuns) {
   const rr::testing::TestDir s("rr_cal");
-  std::vector<std::unique_ptr<LoadedTrace>> loaded;
-  std::vector<const LoadedTrace*> traces;
+  std::vector<std::unique_ptr<session::LoadedTrace>> loaded;
+  std::vector<const session::LoadedTrace*> traces;
   std::vector<MeasuredRun> runs;
   for (std::uint32_t length : {12u, 30u}) {
     const fs::path dir = s.path() / ("chain" + std::to_string(length));
@@ -76,9 +76,9 @@ TEST(Calibration, RecoversTheTrueNetworkLatencyOfGeneratedRuns) {
     gen::TruthMachine m;
     gen::Truth truth = gen::schedule(p, m);
     gen::write_trace(p, truth, m, dir.string(), gen::Compression::none);
-    auto t = load_trace({dir.string()}, {});
+    auto t = session::load_trace({dir.string()}, {});
     ASSERT_TRUE(t.ok());
-    loaded.push_back(std::make_unique<LoadedTrace>(std::move(*t)));
+    loaded.push_back(std::make_unique<session::LoadedTrace>(std::move(*t)));
     traces.push_back(loaded.back().get());
     runs.push_back({dir.string(), static_cast<double>(truth.makespan_ns) / 1e9, "the generator's truth"});
   }
@@ -115,4 +115,4 @@ TEST(Calibration, RecoversTheTrueNetworkLatencyOfGeneratedRuns) {
 }
 
 }  // namespace
-}  // namespace rr::session
+}  // namespace rr::calibration

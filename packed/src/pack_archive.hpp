@@ -19,7 +19,7 @@
 
 #include "core/diagnostics.hpp"
 
-namespace rr::session::pack {
+namespace rr::packed::pack {
 
 // A part that cannot be decoded; the message says what and at which byte of the part.
 struct Undecodable : std::runtime_error {
@@ -176,4 +176,4 @@ void check_enum(Reader& r, E e, std::size_t count) {
 template <class E>
 void check_enum(Writer&, E, std::size_t) {}
 
-}  // namespace rr::session::pack
+}  // namespace rr::packed::pack

@@ -1,9 +1,7 @@
 // What Legion Prof logs measured about the traced machine: how long the runtime holds a processor around each
 // task segment (per processor kind), and how long copies within a node took for their size. Both are read off the
 // observed timeline, not fitted to a makespan.
-#include "session/prof_facts.hpp"
-
-#include "graph/prof_span_work.hpp"
+#include "machine_models/prof_facts.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +9,7 @@
 #include <map>
 #include <vector>
 
-namespace rr::session {
+namespace rr::machine {
 
 namespace {
 
@@ -34,7 +32,7 @@ struct Segment {
 
 }  // namespace
 
-void add_prof_facts(const core::TraceRecords& trace, machine::TracedFacts& facts) {
+void add_prof_facts(const core::TraceRecords& trace, TracedFacts& facts) {
   if (trace.format != core::TraceFormat::legion_prof) return;
   // ---- the overhead of a task segment on its processor ----
   std::map<std::uint64_t, core::ProcessorKind> kind_of;
@@ -81,7 +79,7 @@ void add_prof_facts(const core::TraceRecords& trace, machine::TracedFacts& facts
     auto& g = gaps[k];
     if (g.size() < 10) continue;
     std::nth_element(g.begin(), g.begin() + static_cast<std::ptrdiff_t>(g.size() / 2), g.end());
-    facts.segment_overhead_ns[k] = machine::MeasuredValue{
+    facts.segment_overhead_ns[k] = MeasuredValue{
         static_cast<double>(g[g.size() / 2]), "[T]",
         fmt("the median gap before the %.0f task segments that waited for their processor", static_cast<double>(g.size()))};
   }
@@ -103,7 +101,7 @@ void add_prof_facts(const core::TraceRecords& trace, machine::TracedFacts& facts
   if (small.size() >= 5) {
     std::nth_element(small.begin(), small.begin() + static_cast<std::ptrdiff_t>(small.size() / 2), small.end());
     latency = static_cast<double>(small[small.size() / 2]);
-    facts.local_latency_ns = machine::MeasuredValue{
+    facts.local_latency_ns = MeasuredValue{
         latency, "[T]", fmt("the median duration of the %.0f copies of at most 64 KiB within a node", static_cast<double>(small.size()))};
   }
   double bytes = 0, ns = 0, large = 0;
@@ -114,26 +112,9 @@ void add_prof_facts(const core::TraceRecords& trace, machine::TracedFacts& facts
       ++large;
     }
   if (large >= 3)
-    facts.local_bandwidth_gbs = machine::MeasuredValue{
+    facts.local_bandwidth_gbs = MeasuredValue{
         std::round(bytes / ns * 1000.0) / 1000.0, "[T]",
         fmt("the bytes of the %.0f copies of at least 1 MiB within a node over their durations less the latency", large)};
 }
 
-void add_processor_start(const core::TraceRecords& trace, machine::TracedFacts& facts) {
-  if (trace.format != core::TraceFormat::legion_prof) return;
-  std::vector<TimeNs> stalls;
-  std::size_t silences = 0;
-  for (const auto& f : trace.files) {
-    const std::vector<graph::SilentWindow> windows = graph::silent_windows(f.profile);
-    silences += windows.size();
-    if (const TimeNs stall = graph::startup_stall_ns(windows); stall > 0) stalls.push_back(stall);
-  }
-  if (stalls.empty()) return;
-  std::sort(stalls.begin(), stalls.end());
-  facts.processor_start_ns = machine::MeasuredValue{
-      static_cast<double>(stalls[stalls.size() / 2]), "[T]",
-      fmt("the mean length of the log's %.0f start-up silence(s) of 20 ms or more, one per processor",
-          static_cast<double>(silences))};
-}
-
-}  // namespace rr::session
+}  // namespace rr::machine

@@ -8,22 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "calibration/runs_file.hpp"
 #include "core/result.hpp"
 #include "session/session.hpp"
 
-namespace rr::session {
-
-// One run with its measured time: what calibrate fits to, and what the fidelity report compares with.
-struct MeasuredRun {
-  std::string trace;      // path (relative paths in a runs file are relative to that file)
-  double measured_s = 0;  // seconds
-  std::string how;        // how the time was measured ("the app's ELAPSED TIME", ...)
-};
-
-// A runs file: TOML with [[run]] tables (trace, measured_s, how), or CSV lines trace,measured_s[,how] (the first
-// line is a header, skipped, when its second field is a name rather than a number). measured_s is a plain decimal
-// number of seconds from 1e-6 to 1e6. Errors name the file and line.
-core::Expected<std::vector<MeasuredRun>> read_runs(const std::string& path);
+namespace rr::calibration {
 
 // A cost the search may change, with its bounds.
 struct FreeCost {
@@ -42,12 +31,12 @@ core::Expected<FreeCost> free_cost(const std::string& key, const machine::Machin
 double cost_value(const machine::MachineModel& model, const std::string& key);
 
 struct CalibrationOptions {
-  MachineChoice base{"traced", {}};
+  session::MachineChoice base{"traced", {}};
   std::vector<std::string> fit;      // keys; empty: default_free_costs of the first run's machine
   unsigned max_evaluations = 400;    // objective evaluations per fit (each replays every run)
   bool leave_one_out = true;
   unsigned threads = 0;
-  ReplaySettings settings;           // fold, unlogged time
+  session::ReplaySettings settings;  // fold, unlogged time
 };
 
 struct CalibratedRun {
@@ -73,7 +62,7 @@ struct CalibrationResult {
 };
 
 // `traces[i]` is `runs[i]` already loaded.
-core::Expected<CalibrationResult> calibrate(const std::vector<const LoadedTrace*>& traces,
+core::Expected<CalibrationResult> calibrate(const std::vector<const session::LoadedTrace*>& traces,
                                             const std::vector<MeasuredRun>& runs, const CalibrationOptions& options);
 
-}  // namespace rr::session
+}  // namespace rr::calibration
