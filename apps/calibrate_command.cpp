@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "bundled_machines.hpp"
 #include "calibration/calibration.hpp"
 #include "commands.hpp"
 #include "machine_models/machine_writer.hpp"
@@ -117,8 +118,9 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
                   "runs file: TOML [[run]] tables (trace, measured_s, how) or CSV lines trace,measured_s[,how]; "
                   "trace paths are relative to the file")
       ->required();
-  cmd->add_option("-m,--machine", opts->machine, "the machine to fit: a TOML file, or 'traced' (each run's own)")
-      ->capture_default_str();
+  cmd->add_option("-m,--machine", opts->machine, "the machine to fit: a TOML file, a bundled name (titan), or 'traced' (each run's own)")
+      ->capture_default_str()
+      ->transform(machine_name());
   cmd->add_option("--set", opts->overrides, "fixed override on the machine: key=value (repeatable)");
   cmd->add_option("--fit", opts->fit, "the costs to fit, e.g. network.latency_ns (repeatable; default: all free costs)")
       ->delimiter(',');

@@ -2,20 +2,23 @@
 #include <chrono>
 #include <iostream>
 
+#include "bundled_machines.hpp"
 #include "commands.hpp"
 #include "comparison_report.hpp"
 #include "output_file.hpp"
 #include "platform/output_target.hpp"
+#include "session/replay_choices.hpp"
 #include "session/run_grid.hpp"
 #include "trace_inputs.hpp"
 #include "messages.hpp"
+#include "option_checks.hpp"
 
 namespace rr::app {
 
-// Writes the requested report files; returns false (after a message) when one cannot be written.
+// The report (text, or JSON with --json) to stdout or -o, then the other formats asked for; returns false (after a
+// message) when one cannot be written.
 bool write_comparison_outputs(const char* command, const std::vector<ComparisonRow>& rows, const RunContext& ctx,
-                              const std::string& csv, const std::string& json, const std::string& html,
-                              const std::string& title) {
+                              const ComparisonOutputs& out) {
   auto write = [&](const std::string& path, const std::string& text) {
     if (path.empty()) return true;
     if (auto err = platform::write_whole_file(path, text); !err.empty()) {
@@ -24,8 +27,18 @@ bool write_comparison_outputs(const char* command, const std::vector<ComparisonR
     }
     return true;
   };
-  return write(csv, render_comparison_csv(rows)) && write(json, render_comparison_json(rows, ctx).dump(2) + "\n") &&
-         write(html, render_comparison_html(rows, ctx, title));
+  const std::string report = out.json ? render_comparison_json(rows, ctx).dump(2) + "\n" : render_comparison_text(rows);
+  return emit_report(command, out.output, report) && write(out.csv, render_comparison_csv(rows)) &&
+         write(out.html, render_comparison_html(rows, ctx, out.title));
+}
+
+void add_comparison_outputs(CLI::App* cmd, ComparisonOutputs& out) {
+  cmd->add_flag("--json", out.json, "print JSON instead of text");
+  cmd->add_option("-o,--output", out.output, "write the report (text, or JSON with --json) to this file (whole or not at all)")
+      ->check(output_path());
+  cmd->add_option("--csv", out.csv, "also write CSV here")->check(output_path());
+  cmd->add_option("--html", out.html, "also write a self-contained HTML report with charts here")->check(output_path());
+  cmd->add_option("--title", out.title, "title of the HTML report")->capture_default_str();
 }
 
 std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
@@ -33,8 +46,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
     std::vector<std::string> traces;
     std::vector<std::string> machines;
     std::vector<std::string> overrides;
-    std::string csv, json, html;
-    std::string title = "realm-replay comparison";
+    ComparisonOutputs out{.title = "realm-replay comparison"};
     ReadingFlags reading;
     session::ReplayChoices replay;
   };
@@ -42,12 +54,11 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
   CLI::App* cmd = app.add_subcommand(
       "compare", "Replay several traces (e.g. mappings all/mixed at 2, 4, 32 nodes) on one or more machines, side by side.");
   cmd->add_option("traces", opts->traces, "traces: each a folder or archive")->required();
-  cmd->add_option("-m,--machine", opts->machines, "machine description(s); every trace runs on each")->required();
+  cmd->add_option("-m,--machine", opts->machines, "machine description(s), a file or a bundled name (titan); every trace runs on each")
+      ->required()
+      ->transform(machine_name());
   cmd->add_option("--set", opts->overrides, "override a value on every machine: key=value (repeatable)");
-  cmd->add_option("--csv", opts->csv, "also write CSV here");
-  cmd->add_option("--json", opts->json, "also write JSON here");
-  cmd->add_option("--html", opts->html, "also write a self-contained HTML report with charts here");
-  cmd->add_option("--title", opts->title, "title of the HTML report")->capture_default_str();
+  add_comparison_outputs(cmd, opts->out);
   add_replay_flags(cmd, opts->replay);
   add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
@@ -64,10 +75,14 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
       traces.push_back(std::make_unique<session::LoadedTrace>(std::move(*t)));
     }
     std::vector<session::GridJob> jobs;
-    for (const auto& t : traces)
-      for (const auto& m : opts->machines) {
-        jobs.push_back({t.get(), {m, opts->overrides}, "", *settings});
-      }
+    for (const auto& t : traces) {
+      // A move or fold that does not fit this trace is left out of its replays, with a warning naming it.
+      session::ReplaySettings fitted = *settings;
+      for (const auto& warning : session::drop_inapplicable(*t, fitted.mapping))
+        print_message("compare", "warning: " + warning);
+      for (const auto& m : opts->machines) jobs.push_back({t.get(), {m, opts->overrides}, "", fitted});
+    }
+    if (auto note = session::eft_note(settings->mapping)) print_message("compare", "note: " + *note);
     auto runs = session::run_grid(jobs, common.threads);
     if (!runs) {
       print_error("compare", runs.error().to_string());
@@ -75,9 +90,7 @@ std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
     }
     auto rows = make_rows(std::move(*runs));
     ctx.stop_clock();
-    std::cout << render_comparison_text(rows);
-    return write_comparison_outputs("compare", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk
-                                                                                                        : kExitBadInput;
+    return write_comparison_outputs("compare", rows, ctx, opts->out) ? kExitOk : kExitBadInput;
   };
 }
 

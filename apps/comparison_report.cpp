@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -33,6 +34,20 @@ std::string busy(const replay::RunSummary& r, std::size_t k) {
 std::string speedup_text(const ComparisonRow& row) { return row.speedup ? fixed(*row.speedup, 2) : "-"; }
 std::string weak_text(const ComparisonRow& row) { return row.weak_efficiency ? fixed(*row.weak_efficiency, 2) : "-"; }
 std::string mib(std::uint64_t bytes) { return fixed(static_cast<double>(bytes) / (1024.0 * 1024.0), 2); }
+
+// A run placed by eft in which no function can run on more than one kind: eft then places as pool does.
+bool eft_without_choice(const replay::RunSummary& r) { return r.placement == "eft" && r.moves == "-"; }
+const char* kEftNote = "placement eft: no function can run on more than one kind (no --map moves one), so eft places "
+                       "each task as pool does and gives the same times.";
+
+// "placement: pool; moves: 18=gpu:0.0191" when every run shares them, else nothing (the table then has columns).
+std::string shared_placement(const std::vector<ComparisonRow>& rows) {
+  if (rows.empty()) return {};
+  for (const auto& row : rows)
+    if (row.run.placement != rows.front().run.placement || row.run.moves != rows.front().run.moves) return {};
+  return "placement: " + rows.front().run.placement + "; moves (--map): " +
+         (rows.front().run.moves == "-" ? std::string("none") : rows.front().run.moves);
+}
 
 // Distinct values in first-seen order.
 std::vector<std::string> distinct(const std::vector<ComparisonRow>& rows, bool machines) {
@@ -61,6 +76,8 @@ std::vector<std::string> legend(const std::vector<ComparisonRow>& rows) {
   out.push_back("GPU/CPU/util-proc busy: busy time / (run time x the model processors of that kind the mapping uses), "
                 "'-' when it uses none; JSON and CSV also give it over every model processor of the kind.");
   out.push_back("copies: bytes copied, MiB. critical path: the share of the run time in each class, %.");
+  if (std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return eft_without_choice(r.run); }))
+    out.push_back(kEftNote);
   return out;
 }
 
@@ -96,7 +113,10 @@ std::string render_comparison_text(const std::vector<ComparisonRow>& rows) {
   std::snprintf(line, sizeof line, "%-*s %5s %12s %9s %10s %9s %9s %15s %13s  %s\n", w, "run", "nodes", "time (ms)",
                 "speed-up", "weak eff.", kKindHeaders[0], kKindHeaders[1], kKindHeaders[2], "copies (MiB)",
                 "critical path (%): compute/copy/runtime/latency/contention/issue/wait");
-  std::string out = line;
+  // The placement and moves that made the numbers: one line when every run shares them, else a column each.
+  const std::string shared = shared_placement(rows);
+  std::string out = shared.empty() ? std::string() : shared + "\n";
+  out += shared.empty() ? std::string(line, std::strlen(line) - 1) + "  placement  moves\n" : std::string(line);
   for (const auto& row : rows) {
     const auto& r = row.run;
     std::vector<std::string> shares;
@@ -106,6 +126,7 @@ std::string render_comparison_text(const std::vector<ComparisonRow>& rows) {
                   busy(r, 1).c_str(), busy(r, 2).c_str(), mib(r.copy_bytes).c_str(), join(shares, "/").c_str(),
                   r.stuck ? ("  STUCK " + std::to_string(r.stuck)).c_str() : "");
     out += line;
+    if (shared.empty()) out.insert(out.size() - 1, "  " + r.placement + "  " + r.moves);
   }
   if (!rows.empty()) out += "\n";
   for (const auto& l : legend(rows)) out += wrap(l, 110, "  ");
@@ -119,7 +140,7 @@ std::string render_comparison_csv(const std::vector<ComparisonRow>& rows) {
                     "crit_issue_ns,lower_bound_ns,operations,stuck,speedup_reference,weak_efficiency_note,"
                     "used_gpus,used_cpus,used_utility,util_used_gpu,util_used_cpu,util_used_utility";
   for (std::size_t c = kFirstCsvClasses; c < replay::kPathClassCount; ++c) out += ",crit_" + class_name(c) + "_ns";
-  out += "\n";
+  out += ",placement,moves\n";
   for (const auto& row : rows) {
     const auto& r = row.run;
     out += csv_field(r.trace_label) + "," + csv_field(r.machine_label) + "," + csv_field(r.family) + "," +
@@ -134,7 +155,7 @@ std::string render_comparison_csv(const std::vector<ComparisonRow>& rows) {
     for (auto n : r.used_processors) out += "," + std::to_string(n);
     for (auto u : r.utilisation_used) out += "," + fixed(u, 4);
     for (std::size_t c = kFirstCsvClasses; c < replay::kPathClassCount; ++c) out += "," + std::to_string(r.critical[c]);
-    out += "\n";
+    out += "," + csv_field(r.placement) + "," + csv_field(r.moves == "-" ? std::string() : r.moves) + "\n";
   }
   return out;
 }
@@ -155,6 +176,14 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     e["machine"] = r.machine_label;
     e["family"] = r.family;
     e["nodes"] = r.nodes;
+    e["placement"] = r.placement;
+    nlohmann::ordered_json moves = nlohmann::ordered_json::array();
+    for (std::size_t at = 0; r.moves != "-" && at < r.moves.size();) {
+      const std::size_t end = std::min(r.moves.find(' ', at), r.moves.size());
+      moves.push_back(r.moves.substr(at, end - at));
+      at = end + 1;
+    }
+    e["moves"] = moves;
     e["estimated_ns"] = r.estimated_ns;
     e["speedup"] = row.speedup ? nlohmann::ordered_json(*row.speedup) : nlohmann::ordered_json();
     e["weak_efficiency"] = row.weak_efficiency ? nlohmann::ordered_json(*row.weak_efficiency) : nlohmann::ordered_json();
@@ -179,6 +208,8 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     list.push_back(e);
   }
   j["runs"] = list;
+  if (std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return eft_without_choice(r.run); }))
+    j["notes"] = nlohmann::ordered_json::array({kEftNote});
   return j;
 }
 

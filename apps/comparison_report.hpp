@@ -11,6 +11,16 @@
 
 namespace rr::app {
 
+// What compare and sweep write: the report (text, or JSON with --json) to stdout or -o, and the other formats to
+// the files named.
+struct ComparisonOutputs {
+  bool json = false;
+  std::string output;  // -o: the report's file; empty: stdout
+  std::string csv;     // --csv FILE
+  std::string html;    // --html FILE
+  std::string title;   // the HTML report's title
+};
+
 std::string render_comparison_text(const std::vector<ComparisonRow>& rows);
 std::string render_comparison_csv(const std::vector<ComparisonRow>& rows);
 nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& rows, const RunContext& ctx);

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <optional>
 
+#include "bundled_machines.hpp"
 #include "commands.hpp"
 #include "explain/explain.hpp"
 #include "explain_report.hpp"
@@ -39,8 +40,9 @@ std::function<int()> add_explain_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("b", opts->b, "run B, the same application")->required();
   cmd->add_option("-m,--machine", opts->machines,
                   "the machine the runs are replayed on: 'traced' (each run its own traced machine, the default), a "
-                  "file for both, or two files, one per run (a generator's machine.toml each)")
-      ->expected(1, 2);
+                  "file for both, or two files, one per run (a generator's machine.toml each); a bundled name: titan")
+      ->expected(1, 2)
+      ->transform(machine_name());
   cmd->add_option("--set", opts->overrides, "override a value on the machines: key=value (repeatable)");
   cmd->add_flag("--json", opts->json, "print JSON instead of text");
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");

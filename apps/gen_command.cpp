@@ -58,6 +58,19 @@ int write_generated(const gen::Program& program, const gen::Truth& truth, const 
   return kExitOk;
 }
 
+// gen s3d --mapping, the old name of --strategy: taken with a warning, refused beside --strategy.
+bool take_old_strategy_name(std::string& strategy, const std::string& old_name_value, bool strategy_given) {
+  if (old_name_value.empty()) return true;
+  if (strategy_given) {
+    print_error("gen", "--mapping is the old name of --strategy: give one of them");
+    return false;
+  }
+  print_message("gen", "warning: gen s3d --mapping is now --strategy (--mapping elsewhere names a mapping file); the "
+                       "old name will be removed");
+  strategy = old_name_value;
+  return true;
+}
+
 }  // namespace
 
 std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
@@ -73,7 +86,8 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
     std::uint32_t stages = 10;
     std::string compress = "none";
     std::string mechanism = "dme";
-    std::string mapping = "all";
+    std::string mapping = "all";  // --strategy
+    std::string old_mapping;      // --mapping, the old name of --strategy
     std::uint32_t steps = 1;
     std::uint32_t points = 48;
     std::uint32_t dims = 1;
@@ -126,9 +140,10 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   CLI::App* s3d = generator("s3d", "S3D-like: RHS tasks per RK stage, drivers, meta-tasks, ghost exchanges through "
                                    "phase barriers (docs/generator.md)");
   s3d->add_option("--mechanism", opts->mechanism, "dme or heptane")->capture_default_str()->check(CLI::IsMember({"dme", "heptane"}));
-  s3d->add_option("--mapping", opts->mapping, "all (GPU) or mixed (species work on CPUs)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"all", "mixed"}));
+  s3d->add_option("--strategy", opts->mapping, "the application's mapping: all (RHS tasks on the GPU) or mixed (species "
+                  "work on CPUs)")->capture_default_str()->check(CLI::IsMember({"all", "mixed"}));
+  // The old name, ambiguous beside replay's --mapping FILE: still read, with a warning (take_old_strategy_name).
+  s3d->add_option("--mapping", opts->old_mapping)->check(CLI::IsMember({"all", "mixed"}))->group("");
   s3d->add_option("--steps", opts->steps, "time steps (6 RK stages each)")->capture_default_str();
   s3d->add_option("--points", opts->points, "grid points per side per node, 48 or 64")
       ->capture_default_str()
@@ -153,7 +168,8 @@ std::function<int()> add_gen_command(CLI::App& app, CommonOptions&) {
   CLI::App* dag = generator("random-dag", "random tasks, copies and merges over earlier operations");
   dag->add_option("--ops", opts->ops, "operations")->capture_default_str();
   shared(dag, true, true);
-  return [opts]() -> int {
+  return [opts, s3d]() -> int {
+    if (!take_old_strategy_name(opts->mapping, opts->old_mapping, s3d->count("--strategy") > 0)) return kExitUsage;
     gen::SmallOptions o{opts->nodes, opts->cpus, opts->seed};
     gen::Program program =
         opts->kind == "s3d"         ? gen::make_s3d({opts->mechanism, opts->mapping, opts->nodes, opts->steps, opts->points, opts->seed, opts->utility})

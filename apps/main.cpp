@@ -36,6 +36,12 @@ int main(int argc, char** argv) {
   auto run_export = rr::app::add_export_command(app, common);
   auto run_pack = rr::app::add_pack_command(app, common);
 
+  // A mistyped command and the old --json FILE form get an answer of their own, not CLI11's "not expected".
+  for (auto problem : {rr::app::unknown_command(app, argc, argv), rr::app::json_file_form(argc, argv)})
+    if (problem) {
+      rr::app::print_error("", *problem);
+      return rr::app::kExitUsage;
+    }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

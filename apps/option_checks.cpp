@@ -4,7 +4,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <string_view>
+#include <vector>
+#include <algorithm>
 
+#include "core/nearest_name.hpp"
 #include "session/session.hpp"
 
 namespace rr::app {
@@ -42,6 +46,51 @@ CLI::Validator finite_range(double lo, double hi) {
         return "'" + text + "' is not a finite number from " + range;
       },
       "finite, " + range);
+}
+
+namespace {
+
+// The index of the subcommand's word in argv, or argc when there is none: the first word that is no option,
+// skipping the value of the program's -j/--threads.
+int command_word(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "-j" || arg == "--threads") {
+      ++i;
+      continue;
+    }
+    if (!arg.starts_with("-")) return i;
+  }
+  return argc;
+}
+
+}  // namespace
+
+std::optional<std::string> unknown_command(const CLI::App& app, int argc, const char* const* argv) {
+  const int at = command_word(argc, argv);
+  if (at == argc) return std::nullopt;
+  const std::string word = argv[at];
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  if (std::find(names.begin(), names.end(), word) != names.end()) return std::nullopt;
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  return "unknown command '" + word + "'" + core::did_you_mean(word, names) + "; the commands: " + list +
+         " (realm-replay --help)";
+}
+
+std::optional<std::string> json_file_form(int argc, const char* const* argv) {
+  const int at = command_word(argc, argv);
+  if (at == argc || std::string_view(argv[at]) == "diff") return std::nullopt;
+  for (int i = at + 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    std::string file;
+    if (arg.starts_with("--json=")) file = arg.substr(7);
+    else if (arg == "--json" && i + 1 < argc && std::string_view(argv[i + 1]).ends_with(".json")) file = argv[i + 1];
+    if (file.empty() || file == "true" || file == "false") continue;
+    return "--json is a flag (JSON instead of text), and it takes no file: write --json -o " + file;
+  }
+  return std::nullopt;
 }
 
 }  // namespace rr::app

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
 
 #include "session/replay_choices.hpp"
 
@@ -16,5 +18,14 @@ CLI::Validator output_path();
 CLI::Validator one_of(const session::NamedChoice& choice);
 // A real number in [lo, hi]. CLI::Range compares, and every comparison with NaN is false, so it passes "nan".
 CLI::Validator finite_range(double lo, double hi);
+
+// The command line's first word that is no option (after the program's own -j N), when it names no subcommand of
+// `app`: "unknown command 'repaly' (did you mean 'replay'?); the commands: ...". CLI11 itself would only say that
+// the argument was not expected.
+std::optional<std::string> unknown_command(const CLI::App& app, int argc, const char* const* argv);
+
+// `--json FILE` (or `--json=FILE`), the form compare and sweep once took: --json is a flag of every command now, and
+// the file is named with -o. Not checked for `diff`, whose operands are JSON files.
+std::optional<std::string> json_file_form(int argc, const char* const* argv);
 
 }  // namespace rr::app

@@ -2,6 +2,7 @@
 // or the differential form against another trace or machine.
 #include <iostream>
 
+#include "bundled_machines.hpp"
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "replay/context_profile.hpp"
@@ -30,7 +31,8 @@ std::function<int()> add_profile_command(CLI::App& app, CommonOptions& common) {
   cmd->add_flag("--critical", opts->critical, "fold critical-path time instead of busy time");
   cmd->add_option("--against-trace", opts->against_trace, "the 'after' run: this trace on the same machine (where busy time moved; "
                   "`explain` attributes the run time)");
-  cmd->add_option("--against-machine", opts->against_machine, "the 'after' run: the same trace on this machine");
+  cmd->add_option("--against-machine", opts->against_machine, "the 'after' run: the same trace on this machine")
+      ->transform(machine_name());
   cmd->add_option("-o,--output", opts->output, "write to this file (whole or not at all)");
   return [opts, &common]() -> int {
     auto profile = [&](const ReplayInputs& in) -> std::optional<replay::ContextTrie> {

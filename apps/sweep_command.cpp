@@ -2,8 +2,10 @@
 #include <chrono>
 #include <iostream>
 
+#include "bundled_machines.hpp"
 #include "commands.hpp"
 #include "comparison_report.hpp"
+#include "session/replay_choices.hpp"
 #include "session/run_grid.hpp"
 #include "session/sweep_grid.hpp"
 #include "trace_inputs.hpp"
@@ -12,8 +14,8 @@
 namespace rr::app {
 
 bool write_comparison_outputs(const char* command, const std::vector<ComparisonRow>& rows, const RunContext& ctx,
-                              const std::string& csv, const std::string& json, const std::string& html,
-                              const std::string& title);
+                              const ComparisonOutputs& out);
+void add_comparison_outputs(CLI::App* cmd, ComparisonOutputs& out);
 
 std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
   struct Options {
@@ -21,24 +23,22 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     std::string machine;
     std::vector<std::string> varies;
     std::vector<std::string> overrides;
-    std::string csv, json, html;
-    std::string title = "realm-replay sweep";
+    ComparisonOutputs out{.title = "realm-replay sweep"};
     ReadingFlags reading;
     session::ReplayChoices replay;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("sweep", "Replay one trace over a grid of machine values, in parallel.");
   cmd->add_option("trace", opts->trace, "trace: a folder or archive")->required();
-  cmd->add_option("-m,--machine", opts->machine, "machine description")->required();
+  cmd->add_option("-m,--machine", opts->machine, "machine description: a file, a bundled name (titan) or 'traced'")
+      ->required()
+      ->transform(machine_name());
   cmd->add_option("--vary", opts->varies,
                   "key=v1,v2,...: a machine value, or placement=traced,pool,eft, or fold=N,M (repeatable: the grid "
                   "is every combination)")
       ->required();
   cmd->add_option("--set", opts->overrides, "fixed override for every run: key=value (repeatable)");
-  cmd->add_option("--csv", opts->csv, "also write CSV here");
-  cmd->add_option("--json", opts->json, "also write JSON here");
-  cmd->add_option("--html", opts->html, "also write a self-contained HTML report here");
-  cmd->add_option("--title", opts->title, "title of the HTML report")->capture_default_str();
+  add_comparison_outputs(cmd, opts->out);
   add_replay_flags(cmd, opts->replay);
   add_reading_options(cmd, opts->reading, common);
   return [opts, &common]() -> int {
@@ -57,6 +57,9 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     }
     auto trace = open_trace("sweep", {opts->trace}, common, opts->reading);
     if (!trace) return kExitBadInput;
+    for (const auto& warning : session::drop_inapplicable(*trace, settings->mapping))
+      print_message("sweep", "warning: " + warning);
+    bool eft_noted = false;
     std::vector<session::GridJob> jobs;
     for (const auto& combo : grid) {
       session::GridJob job{&*trace, {opts->machine, opts->overrides}, "", *settings};
@@ -87,6 +90,16 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
         }
         label += (label.empty() ? "" : " ") + setting;
       }
+      // The moves were fitted to the trace above; a varied fold is checked here, without scanning the trace again.
+      auto moves = std::move(job.settings.mapping.moves);
+      job.settings.mapping.moves.clear();
+      for (const auto& warning : session::drop_inapplicable(*trace, job.settings.mapping))
+        print_message("sweep", "warning: " + warning + " (" + label + ")");
+      job.settings.mapping.moves = std::move(moves);
+      if (auto note = session::eft_note(job.settings.mapping); note && !eft_noted) {
+        print_message("sweep", "note: " + *note);
+        eft_noted = true;
+      }
       job.machine_label = label;
       jobs.push_back(std::move(job));
     }
@@ -97,9 +110,7 @@ std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
     }
     auto rows = make_rows(std::move(*runs));
     ctx.stop_clock();
-    std::cout << render_comparison_text(rows);
-    return write_comparison_outputs("sweep", rows, ctx, opts->csv, opts->json, opts->html, opts->title) ? kExitOk
-                                                                                                      : kExitBadInput;
+    return write_comparison_outputs("sweep", rows, ctx, opts->out) ? kExitOk : kExitBadInput;
   };
 }
 

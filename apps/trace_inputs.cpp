@@ -1,5 +1,6 @@
 // Opening traces and replays for the commands: the session with a terminal progress counter, errors printed
 // once in the program's words, and the reading summary on stderr.
+#include "bundled_machines.hpp"
 #include "trace_inputs.hpp"
 
 #include <algorithm>
@@ -79,9 +80,13 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
                                                const CommonOptions& common, const ReadingFlags& flags) {
   session::ReadingOptions options = flags.options;
   options.threads = common.threads;
-  Progress progress("reading trace");
-  if (progress.enabled()) options.read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
-  auto trace = session::load_trace(inputs, options);
+  // The progress line is cleared (the counter's end) before the summary or the error is printed.
+  auto trace = [&] {
+    Progress progress("reading trace");
+    session::ReadingOptions counted = options;
+    if (progress.enabled()) counted.read.on_progress = [&progress](std::uint64_t bytes) { progress.add(bytes); };
+    return session::load_trace(inputs, counted);
+  }();
   if (!trace) {
     print_error(command, trace.error().to_string());
     // Only a file that could not be read (its error has a place in the file) is one --keep-going can skip; a
@@ -149,8 +154,9 @@ void add_replay_inputs(CLI::App* cmd, ReplayInputs& in, CommonOptions& common) {
   cmd->add_option("trace", in.trace, "trace: folder, log files, globs or tar archives")->required();
   cmd->add_option("-m,--machine", in.machine,
                   "machine description (TOML), e.g. data/machines/titan.toml, or 'traced': the machine the trace was "
-                  "taken on (realm-replay machine from-trace)")
-      ->required();
+                  "taken on (realm-replay machine from-trace); a bundled machine by name: -m titan")
+      ->required()
+      ->transform(machine_name());
   cmd->add_option("--set", in.overrides, "override a machine value: key=value (repeatable), e.g. processors.gpu.speed=4");
   add_replay_flags(cmd, in.replay);
   add_reading_options(cmd, in.reading, common);
@@ -169,6 +175,7 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
   settings->critical_path = critical_path;
   auto trace = open_trace(command, in.trace, common, in.reading);
   if (!trace) return nullptr;
+  if (auto note = session::eft_note(settings->mapping)) print_message(command, "note: " + *note);
   auto run = session::replay_trace(*trace, {in.machine, in.overrides}, *settings);
   if (!run) {
     print_error(command, run.error().to_string());

@@ -26,6 +26,8 @@ struct RunSummary {
   std::string trace_label;    // e.g. the trace folder's name
   std::string machine_label;  // the machine's name, with overrides
   std::string family;         // runs of one family differ only in node count (weak scaling)
+  std::string placement;      // the placement it was replayed with: traced, pool or eft
+  std::string moves;          // the function moves, "18=gpu:0.0191 20=gpu", or "-" for none
   std::uint32_t nodes = 0;
   TimeNs estimated_ns = 0;
   std::uint64_t operations = 0;

@@ -26,7 +26,7 @@ for shape in "${shapes[@]}"; do
   read -r nodes steps <<<"$shape"
   name="s3d${nodes}x${steps}"
   if [ ! -f "$dir/$name.rrg" ]; then
-    "$rr" gen s3d --nodes "$nodes" --steps "$steps" --mechanism heptane --mapping mixed -o "$dir/$name" >/dev/null
+    "$rr" gen s3d --nodes "$nodes" --steps "$steps" --mechanism heptane --strategy mixed -o "$dir/$name" >/dev/null
     "$rr" pack "$dir/$name" -o "$dir/$name.rrg" --no-fit >/dev/null
     rm -rf "${dir:?}/$name"
   fi

@@ -14,7 +14,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DRR_BUILD_BENCHMARKS=ON
 cmake --build build --target realm-replay bench_read_trace >/dev/null
 if [ ! -f "$trace/node_31.log" ]; then
   mkdir -p "$dir"
-  build/apps/realm-replay gen s3d --nodes 32 --mechanism heptane --mapping mixed --steps "$steps" -o "$trace" >/dev/null
+  build/apps/realm-replay gen s3d --nodes 32 --mechanism heptane --strategy mixed --steps "$steps" -o "$trace" >/dev/null
   rm -f "$trace/truth.json"  # only the logs are read
 fi
 

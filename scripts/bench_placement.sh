@@ -11,7 +11,7 @@ dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 echo "== pool placement, CPUs per node 2..16 (fork-join, 200 stages of 24 tasks, 2 nodes)"
 start=$(date +%s.%N)
 "$bin" sweep -q "$dir/fj" -m data/machines/titan.toml --placement pool --vary processors.cpu.count=2,4,8,16 \
-  --json "$dir/sweep.json" >/dev/null
+  --json -o "$dir/sweep.json" >/dev/null
 end=$(date +%s.%N)
 python3 - "$dir/sweep.json" <<'PY'
 import json, sys

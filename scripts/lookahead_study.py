@@ -27,7 +27,7 @@ split can go") gives its bounds on the S3D traces and what they mean for the eng
 A study, run by hand; the test suite does not run it (what the product promises of a split replay, the same
 result at any thread count, is tested by tests/gen/replay_blocks_test.cpp). To reproduce the bounds:
 
-    realm-replay gen s3d --nodes 128 --mechanism heptane --mapping mixed --steps 3 -o s3d128
+    realm-replay gen s3d --nodes 128 --mechanism heptane --strategy mixed --steps 3 -o s3d128
     realm-replay export s3d128 -m data/machines/titan.toml --sqlite s3d128.db
     scripts/lookahead_study.py s3d128.db --parts 2
 

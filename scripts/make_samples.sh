@@ -9,7 +9,7 @@ for mapping in all mixed; do
   for nodes in 2 4; do
     out=data/traces/s3d/dme_${mapping}_${nodes}n
     rm -rf "$out"
-    "$bin" gen s3d --mechanism dme --mapping "$mapping" --nodes "$nodes" --steps 1 --seed 1 --compress zstd -o "$out" >/dev/null
+    "$bin" gen s3d --mechanism dme --strategy "$mapping" --nodes "$nodes" --steps 1 --seed 1 --compress zstd -o "$out" >/dev/null
   done
 done
 du -sh data/traces/s3d

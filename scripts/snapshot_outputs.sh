@@ -18,7 +18,7 @@ mkdir -p "$gen"
 [ -d "$gen/forkjoin" ] || "$rr" gen fork-join -o "$gen/forkjoin" >/dev/null
 [ -d "$gen/stencil" ] || "$rr" gen stencil --dims 3 --nodes 8 --steps 6 -o "$gen/stencil" >/dev/null
 [ -d "$gen/dag" ] || "$rr" gen random-dag --ops 4000 --nodes 4 -o "$gen/dag" >/dev/null
-[ -d "$gen/s3d16" ] || "$rr" gen s3d --mechanism heptane --mapping mixed --nodes 16 --steps 1 -o "$gen/s3d16" >/dev/null
+[ -d "$gen/s3d16" ] || "$rr" gen s3d --mechanism heptane --strategy mixed --nodes 16 --steps 1 -o "$gen/s3d16" >/dev/null
 
 traces=(data/traces/real/full_circuit_2node_p4_cpu2 data/traces/real/full_ghost_b2_cpu2)
 for t in data/traces/s3d/* data/traces/legion-prof/*/; do traces+=("${t%/}"); done

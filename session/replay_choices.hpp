@@ -51,4 +51,14 @@ std::optional<std::string> fold_problem(std::int64_t model_nodes);
 // above refuse, named after its command-line option, for a caller that did not check them first.
 core::Expected<ReplaySettings> replay_settings(const ReplayChoices& choices);
 
+// compare and sweep replay one mapping on several traces, where a move or a fold may fit one trace and not
+// another: the parts of `mapping` that do not apply to `trace` are taken out of it, each with a warning naming the
+// trace. A move of a function the trace has no task of; a fold to more model nodes than the trace has nodes (with
+// the cyclic or block rule). One replay (replay_on) refuses both instead.
+std::vector<std::string> drop_inapplicable(const LoadedTrace& trace, machine::MappingSpec& mapping);
+
+// A note when the placement is eft and no function can run on more than one kind (no move): eft then places every
+// task as pool does, and says so rather than look like a second answer.
+std::optional<std::string> eft_note(const machine::MappingSpec& mapping);
+
 }  // namespace rr::session

@@ -13,12 +13,16 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/nearest_name.hpp"
 #include "core/text_file.hpp"
 #include "machine_models/machine_limits.hpp"
 #include "machine_models/toml_depth.hpp"
 
 namespace rr::machine {
 namespace {
+
+// The line of an error in a --set value rather than in the file.
+constexpr std::uint64_t kInOverride = ~std::uint64_t{0};
 
 struct LoadError : std::runtime_error {
   LoadError(std::string msg, std::uint64_t line) : std::runtime_error(std::move(msg)), line(line) {}
@@ -101,9 +105,17 @@ class TableReader {
     if (!n->is_table()) throw LoadError("'" + key_name(key) + "' must be a table", line_of(*n));
     return *n->as_table();
   }
+  // An unknown key from --set is blamed on the override, not the file; either way the nearest known key of the
+  // table is suggested.
   void reject_unknown() const {
-    for (const auto& [k, v] : table_)
-      if (!seen_.count(std::string(k.str()))) throw LoadError("unknown key '" + key_name(k.str()) + "'", line_of(v));
+    for (const auto& [k, v] : table_) {
+      if (seen_.count(std::string(k.str()))) continue;
+      std::vector<std::string> known;
+      for (const auto& s : seen_) known.push_back(key_name(s));
+      const std::string hint = core::did_you_mean(key_name(k.str()), known);
+      if (from_override(v)) throw LoadError("unknown key '" + key_name(k.str()) + "'" + hint, kInOverride);
+      throw LoadError("unknown key '" + key_name(k.str()) + "'" + hint, line_of(v));
+    }
   }
 
  private:
@@ -340,6 +352,7 @@ core::Expected<MachineModel> build(toml::table root, const std::string& name, co
     m.source = name;
     return m;
   } catch (const LoadError& e) {
+    if (e.line == kInOverride) return core::InputError{core::SourceLocation{"--set", 0, std::nullopt}, e.what()};
     return core::InputError{core::SourceLocation{name, e.line, std::nullopt}, e.what()};
   }
 }

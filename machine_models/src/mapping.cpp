@@ -7,9 +7,11 @@
 #include <toml++/toml.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "core/nearest_name.hpp"
 #include "core/text_file.hpp"
 #include "machine_models/machine_limits.hpp"
 
@@ -127,6 +129,12 @@ core::Expected<NodeMap> parse_node_map(const std::string& text) {
   if (text == "cyclic") return NodeMap{NodeMapRule::cyclic, {}, {}};
   if (text == "block") return NodeMap{NodeMapRule::block, {}, {}};
   auto root = parse_file(text);
+  // A bare word (no '/' or '.') that is no file is most likely a misspelt rule: say what it is not, and the rule
+  // it may have meant.
+  std::error_code ec;
+  if (!root && text.find_first_of("/.") == std::string::npos && !std::filesystem::exists(text, ec))
+    return error("--node-map " + text, 0,
+                 "neither cyclic, nor block, nor a readable file" + core::did_you_mean(text, {"cyclic", "block"}));
   if (!root) return root.error();
   for (const auto& [key, value] : *root)
     if (key != "node_map") return error(text, line_of(value), "unknown key '" + std::string(key.str()) + "' (a node map file holds node_map = [...])");

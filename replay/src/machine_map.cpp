@@ -255,7 +255,11 @@ std::vector<std::string> MachineMap::describe() const {
 
 std::vector<std::string> MachineMap::changes() const {
   std::vector<std::string> out;
-  out.push_back(std::string("placement: ") + machine::placement_name(placement_));
+  std::string placement = std::string("placement: ") + machine::placement_name(placement_);
+  // eft chooses among the kinds a task may run on; with no function moved, each has one, and eft is pool.
+  if (placement_ == machine::Placement::eft && mapping_.moves.empty())
+    placement += " (no function can run on more than one kind: no --map moves one, so eft places as pool does)";
+  out.push_back(placement);
   if (model_nodes_ != traced_nodes_ || mapping_.nodes.rule == machine::NodeMapRule::list) {
     std::string line = std::string("nodes: ") + std::to_string(traced_nodes_) + " traced on " +
                        std::to_string(model_nodes_) + " model node(s), " + machine::node_map_rule_name(mapping_.nodes.rule) +

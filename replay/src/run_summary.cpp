@@ -2,6 +2,8 @@
 #include "replay/run_summary.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <sstream>
 
 #include "replay/critical_operations.hpp"
 #include "replay/utilisation.hpp"
@@ -12,6 +14,17 @@ RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, cons
                          const CriticalPath& cp) {
   RunSummary s;
   s.nodes = map.model_nodes();
+  s.placement = machine::placement_name(map.placement());
+  for (const auto& m : map.mapping().moves) {
+    std::ostringstream move;
+    // As --map spells it (18=gpu:0.0191), so that a move can be copied from a report onto a command line.
+    std::string kind(core::processor_kind_name(m.kind));
+    std::transform(kind.begin(), kind.end(), kind.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    move << m.function << "=" << kind;
+    if (m.factor) move << ":" << *m.factor;
+    s.moves += (s.moves.empty() ? "" : " ") + move.str();
+  }
+  if (s.moves.empty()) s.moves = "-";
   s.estimated_ns = r.makespan_ns;
   s.operations = r.operations;
   s.stuck = r.stuck;

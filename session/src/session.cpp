@@ -1,5 +1,6 @@
 // The pipeline: read (parser) -> build (graph) -> machine (TOML) -> map and replay (replay) -> critical path.
 #include "session/session.hpp"
+#include "session/replay_choices.hpp"
 
 #include <algorithm>
 #include <array>
@@ -237,14 +238,28 @@ core::Expected<ReplayRun> replay_trace(const LoadedTrace& trace, const MachineCh
 namespace {
 constexpr graph::VertexId kTrimAfterOperations = 1'000'000;
 
-// A function move must name a function the trace has tasks of, and a kind the machine has processors of: either
-// mistake would otherwise replay as if no move had been given.
-std::optional<core::InputError> check_moves(const graph::EventGraph& g, const machine::MachineModel& model,
-                                            const machine::MappingSpec& mapping) {
-  if (mapping.moves.empty()) return std::nullopt;
+std::set<std::uint32_t> task_functions(const graph::EventGraph& g) {
   std::set<std::uint32_t> functions;
   for (graph::VertexId v = 0; v < g.vertex_count(); ++v)
     if (g.kind(v) == graph::OpKind::task) functions.insert(g.task(v).func_id);
+  return functions;
+}
+
+// A fold to more model nodes than the trace has nodes would be ignored (it only ever joins nodes).
+bool fold_beyond(std::uint32_t traced_nodes, const machine::MappingSpec& mapping) {
+  return mapping.fold > traced_nodes && mapping.nodes.rule != machine::NodeMapRule::list;
+}
+
+// A function move must name a function the trace has tasks of, and a kind the machine has processors of, and a fold
+// must not ask for more nodes than the trace has: each mistake would otherwise replay as if it had not been given.
+std::optional<core::InputError> check_moves(const graph::EventGraph& g, const machine::MachineModel& model,
+                                            const machine::MappingSpec& mapping, std::uint32_t traced_nodes) {
+  if (fold_beyond(traced_nodes, mapping))
+    return core::InputError{core::SourceLocation{"--fold " + std::to_string(mapping.fold), 0, std::nullopt},
+                            "the trace has " + std::to_string(traced_nodes) +
+                                " node(s); a fold replays it on fewer model nodes, not more"};
+  if (mapping.moves.empty()) return std::nullopt;
+  const std::set<std::uint32_t> functions = task_functions(g);
   for (const machine::FunctionMove& m : mapping.moves) {
     const auto where = core::SourceLocation{m.source, 0, std::nullopt};
     if (!functions.count(m.function))
@@ -262,7 +277,7 @@ std::optional<core::InputError> check_moves(const graph::EventGraph& g, const ma
 
 core::Expected<ReplayRun> replay_on(const LoadedTrace& trace, machine::MachineModel model,
                                     const ReplaySettings& settings) {
-  if (auto error = check_moves(trace.graph(), model, settings.mapping)) return *error;
+  if (auto error = check_moves(trace.graph(), model, settings.mapping, trace.nodes)) return *error;
   auto map = replay::MachineMap::build(trace.records, model, settings.mapping);
   if (!map) return map.error();
   auto result = replay::run_replay(trace.graph(), *map, model, settings.engine);
@@ -275,6 +290,30 @@ core::Expected<ReplayRun> replay_on(const LoadedTrace& trace, machine::MachineMo
   ReplayRun run{std::move(model), std::move(*map), std::move(*result), std::nullopt};
   if (settings.critical_path) run.critical = replay::critical_path(trace.graph(), run.map, run.model, run.result);
   return run;
+}
+
+std::vector<std::string> drop_inapplicable(const LoadedTrace& trace, machine::MappingSpec& mapping) {
+  std::vector<std::string> warnings;
+  if (fold_beyond(trace.nodes, mapping)) {
+    warnings.push_back("trace " + trace.label + " has " + std::to_string(trace.nodes) + " node(s): --fold " +
+                       std::to_string(mapping.fold) + " does not apply to it, it is replayed on its own nodes");
+    mapping.fold = 0;
+  }
+  if (mapping.moves.empty()) return warnings;
+  const std::set<std::uint32_t> functions = task_functions(trace.graph());
+  std::erase_if(mapping.moves, [&](const machine::FunctionMove& m) {
+    if (functions.count(m.function)) return false;
+    warnings.push_back("trace " + trace.label + " has no task of function " + std::to_string(m.function) + ": " +
+                       m.source + " does not apply to it");
+    return true;
+  });
+  return warnings;
+}
+
+std::optional<std::string> eft_note(const machine::MappingSpec& mapping) {
+  if (mapping.placement != machine::Placement::eft || !mapping.moves.empty()) return std::nullopt;
+  return "placement eft: no function can run on more than one kind (no --map moves one), so eft places each task as "
+         "pool does and gives the same times";
 }
 
 }  // namespace rr::session

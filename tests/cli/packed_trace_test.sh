@@ -78,9 +78,9 @@ done
 "$bin" pack -q -j2 "$tmp/gen_s3d" -o "$tmp/j2.rrg"
 cmp "$tmp/j1.rrg" "$tmp/j2.rrg"
 # compare reads packed traces as it reads logs.
-"$bin" compare -q --json "$tmp/c1.json" "$src/data/traces/s3d/dme_mixed_2n" "$src/data/traces/s3d/dme_all_2n" -m "$src/data/machines/titan.toml" > /dev/null
+"$bin" compare -q --json -o "$tmp/c1.json" "$src/data/traces/s3d/dme_mixed_2n" "$src/data/traces/s3d/dme_all_2n" -m "$src/data/machines/titan.toml" > /dev/null
 "$bin" pack -q "$src/data/traces/s3d/dme_all_2n" -o "$tmp/all.rrg"
-"$bin" compare -q --json "$tmp/c2.json" "$tmp/dme_mixed_2n.rrg" "$tmp/all.rrg" -m "$src/data/machines/titan.toml" > /dev/null
+"$bin" compare -q --json -o "$tmp/c2.json" "$tmp/dme_mixed_2n.rrg" "$tmp/all.rrg" -m "$src/data/machines/titan.toml" > /dev/null
 python3 - "$tmp/c1.json" "$tmp/c2.json" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])

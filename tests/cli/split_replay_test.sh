@@ -5,7 +5,7 @@
 set -euo pipefail
 bin=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$bin" gen s3d --mechanism heptane --mapping mixed --nodes 32 --steps 2 -o "$tmp/t" > /dev/null
+"$bin" gen s3d --mechanism heptane --strategy mixed --nodes 32 --steps 2 -o "$tmp/t" > /dev/null
 for j in 1 2 4; do
   "$bin" -j $j replay -q "$tmp/t" -m "$2/data/machines/titan.toml" --json --timeline "$tmp/tl$j.json" \
     | grep -v '"threads":' > "$tmp/r$j.json"

@@ -105,6 +105,22 @@ TEST(MachineLoader, UnknownKeyNamesFileLineAndKey) {
   EXPECT_NE(bad.error().message.find("unknown key 'processors.cpu.sped'"), std::string::npos) << bad.error().message;
 }
 
+TEST(MachineLoader, UnknownOverrideKeyIsBlamedOnTheKeyWithTheNearestOne) {
+  auto bad = parse_machine(read(kMachines + "titan.toml"), "titan.toml", {"processors.cpu.sped=2"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().where.file, "--set");  // not the machine file, which has no such line
+  EXPECT_EQ(bad.error().where.line, 0u);
+  EXPECT_NE(bad.error().message.find("unknown key 'processors.cpu.sped' (did you mean 'processors.cpu.speed'?)"),
+            std::string::npos)
+      << bad.error().message;
+  auto in_file = titan_with("count = 12", "count = 12\nsped = 2.0");
+  ASSERT_FALSE(in_file.ok());
+  EXPECT_NE(in_file.error().message.find("did you mean 'processors.cpu.speed'?"), std::string::npos);
+  auto far = parse_machine(read(kMachines + "titan.toml"), "titan.toml", {"network.bandwidth=2"});
+  ASSERT_FALSE(far.ok());
+  EXPECT_EQ(far.error().message.find("did you mean"), std::string::npos) << far.error().message;
+}
+
 TEST(MachineLoader, WrongTypeIsAnError) {
   auto bad = titan_with("count = 12", "count = \"twelve\"");
   ASSERT_FALSE(bad.ok());

@@ -99,3 +99,13 @@ TEST(Mapping, MoveOptionsAndNodeMapOptions) {
 
 }  // namespace
 }  // namespace rr::machine
+
+TEST(Mapping, AMisspeltNodeMapRuleIsNeitherRuleNorFile) {
+  auto blok = rr::machine::parse_node_map("blok");
+  ASSERT_FALSE(blok.ok());
+  EXPECT_EQ(blok.error().to_string(),
+            "--node-map blok: neither cyclic, nor block, nor a readable file (did you mean 'block'?)");
+  auto far = rr::machine::parse_node_map("zigzag");
+  ASSERT_FALSE(far.ok());
+  EXPECT_EQ(far.error().to_string(), "--node-map zigzag: neither cyclic, nor block, nor a readable file");
+}
