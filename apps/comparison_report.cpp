@@ -4,6 +4,7 @@
 
 #include "replay_report.hpp"
 #include "text_format.hpp"
+#include "html_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -81,19 +82,6 @@ std::vector<std::string> legend(const std::vector<ComparisonRow>& rows) {
   return out;
 }
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -229,7 +217,7 @@ std::string svg_open(const char* id, int width, int height, const char* what) {
 
 std::string row_label(int left, int y, const std::string& text) {
   return "<text x=\"" + std::to_string(left - 8) + "\" y=\"" + std::to_string(y + 16) + "\" text-anchor=\"end\">" +
-         escape(text) + "</text>";
+         html_escape(text) + "</text>";
 }
 
 // Horizontal bars: one per row, value in ms.
@@ -333,13 +321,13 @@ std::string bounds_table(const std::vector<ComparisonRow>& rows) {
                   "the what-if that gives it more)</th></tr>\n";
   for (const auto& row : rows) {
     const auto& r = row.run;
-    h += "<tr><td>" + escape(label(r)) + "</td>";
+    h += "<tr><td>" + html_escape(label(r)) + "</td>";
     for (std::size_t i = 0; i < 3; ++i) {
       h += "<td>";
       if (i < r.bounded_by.size()) {
         const auto& b = r.bounded_by[i];
-        h += escape(b.name) + ": " + share(b.path_ns, r.estimated_ns) + "%";
-        if (!b.change.empty()) h += " <span class=\"note\">(" + escape(b.change) + ")</span>";
+        h += html_escape(b.name) + ": " + share(b.path_ns, r.estimated_ns) + "%";
+        if (!b.change.empty()) h += " <span class=\"note\">(" + html_escape(b.change) + ")</span>";
       }
       h += "</td>";
     }
@@ -355,7 +343,7 @@ std::string critical_table(const std::vector<ComparisonRow>& rows) {
   h += "<th>lower bound (ms)</th></tr>\n";
   for (const auto& row : rows) {
     const auto& r = row.run;
-    h += "<tr><td>" + escape(label(r)) + "</td>";
+    h += "<tr><td>" + html_escape(label(r)) + "</td>";
     for (std::size_t c = 0; c < replay::kPathClassCount; ++c) h += "<td>" + share(r.critical[c], r.estimated_ns) + "</td>";
     h += "<td>" + (r.lower_bound_ns < 0 ? std::string("undefined (cycle)") : ms(r.lower_bound_ns)) + "</td></tr>\n";
   }
@@ -419,10 +407,10 @@ std::string svg_scaling(const std::map<std::string, std::vector<std::pair<std::u
     s += "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\"/>";
     for (auto [n, t] : pts)
       s += "<circle cx=\"" + fixed(px(n), 1) + "\" cy=\"" + fixed(py(t), 1) + "\" r=\"4\" fill=\"" + color + "\"><title>" +
-           escape(name) + ": " + std::to_string(n) + " nodes, " + fixed(t, 1) + " ms</title></circle>";
+           html_escape(name) + ": " + std::to_string(n) + " nodes, " + fixed(t, 1) + " ms</title></circle>";
     s += "<rect x=\"" + std::to_string(left + plot_w + 20) + "\" y=\"" + std::to_string(top + 18 * i) +
          "\" width=\"12\" height=\"12\" fill=\"" + color + "\"/><text x=\"" + std::to_string(left + plot_w + 36) + "\" y=\"" +
-         std::to_string(top + 18 * i + 11) + "\">" + escape(name) + "</text>";
+         std::to_string(top + 18 * i + 11) + "\">" + html_escape(name) + "</text>";
     ++i;
   }
   return s + "</svg>";
@@ -432,16 +420,16 @@ std::string svg_scaling(const std::map<std::string, std::vector<std::pair<std::u
 
 std::string render_comparison_html(const std::vector<ComparisonRow>& rows, const RunContext& ctx,
                                    const std::string& title) {
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(title) +
+  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_escape(title) +
                   "</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
                   "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
                   "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left;white-space:nowrap}table.left td{text-align:left}"
                   ".chart text{font-size:12px;font-family:system-ui,sans-serif}h2{margin-top:28px}"
                   ".note{color:#666;font-size:12px}.legend{font-size:13px;max-width:1000px}</style></head><body>\n";
-  h += "<h1>" + escape(title) + "</h1>\n";
-  h += "<p class=\"subtitle\">Traces: " + escape(join(distinct(rows, false), ", ")) + ". Machines: " +
-       escape(join(distinct(rows, true), ", ")) + ".</p>\n";
-  h += "<p class=\"note\">realm-replay " RR_VERSION ", command: " + escape(ctx.command) + "; " +
+  h += "<h1>" + html_escape(title) + "</h1>\n";
+  h += "<p class=\"subtitle\">Traces: " + html_escape(join(distinct(rows, false), ", ")) + ". Machines: " +
+       html_escape(join(distinct(rows, true), ", ")) + ".</p>\n";
+  h += "<p class=\"note\">realm-replay " RR_VERSION ", command: " + html_escape(ctx.command) + "; " +
        std::to_string(rows.size()) + " run(s), every trace on every machine. Times are replay estimates, in ms.</p>\n";
   h += "<h2>Estimated time per configuration</h2>\n" + svg_time_bars(rows) + "\n";
   h += "<h2>Critical-path breakdown (% of the run time)</h2>\n" + svg_critical_bars(rows) + "\n" + critical_table(rows);
@@ -459,13 +447,13 @@ std::string render_comparison_html(const std::vector<ComparisonRow>& rows, const
        "<th>lower bound (ms)</th></tr>\n";
   for (const auto& row : rows) {
     const auto& r = row.run;
-    h += "<tr><td>" + escape(label(r)) + "</td><td>" + std::to_string(r.nodes) + "</td><td>" + ms(r.estimated_ns) +
+    h += "<tr><td>" + html_escape(label(r)) + "</td><td>" + std::to_string(r.nodes) + "</td><td>" + ms(r.estimated_ns) +
          "</td><td>" + speedup_text(row) + "</td><td>" + weak_text(row) + "</td><td>" + busy(r, 0) + "</td><td>" +
          busy(r, 1) + "</td><td>" + busy(r, 2) + "</td><td>" + mib(r.copy_bytes) + "</td><td>" + (r.lower_bound_ns < 0 ? std::string("undefined (cycle)") : ms(r.lower_bound_ns)) +
          "</td></tr>\n";
   }
   h += "</table>\n<div class=\"legend\">\n";
-  for (const auto& l : legend(rows)) h += "<p>" + escape(l) + "</p>\n";
+  for (const auto& l : legend(rows)) h += "<p>" + html_escape(l) + "</p>\n";
   h += "</div>\n</body></html>\n";
   return h;
 }

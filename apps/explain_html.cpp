@@ -5,24 +5,12 @@
 #include <cstdlib>
 
 #include "explain_report.hpp"
+#include "html_text.hpp"
 
 namespace rr::app {
 
 namespace {
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string fixed(double x, const char* format = "%.3f") {
   char b[48];
@@ -66,10 +54,10 @@ std::string waterfall(const explain::ExplainResult& r) {
     const std::int64_t lo = b.total ? axis : std::min(b.from, b.to), hi = b.total ? b.to : std::max(b.from, b.to);
     const char* colour = b.total ? "#4a6fa5" : (b.to > b.from ? "#c0504d" : "#5a9e5a");
     s += "<text x=\"" + std::to_string(left - 8) + "\" y=\"" + std::to_string(y + 15) + "\" text-anchor=\"end\">" +
-         escape(b.label) + "</text>";
+         html_escape(b.label) + "</text>";
     s += "<rect x=\"" + std::to_string(x(lo)) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
          std::to_string(std::max(1, x(hi) - x(lo))) + "\" height=\"" + std::to_string(row - 8) + "\" fill=\"" + colour +
-         "\"><title>" + escape(b.label) + "</title></rect>";
+         "\"><title>" + html_escape(b.label) + "</title></rect>";
     const std::string value = b.total ? ms(b.to) + " ms" : (b.to >= b.from ? "+" : "") + ms(b.to - b.from) + " ms";
     s += "<text x=\"" + std::to_string(x(hi) + 6) + "\" y=\"" + std::to_string(y + 15) + "\">" + value + "</text>";
     if (i + 1 < bars.size() && !bars[i + 1].total)
@@ -89,9 +77,9 @@ std::string classes_table(const explain::ExplainResult& r) {
     const auto& c = r.classes[i];
     std::string what;
     for (const auto& m : c.members.size() > 1 ? c.members : c.changes) what += (what.empty() ? "" : ", ") + m;
-    h += "<tr><td>" + escape(c.name) + "</td><td>" + ms(c.share_ns) + "</td><td>" +
+    h += "<tr><td>" + html_escape(c.name) + "</td><td>" + ms(c.share_ns) + "</td><td>" +
          (d == 0 ? std::string("-") : fixed(100.0 * static_cast<double>(c.share_ns) / d, "%.1f%%")) + "</td><td>" +
-         ms(r.replay_a_ns + c.alone_ns) + "</td><td style=\"text-align:left\">" + escape(what) + "</td></tr>\n";
+         ms(r.replay_a_ns + c.alone_ns) + "</td><td style=\"text-align:left\">" + html_escape(what) + "</td></tr>\n";
   }
   return h + "</table>\n";
 }
@@ -101,7 +89,7 @@ std::string functions_table(const explain::Changes& c) {
                   "<th>busy B (ms)</th><th>median ratio B/A</th></tr>\n";
   for (std::size_t i = 0; i < std::min<std::size_t>(c.functions.size(), 20); ++i) {
     const auto& w = c.functions[i];
-    h += "<tr><td>" + escape(w.name) + "</td><td>" + explain::op_class_name(w.op_class) + "</td><td>" +
+    h += "<tr><td>" + html_escape(w.name) + "</td><td>" + explain::op_class_name(w.op_class) + "</td><td>" +
          std::to_string(w.count_a) + "</td><td>" + std::to_string(w.count_b) + "</td><td>" + ms(w.total_a) +
          "</td><td>" + ms(w.total_b) + "</td><td>" + fixed(w.median_ratio, "%.3g") + "</td></tr>\n";
   }
@@ -112,18 +100,18 @@ std::string functions_table(const explain::Changes& c) {
 
 std::string render_explain_html(const explain::ExplainResult& r, const RunContext& ctx) {
   const std::string title = "Why " + r.label_b + " differs from " + r.label_a;
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(title) +
+  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_escape(title) +
                   "</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
                   "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
                   "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left;white-space:nowrap}"
                   ".chart text{font-size:12px;font-family:system-ui,sans-serif}h2{margin-top:28px}"
                   ".note{color:#666;font-size:12px}</style></head><body>\n";
-  h += "<h1>" + escape(title) + "</h1>\n";
+  h += "<h1>" + html_escape(title) + "</h1>\n";
   h += "<p>Replay of A " + ms(r.replay_a_ns) + " ms, of B " + ms(r.replay_b_ns) + " ms: B &minus; A = " +
-       ms(r.difference_ns()) + " ms (placement " + escape(r.placement) + ").";
+       ms(r.difference_ns()) + " ms (placement " + html_escape(r.placement) + ").";
   if (r.observed_a_ns && r.observed_b_ns)
     h += " Observed: A " + ms(*r.observed_a_ns) + " ms, B " + ms(*r.observed_b_ns) + " ms.";
-  h += "</p>\n<p class=\"note\">realm-replay " RR_VERSION ", command: " + escape(ctx.command) + "; shares are Shapley "
+  h += "</p>\n<p class=\"note\">realm-replay " RR_VERSION ", command: " + html_escape(ctx.command) + "; shares are Shapley "
        "values over " + std::to_string(r.classes.size()) + " classes from " + std::to_string(r.replays) +
        " replays; they add up to B &minus; A exactly.</p>\n";
   h += "<h2>From A's time to B's</h2>\n" + waterfall(r) + "\n";
@@ -131,10 +119,10 @@ std::string render_explain_html(const explain::ExplainResult& r, const RunContex
   h += "<h2>Functions with the largest change of busy time</h2>\n" + functions_table(r.changes);
   if (!r.changes.machine.empty()) {
     h += "<h2>Machines</h2>\n<ul>";
-    for (const auto& m : r.changes.machine) h += "<li>" + escape(m) + "</li>";
+    for (const auto& m : r.changes.machine) h += "<li>" + html_escape(m) + "</li>";
     h += "</ul>\n";
   }
-  for (const auto& n : r.notes) h += "<p class=\"note\">" + escape(n) + "</p>\n";
+  for (const auto& n : r.notes) h += "<p class=\"note\">" + html_escape(n) + "</p>\n";
   return h + "</body></html>\n";
 }
 
