@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/stats.hpp"
 #include "platform/output_target.hpp"
 #include "replay/copy_route.hpp"
 #include "replay/slack.hpp"
@@ -141,6 +142,7 @@ class Inserter {
 };
 
 using std::int64_t;
+constexpr int64_t kRunId = 1;  // one run per file
 std::optional<int64_t> time_or_null(replay::TimeNs t) {
   return t == replay::kNever ? std::nullopt : std::optional<int64_t>(t);
 }
@@ -152,7 +154,7 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
   const replay::ReplayResult& r = run.result;
   const replay::MachineMap& map = run.map;
   const auto& procs = map.processors();
-  const int64_t run_id = 1;
+  const int64_t run_id = kRunId;
 
   {
     Inserter ins(db, "runs", 15);
@@ -249,29 +251,29 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
       ins.row();
     }
   }
-  {
-    Inserter ins(db, "findings", 6);
-    const graph::GraphFindings& f = trace.built.findings;
-    for (std::size_t k = 0; k < graph::kFindingKindCount; ++k) {
-      const auto kind = static_cast<graph::FindingKind>(k);
-      if (f.count(kind) == 0) continue;
-      const std::string_view why = f.explanation(kind, trace.records.format);
-      const std::optional<std::string_view> explanation =
-          why.empty() ? std::nullopt : std::optional<std::string_view>(why);
-      bool any = false;
-      for (const auto& e : f.examples) {
-        if (e.kind != kind) continue;
-        any = true;
-        ins << run_id << graph::finding_key(kind) << static_cast<int64_t>(f.count(kind))
-            << std::optional<std::string_view>(core::to_string(e.event)) << std::optional<std::string_view>(e.detail)
-            << explanation;
-        ins.row();
-      }
-      if (!any) {
-        ins << run_id << graph::finding_key(kind) << static_cast<int64_t>(f.count(kind))
-            << std::optional<std::string_view>() << std::optional<std::string_view>() << explanation;
-        ins.row();
-      }
+}
+
+// One row per example of each kind of finding, or one without an event for a kind without examples.
+void write_findings(Database& db, const session::LoadedTrace& trace, int64_t run_id) {
+  Inserter ins(db, "findings", 6);
+  const graph::GraphFindings& f = trace.built.findings;
+  for (core::Stat kind : core::finding_stats()) {
+    if (f.count(kind) == 0) continue;
+    std::optional<std::string_view> explanation;
+    if (const std::string_view why = f.explanation(kind, trace.records.format); !why.empty()) explanation = why;
+    bool any = false;
+    for (const auto& e : f.examples) {
+      if (e.kind != kind) continue;
+      any = true;
+      ins << run_id << core::stat_key(kind) << static_cast<int64_t>(f.count(kind))
+          << std::optional<std::string_view>(core::to_string(e.event)) << std::optional<std::string_view>(e.detail)
+          << explanation;
+      ins.row();
+    }
+    if (!any) {
+      ins << run_id << core::stat_key(kind) << static_cast<int64_t>(f.count(kind)) << std::optional<std::string_view>()
+          << std::optional<std::string_view>() << explanation;
+      ins.row();
     }
   }
 }
@@ -290,6 +292,7 @@ std::string export_sqlite(const std::string& path, const session::LoadedTrace& t
     db.exec("BEGIN");
     db.exec(kSchema);
     write_tables(db, trace, run, info);
+    write_findings(db, trace, kRunId);
     db.exec(kIndexes);
     db.exec("COMMIT");
   } catch (const SqlError& e) {

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/stats.hpp"
 #include "machine_models/machine_limits.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "replay/critical_path.hpp"
@@ -383,10 +384,8 @@ PYBIND11_MODULE(realm_replay, m) {
           [](const Trace& t) {
             py::dict d;
             const auto& f = t.loaded->built.findings;
-            for (std::size_t k = 0; k < rr::graph::kFindingKindCount; ++k) {
-              const auto kind = static_cast<rr::graph::FindingKind>(k);
-              d[py::str(std::string(rr::graph::finding_key(kind)))] = f.count(kind);
-            }
+            for (rr::core::Stat kind : rr::core::finding_stats())
+              d[py::str(std::string(rr::core::stat_key(kind)))] = f.count(kind);
             return d;
           },
           "count per kind of graph finding (validate)")

@@ -1,11 +1,15 @@
-// The list of stats (core/stats.hpp): every entry once, keyed and described, counted in its own slot.
+// The list of stats (core/stats.hpp): every entry once, keyed and described, counted in its own slot; --strict
+// refuses exactly the stats whose severity the list marks as refused, and names the stat where it was first met.
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <set>
-#include <string_view>
+#include <string>
 
-#include "core/stats.hpp"
+#include "core/trace_stats.hpp"
+#include "session/session.hpp"
+#include "support/trace_builder.hpp"
 
 namespace rr {
 namespace {
@@ -58,6 +62,86 @@ TEST(StatList, ReportGroupsDoNotOverlapAndFindingsAreTheGraphBuilders) {
         << core::stat_key(s);
   EXPECT_EQ(std::ranges::distance(core::skipped_line_stats()), 4);
   EXPECT_EQ(std::ranges::distance(core::malformed_line_stats()), 7);
+}
+
+core::Diagnostic message(Stat stat, const std::string& file, std::uint64_t line, const std::string& text) {
+  core::Diagnostic d;
+  d.stat = stat;
+  d.where.file = file;
+  d.where.line = line;
+  d.message = text;
+  return d;
+}
+
+core::InputError unreadable(const std::string& file, std::optional<std::uint64_t> byte, const std::string& text) {
+  core::InputError e;
+  e.where.file = file;
+  e.where.byte_offset = byte;
+  e.message = text;
+  return e;
+}
+
+// A small well-formed trace that reads and builds without a finding of its own.
+core::TraceRecords small_trace() {
+  return testing::make_trace({{0, {"Processor: 80000000 1", "Task Request: 7 80000000 (20000001,1) (0,0) (0,0) 0 (nil) 0",
+                                   "Task Time: (20000001,1) 125"}}});
+}
+
+TEST(StrictCheck, RefusesExactlyTheStatsTheListMarksAsDataLoss) {
+  session::ReadingOptions strict;
+  strict.strict = true;
+  ASSERT_TRUE(session::load_records(small_trace(), "t", strict).ok());
+  for (Stat s : core::kAllStats) {
+    EXPECT_EQ(core::refused_under_strict(s), core::stat_severity(s) == core::StatSeverity::data_loss);
+    core::TraceRecords trace = small_trace();
+    ++trace.files[0].stats.counts[s];
+    const auto loaded = session::load_records(std::move(trace), "t", strict);
+    EXPECT_EQ(!loaded.ok(), core::refused_under_strict(s)) << core::stat_key(s);
+    const std::string message = loaded.ok() ? std::string() : loaded.error().to_string();
+    EXPECT_EQ(message.find("--strict refuses " + std::string(core::stat_key(s))) != std::string::npos,
+              core::refused_under_strict(s))
+        << message;
+  }
+}
+
+TEST(StrictCheck, NamesTheFirstRefusedStatOfTheListAtItsFirstMessage) {
+  core::TraceRecords trace;
+  core::FileRecords& f = trace.files.emplace_back();
+  f.path = "node_0.log";
+  f.stats.counts[Stat::bad_fields] = 2;
+  f.stats.counts[Stat::bad_prefix] = 1;
+  f.stats.counts[Stat::blank] = 5;
+  f.stats.first_messages.push_back(message(Stat::bad_fields, "node_0.log", 2, "malformed Task Time record: ..."));
+  f.stats.first_messages.push_back(message(Stat::bad_prefix, "node_0.log", 5, "malformed logger prefix"));
+  const auto problem = core::strict_problem(trace);
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->to_string(), "node_0.log:5: malformed logger prefix (--strict refuses bad_prefix: 1 in this file)");
+}
+
+TEST(StrictCheck, NamesTheFileWhenNoMessageOfTheStatWasKept) {
+  core::TraceRecords trace;
+  trace.format = core::TraceFormat::legion_prof;
+  trace.files.emplace_back().path = "prof_0.gz";
+  core::FileRecords& f = trace.files.emplace_back();
+  f.path = "prof_1.gz";
+  f.format = core::TraceFormat::legion_prof;
+  f.profile.counts[Stat::repeated_processors] = 9;
+  f.profile.counts[Stat::repeated_machine_descs] = 2;
+  const auto problem = core::strict_problem(trace);
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->to_string(), "prof_1.gz: 2 MachineDesc repeated (--strict refuses repeated_machine_descs)");
+}
+
+TEST(StrictCheck, AnUnreadableFileSkippedComesFirst) {
+  core::TraceRecords trace = small_trace();
+  trace.files[0].stats.counts[Stat::bad_fields] = 1;
+  trace.failed_files.push_back(unreadable("node_1.log.zst", 4, "zstd: unknown frame descriptor"));
+  trace.failed_files.push_back(unreadable("node_2.log.zst", std::nullopt, "cannot open"));
+  const auto problem = core::strict_problem(trace);
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->to_string(),
+            "node_1.log.zst: byte 4: zstd: unknown frame descriptor (--strict refuses unreadable_files: 2 in all)");
+  EXPECT_EQ(core::read_stats(trace)[Stat::unreadable_files], 2u);
 }
 
 }  // namespace
