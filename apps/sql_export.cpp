@@ -23,7 +23,7 @@ namespace {
 
 // The schema, one statement per table and index; docs/sql.md describes every column.
 constexpr std::string_view kSchema = R"sql(
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 CREATE TABLE runs (
   run_id INTEGER PRIMARY KEY, trace TEXT NOT NULL, trace_path TEXT NOT NULL, machine TEXT NOT NULL,
   machine_file TEXT NOT NULL, overrides TEXT NOT NULL, placement TEXT NOT NULL, traced_nodes INTEGER NOT NULL,
@@ -54,6 +54,9 @@ CREATE TABLE critical_path (
 CREATE TABLE findings (
   run_id INTEGER NOT NULL, kind TEXT NOT NULL, total INTEGER NOT NULL, event TEXT, detail TEXT,
   explanation TEXT);
+CREATE TABLE stats (
+  run_id INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL, severity TEXT NOT NULL,
+  value INTEGER NOT NULL, description TEXT NOT NULL, PRIMARY KEY (run_id, name));
 )sql";
 
 // Made after the rows are in: building an index once is faster than keeping it up to date row by row.
@@ -278,6 +281,18 @@ void write_findings(Database& db, const session::LoadedTrace& trace, int64_t run
   }
 }
 
+// Every stat of the list, zero or not, with the trace's count.
+void write_stats(Database& db, const session::LoadedTrace& trace, int64_t run_id) {
+  Inserter ins(db, "stats", 6);
+  const core::StatCounts counts = graph::trace_stats(trace.records, trace.built.findings);
+  for (core::Stat stat : core::kAllStats) {
+    ins << run_id << core::stat_key(stat) << core::source_name(core::stat_source(stat))
+        << core::severity_name(core::stat_severity(stat)) << static_cast<int64_t>(counts[stat])
+        << core::stat_description(stat);
+    ins.row();
+  }
+}
+
 }  // namespace
 
 std::string export_sqlite(const std::string& path, const session::LoadedTrace& trace, const session::ReplayRun& run,
@@ -293,6 +308,7 @@ std::string export_sqlite(const std::string& path, const session::LoadedTrace& t
     db.exec(kSchema);
     write_tables(db, trace, run, info);
     write_findings(db, trace, kRunId);
+    write_stats(db, trace, kRunId);
     db.exec(kIndexes);
     db.exec("COMMIT");
   } catch (const SqlError& e) {
