@@ -1,10 +1,13 @@
 // The list of stats (core/stats.hpp): every entry once, keyed and described, counted in its own slot; --strict
-// refuses exactly the stats whose severity the list marks as refused, and names the stat where it was first met.
+// refuses exactly the stats whose severity the list marks as refused, and names the stat where it was first met;
+// docs/parser.md describes every stat.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "core/trace_stats.hpp"
@@ -142,6 +145,17 @@ TEST(StrictCheck, AnUnreadableFileSkippedComesFirst) {
   EXPECT_EQ(problem->to_string(),
             "node_1.log.zst: byte 4: zstd: unknown frame descriptor (--strict refuses unreadable_files: 2 in all)");
   EXPECT_EQ(core::read_stats(trace)[Stat::unreadable_files], 2u);
+}
+
+TEST(StatList, DocsDescribeEveryStat) {
+  std::ifstream in(std::string(RR_SOURCE_DIR) + "/docs/parser.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::size_t section = doc.find("## Findings and stats");
+  ASSERT_NE(section, std::string::npos);
+  for (Stat s : core::kAllStats)
+    EXPECT_NE(doc.find("`" + std::string(core::stat_key(s)) + "`", section), std::string::npos) << core::stat_key(s);
 }
 
 }  // namespace
