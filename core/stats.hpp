@@ -30,8 +30,9 @@ enum class StatSource : std::uint8_t {
   graph_builder,       // the event graph built from the records
 };
 
-// X(key, severity, source, description). Keys are public (JSON, SQL, Python): never rename one.
-// Order matters only for reports: stats of one source and severity are listed in this order.
+// X(key, severity, source, description). Keys are public (JSON, SQL, Python): never rename one. Reports list
+// the stats of a group in this order and --strict names the first refused one; a packed trace stores the counts
+// in this order, so a change here raises its version (session/src/pack_fields.hpp pins the list).
 #define RR_STATS(X) \
   X(unreadable_files, data_loss, trace_reader, "input files that could not be read, skipped by --keep-going") \
   /* Realm text logs: lines that hold no record, skipped on purpose */ \

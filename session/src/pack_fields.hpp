@@ -17,6 +17,15 @@ template <class A> void fields(A& a, core::Handle& h) { a(h.lo), a(h.hi); }
 template <class A> void fields(A& a, core::EventKey& e) { a(e.id_lo), a(e.id_hi), a(e.gen); }
 template <class A> void fields(A& a, core::SourceLocation& s) { a(s.file), a(s.line), a(s.byte_offset), a(s.decoded_offset); }
 template <class A> void fields(A& a, core::StatCounts& c) { a(c.values); }
+// Counts are packed in the list's order (core/stats.hpp), so the list is pinned too: a stat added, removed,
+// renamed or moved fails the build here until kPackedTraceVersion is raised and the fingerprint updated.
+constexpr std::uint64_t stat_list_fingerprint() {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over "key," for every stat in order
+  for (const core::StatInfo& s : core::kStatInfo)
+    for (char c : std::string(s.key) + ",") h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return h;
+}
+static_assert(core::kStatCount == 38 && stat_list_fingerprint() == 0x93a119cb8211fad7ull);
 template <class A> void fields(A& a, core::Diagnostic& d) {
   a(d.stat), a(d.where), a(d.message), a(d.quote);
   check_enum(a, d.stat, core::kStatCount);
