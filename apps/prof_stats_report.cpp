@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "stats_json.hpp"
 #include "text_format.hpp"
 
 namespace rr::app {
@@ -67,17 +68,11 @@ std::string kind_list(const std::map<std::string, std::uint64_t>& m) {
   return out.empty() ? "none" : out;
 }
 
-std::string joins_text(const core::ProfJoinCounts& j) {
+// "2 wait records not after a task of theirs, 1 MachineDesc repeated": each stat by its description.
+std::string joins_text(const core::StatCounts& counts) {
   std::vector<std::string> parts;
-  auto add = [&](std::uint64_t n, const char* what) {
-    if (n) parts.push_back(std::to_string(n) + " " + what);
-  };
-  add(j.waits_unattached, "wait records not after a task of theirs");
-  add(j.waits_other_op, "wait records of another op than their task's");
-  add(j.copy_insts_unattached, "CopyInstInfo not after their CopyInfo");
-  add(j.fill_insts_unattached, "FillInstInfo not after their FillInfo");
-  add(j.repeated_machine_descs, "MachineDesc repeated");
-  add(j.conflicting_descriptions, "descriptions repeated with other values");
+  for (core::Stat stat : core::unjoined_record_stats())
+    if (counts[stat]) parts.push_back(std::to_string(counts[stat]) + " " + std::string(core::stat_description(stat)));
   return join(parts, "none: every wait, copy and fill instance record follows its parent");
 }
 
@@ -92,16 +87,11 @@ nlohmann::ordered_json work_json(const ProfWorkCounts& w) {
   return j;
 }
 
-nlohmann::ordered_json joins_json(const core::ProfJoinCounts& j) {
-  return {{"waits_unattached", j.waits_unattached},
-          {"waits_other_op", j.waits_other_op},
-          {"copy_insts_unattached", j.copy_insts_unattached},
-          {"fill_insts_unattached", j.fill_insts_unattached},
-          {"repeated_machine_descs", j.repeated_machine_descs},
-          {"conflicting_descriptions", j.conflicting_descriptions},
-          {"repeated_processors", j.repeated_processors},
-          {"repeated_memories", j.repeated_memories},
-          {"repeated_affinities", j.repeated_affinities}};
+// Every stat of the Legion Prof reader: the records not joined, then the repeated descriptions.
+nlohmann::ordered_json joins_json(const core::StatCounts& counts) {
+  nlohmann::ordered_json j = stats_json(counts, core::unjoined_record_stats());
+  j.update(stats_json(counts, core::stats_of(core::StatSource::legion_prof_reader, core::StatSeverity::info)));
+  return j;
 }
 
 }  // namespace
@@ -167,10 +157,11 @@ std::string render_prof_stats_text(const ProfileSummary& s, const RunContext& ct
   row("wait time (s)", [](const ProfWorkCounts& w) { return seconds(w.waits.run_ns); });
   out << table(work) << "  (time: stop - start of each item, summed; waits: wait_end - wait_start)\n\n";
 
-  out << "Records not joined: " << joins_text(s.joins) << "\n";
+  out << "Records not joined: " << joins_text(s.stats) << "\n";
   for (const auto& d : s.messages) out << "  " << core::format_diagnostic(d) << "\n";
-  out << "Repeated descriptions (first kept): " << s.joins.repeated_processors << " processor, "
-      << s.joins.repeated_memories << " memory, " << s.joins.repeated_affinities << " affinity\n";
+  out << "Repeated descriptions (first kept): " << s.stats[core::Stat::repeated_processors] << " processor, "
+      << s.stats[core::Stat::repeated_memories] << " memory, " << s.stats[core::Stat::repeated_affinities]
+      << " affinity\n";
   out << "Event graph: not built yet for Legion Prof logs\n\n";
   char elapsed[64];
   std::snprintf(elapsed, sizeof elapsed, "%.3f", ctx.elapsed_seconds);
@@ -196,7 +187,7 @@ nlohmann::ordered_json render_prof_stats_json(const ProfileSummary& s, const Run
                      {"stored_bytes", f.stored_bytes},
                      {"record_counts", counts},
                      {"work", work_json(f.work)},
-                     {"joins", joins_json(f.joins)}});
+                     {"joins", joins_json(f.stats)}});
   }
   j["files"] = files;
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
@@ -217,7 +208,7 @@ nlohmann::ordered_json render_prof_stats_json(const ProfileSummary& s, const Run
   j["data_bytes"] = s.data_bytes;
   j["stored_bytes"] = s.stored_bytes;
   j["work"] = work_json(s.work);
-  j["joins"] = joins_json(s.joins);
+  j["joins"] = joins_json(s.stats);
   nlohmann::ordered_json messages = nlohmann::ordered_json::array();
   for (const auto& d : s.messages)
     messages.push_back({{"file", d.where.file}, {"decoded_offset", d.where.decoded_offset.value_or(0)}, {"message", d.message}});

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/stats.hpp"
 #include "platform/output_target.hpp"
 #include "replay/copy_route.hpp"
 #include "replay/slack.hpp"
@@ -22,7 +23,7 @@ namespace {
 
 // The schema, one statement per table and index; docs/sql.md describes every column.
 constexpr std::string_view kSchema = R"sql(
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 CREATE TABLE runs (
   run_id INTEGER PRIMARY KEY, trace TEXT NOT NULL, trace_path TEXT NOT NULL, machine TEXT NOT NULL,
   machine_file TEXT NOT NULL, overrides TEXT NOT NULL, placement TEXT NOT NULL, traced_nodes INTEGER NOT NULL,
@@ -53,6 +54,9 @@ CREATE TABLE critical_path (
 CREATE TABLE findings (
   run_id INTEGER NOT NULL, kind TEXT NOT NULL, total INTEGER NOT NULL, event TEXT, detail TEXT,
   explanation TEXT);
+CREATE TABLE stats (
+  run_id INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL, severity TEXT NOT NULL,
+  value INTEGER NOT NULL, description TEXT NOT NULL, PRIMARY KEY (run_id, name));
 )sql";
 
 // Made after the rows are in: building an index once is faster than keeping it up to date row by row.
@@ -141,77 +145,11 @@ class Inserter {
 };
 
 using std::int64_t;
+constexpr int64_t kRunId = 1;  // one run per file
 std::optional<int64_t> time_or_null(replay::TimeNs t) {
   return t == replay::kNever ? std::nullopt : std::optional<int64_t>(t);
 }
 std::string_view sv(std::string_view s) { return s; }
-
-// One row per operation, and one per copy with its route, as replayed.
-void write_operations(Database& db, const session::LoadedTrace& trace, const session::ReplayRun& run, int64_t run_id) {
-  const graph::EventGraph& g = trace.graph();
-  const replay::ReplayResult& r = run.result;
-  const replay::MachineMap& map = run.map;
-  const replay::OperationColumns columns = replay::operation_columns(g, map, run.model, r);
-  const std::vector<replay::TimeNs> slack = replay::operation_slack(g, map, run.model, r);
-  auto or_null = [](auto value) { return value < 0 ? std::nullopt : std::optional<int64_t>(value); };
-  Inserter ops(db, "operations", 18);
-  Inserter copies(db, "copies", 15);
-  for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
-    const graph::OpKind kind = g.kind(v);
-    std::optional<std::string> function_name;
-    if (columns.function[v] >= 0) function_name = g.function_name(static_cast<std::uint32_t>(columns.function[v]));
-    if (kind == graph::OpKind::copy) {
-      const replay::CopyRoute route = replay::copy_route(g, map, v);
-      const graph::CopyInfo& c = g.copy(v);
-      copies << run_id << static_cast<int64_t>(v) << std::optional<std::string_view>(core::hex(c.src_memory.value()))
-             << std::optional<std::string_view>(core::hex(c.dst_memory.value()))
-             << core::memory_kind_name(route.src.kind) << core::memory_kind_name(route.dst.kind)
-             << static_cast<int64_t>(route.src_node) << static_cast<int64_t>(route.dst_node)
-             << static_cast<int64_t>(route.remote) << sv(replay::route_name(route)) << columns.bytes[v]
-             << static_cast<int64_t>(columns.bytes_known[v]) << time_or_null(r.ready(v)) << time_or_null(r.start(v))
-             << time_or_null(r.end(v));
-      copies.row();
-    }
-    std::optional<int64_t> queued;
-    if (r.start(v) != replay::kNever && r.ready(v) != replay::kNever) queued = r.start(v) - r.ready(v);
-    std::optional<int64_t> issuer;
-    if (g.issuer(v) != graph::kNoVertex) issuer = g.issuer(v);
-    std::optional<int64_t> released_by;
-    if (r.released_by(v) != graph::kNoVertex) released_by = r.released_by(v);
-    ops << run_id << static_cast<int64_t>(v) << graph::op_kind_name(kind) << sv(core::to_string(g.event(v)))
-        << or_null(columns.node[v]) << or_null(columns.processor[v]) << or_null(columns.function[v])
-        << (function_name ? std::optional<std::string_view>(*function_name) : std::nullopt) << issuer
-        << time_or_null(r.ready(v)) << time_or_null(r.start(v)) << time_or_null(r.end(v)) << queued << released_by
-        << replay::release_name(r.release(v)) << or_null(columns.bytes[v]) << static_cast<int64_t>(r.counts(v))
-        << (slack[v] == replay::kUnboundedSlack ? std::nullopt : std::optional<int64_t>(slack[v]));
-    ops.row();
-  }
-}
-
-// One row per example of each kind of finding (or one without an example).
-void write_findings(Database& db, const session::LoadedTrace& trace, int64_t run_id) {
-  Inserter ins(db, "findings", 6);
-  const graph::GraphFindings& f = trace.built.findings;
-  for (std::size_t k = 0; k < graph::kFindingKindCount; ++k) {
-    const auto kind = static_cast<graph::FindingKind>(k);
-    if (f.count(kind) == 0) continue;
-    const std::string_view why = f.explanation(kind, trace.records.format);
-    auto row = [&](std::optional<std::string_view> event, std::optional<std::string_view> detail) {
-      ins << run_id << graph::finding_key(kind) << static_cast<int64_t>(f.count(kind)) << event << detail;
-      if (why.empty()) ins << std::optional<std::string_view>();  // NULL: no explanation for this format
-      else ins << why;
-      ins.row();
-    };
-    bool any = false;
-    for (const auto& e : f.examples) {
-      if (e.kind != kind) continue;
-      any = true;
-      const std::string event = core::to_string(e.event);
-      row(event, e.detail);
-    }
-    if (!any) row(std::nullopt, std::nullopt);
-  }
-}
 
 void write_tables(Database& db, const session::LoadedTrace& trace, const session::ReplayRun& run,
                   const ExportedRun& info) {
@@ -219,7 +157,7 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
   const replay::ReplayResult& r = run.result;
   const replay::MachineMap& map = run.map;
   const auto& procs = map.processors();
-  const int64_t run_id = 1;
+  const int64_t run_id = kRunId;
 
   {
     Inserter ins(db, "runs", 15);
@@ -259,7 +197,43 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
       ins.row();
     }
   }
-  write_operations(db, trace, run, run_id);
+  {
+    const replay::OperationColumns columns = replay::operation_columns(g, map, run.model, r);
+    const std::vector<replay::TimeNs> slack = replay::operation_slack(g, map, run.model, r);
+    auto or_null = [](auto value) { return value < 0 ? std::nullopt : std::optional<int64_t>(value); };
+    Inserter ops(db, "operations", 18);
+    Inserter copies(db, "copies", 15);
+    for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
+      const graph::OpKind kind = g.kind(v);
+      std::optional<std::string> function_name;
+      if (columns.function[v] >= 0) function_name = g.function_name(static_cast<std::uint32_t>(columns.function[v]));
+      if (kind == graph::OpKind::copy) {
+        const replay::CopyRoute route = replay::copy_route(g, map, v);
+        const graph::CopyInfo& c = g.copy(v);
+        copies << run_id << static_cast<int64_t>(v) << std::optional<std::string_view>(core::hex(c.src_memory.value()))
+               << std::optional<std::string_view>(core::hex(c.dst_memory.value()))
+               << core::memory_kind_name(route.src.kind) << core::memory_kind_name(route.dst.kind)
+               << static_cast<int64_t>(route.src_node) << static_cast<int64_t>(route.dst_node)
+               << static_cast<int64_t>(route.remote) << sv(replay::route_name(route)) << columns.bytes[v]
+               << static_cast<int64_t>(columns.bytes_known[v]) << time_or_null(r.ready(v)) << time_or_null(r.start(v))
+               << time_or_null(r.end(v));
+        copies.row();
+      }
+      std::optional<int64_t> queued;
+      if (r.start(v) != replay::kNever && r.ready(v) != replay::kNever) queued = r.start(v) - r.ready(v);
+      std::optional<int64_t> issuer;
+      if (g.issuer(v) != graph::kNoVertex) issuer = g.issuer(v);
+      std::optional<int64_t> released_by;
+      if (r.released_by(v) != graph::kNoVertex) released_by = r.released_by(v);
+      ops << run_id << static_cast<int64_t>(v) << graph::op_kind_name(kind) << sv(core::to_string(g.event(v)))
+          << or_null(columns.node[v]) << or_null(columns.processor[v]) << or_null(columns.function[v])
+          << (function_name ? std::optional<std::string_view>(*function_name) : std::nullopt) << issuer
+          << time_or_null(r.ready(v)) << time_or_null(r.start(v)) << time_or_null(r.end(v)) << queued << released_by
+          << replay::release_name(r.release(v)) << or_null(columns.bytes[v]) << static_cast<int64_t>(r.counts(v))
+          << (slack[v] == replay::kUnboundedSlack ? std::nullopt : std::optional<int64_t>(slack[v]));
+      ops.row();
+    }
+  }
   {
     Inserter ins(db, "edges", 4);
     for (graph::VertexId v = 0; v < g.vertex_count(); ++v) {
@@ -280,7 +254,43 @@ void write_tables(Database& db, const session::LoadedTrace& trace, const session
       ins.row();
     }
   }
-  write_findings(db, trace, run_id);
+}
+
+// One row per example of each kind of finding, or one without an event for a kind without examples.
+void write_findings(Database& db, const session::LoadedTrace& trace, int64_t run_id) {
+  Inserter ins(db, "findings", 6);
+  const graph::GraphFindings& f = trace.built.findings;
+  for (core::Stat kind : core::finding_stats()) {
+    if (f.count(kind) == 0) continue;
+    std::optional<std::string_view> explanation;
+    if (const std::string_view why = f.explanation(kind, trace.records.format); !why.empty()) explanation = why;
+    bool any = false;
+    for (const auto& e : f.examples) {
+      if (e.kind != kind) continue;
+      any = true;
+      ins << run_id << core::stat_key(kind) << static_cast<int64_t>(f.count(kind))
+          << std::optional<std::string_view>(core::to_string(e.event)) << std::optional<std::string_view>(e.detail)
+          << explanation;
+      ins.row();
+    }
+    if (!any) {
+      ins << run_id << core::stat_key(kind) << static_cast<int64_t>(f.count(kind)) << std::optional<std::string_view>()
+          << std::optional<std::string_view>() << explanation;
+      ins.row();
+    }
+  }
+}
+
+// Every stat of the list, zero or not, with the trace's count.
+void write_stats(Database& db, const session::LoadedTrace& trace, int64_t run_id) {
+  Inserter ins(db, "stats", 6);
+  const core::StatCounts counts = graph::trace_stats(trace.records, trace.built.findings);
+  for (core::Stat stat : core::kAllStats) {
+    ins << run_id << core::stat_key(stat) << core::source_name(core::stat_source(stat))
+        << core::severity_name(core::stat_severity(stat)) << static_cast<int64_t>(counts[stat])
+        << core::stat_description(stat);
+    ins.row();
+  }
 }
 
 }  // namespace
@@ -297,6 +307,8 @@ std::string export_sqlite(const std::string& path, const session::LoadedTrace& t
     db.exec("BEGIN");
     db.exec(kSchema);
     write_tables(db, trace, run, info);
+    write_findings(db, trace, kRunId);
+    write_stats(db, trace, kRunId);
     db.exec(kIndexes);
     db.exec("COMMIT");
   } catch (const SqlError& e) {

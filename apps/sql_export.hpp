@@ -1,5 +1,6 @@
 // A replay as SQL tables (SQLite): the run, its processors and memories, every operation with its replayed
-// times, the edges, the copies with their routes, the critical path and the findings. Schema: docs/sql.md.
+// times, the edges, the copies with their routes, the critical path, the findings and every stat of the trace
+// (core/stats.hpp). Schema: docs/sql.md.
 #pragma once
 
 #include <string>

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "stats_json.hpp"
+
 namespace rr::app {
 namespace {
 
@@ -105,12 +107,10 @@ std::string render_stats_text(const TraceSummary& s) {
   count_row(t, s, "all records", [](const CountsBlock& c) { return c.records.total(); });
   t.row({""});
   count_row(t, s, "lines", [](const CountsBlock& c) { return c.lines; });
-  for (std::size_t r = 0; r < core::kSkipReasonCount; ++r) {
-    auto reason = static_cast<core::SkipReason>(r);
-    count_row(t, s, "skipped: " + std::string(core::skip_reason_key(reason)),
-              [&](const CountsBlock& c) { return c.skipped[reason]; });
-  }
-  count_row(t, s, "malformed", [](const CountsBlock& c) { return c.malformed.total(); });
+  for (core::Stat stat : core::skipped_line_stats())
+    count_row(t, s, "skipped: " + std::string(core::stat_key(stat)),
+              [&](const CountsBlock& c) { return c.stats[stat]; });
+  count_row(t, s, "malformed", [](const CountsBlock& c) { return c.stats.total(core::malformed_line_stats()); });
   count_row(t, s, "threads", [](const CountsBlock& c) { return c.threads; });
   count_row(t, s, "text bytes", [](const CountsBlock& c) { return c.text_bytes; });
   count_row(t, s, "stored bytes", [](const CountsBlock& c) { return c.stored_bytes; });
@@ -139,12 +139,10 @@ std::string render_stats_text(const TraceSummary& s) {
     for (const auto& [k, v] : s.total.other_categories) out << " " << k << "=" << v;
     out << "\n";
   }
-  if (s.total.malformed.total() > 0) {
+  if (s.total.stats.total(core::malformed_line_stats()) > 0) {
     out << "\nMalformed lines by reason:";
-    for (std::size_t r = 0; r < core::kMalformedReasonCount; ++r) {
-      auto reason = static_cast<core::MalformedReason>(r);
-      if (s.total.malformed[reason]) out << " " << core::malformed_reason_key(reason) << "=" << s.total.malformed[reason];
-    }
+    for (core::Stat stat : core::malformed_line_stats())
+      if (s.total.stats[stat]) out << " " << core::stat_key(stat) << "=" << s.total.stats[stat];
     out << "\n";
     for (const auto& d : s.messages) out << "  " << core::format_diagnostic(d) << "\n";
   }
@@ -171,17 +169,9 @@ nlohmann::ordered_json counts_json(const CountsBlock& c) {
   j["records"] = records;
   j["record_total"] = c.records.total();
   j["lines"] = c.lines;
-  nlohmann::ordered_json skipped;
-  for (std::size_t r = 0; r < core::kSkipReasonCount; ++r)
-    skipped[std::string(core::skip_reason_key(static_cast<core::SkipReason>(r)))] =
-        c.skipped[static_cast<core::SkipReason>(r)];
-  j["skipped"] = skipped;
+  j["skipped"] = stats_json(c.stats, core::skipped_line_stats());
   j["other_categories"] = c.other_categories;
-  nlohmann::ordered_json malformed;
-  for (std::size_t r = 0; r < core::kMalformedReasonCount; ++r)
-    malformed[std::string(core::malformed_reason_key(static_cast<core::MalformedReason>(r)))] =
-        c.malformed[static_cast<core::MalformedReason>(r)];
-  j["malformed"] = malformed;
+  j["malformed"] = stats_json(c.stats, core::malformed_line_stats());
   nlohmann::ordered_json malformed_kind = nlohmann::ordered_json::object();
   for (auto kind : core::all_record_kinds())
     if (c.malformed_by_kind[kind]) malformed_kind[std::string(core::record_kind_key(kind))] = c.malformed_by_kind[kind];

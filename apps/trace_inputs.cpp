@@ -7,6 +7,7 @@
 #include <iostream>
 #include <thread>
 
+#include "core/trace_stats.hpp"
 #include "machine_models/machine_limits.hpp"
 #include "option_checks.hpp"
 #include "packed/packed_trace.hpp"
@@ -22,7 +23,9 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
       ->capture_default_str();
   session::ReadingOptions& options = flags.options;
   cmd->add_flag("--keep-going", options.read.keep_going, "report an unreadable file and read the others");
-  cmd->add_flag("--strict", options.strict, "a malformed line (or a file skipped by --keep-going) is an error: exit 1");
+  cmd->add_flag("--strict", options.strict,
+                "input lost while reading (a malformed line, a record not joined, a file skipped by --keep-going) is "
+                "an error: exit 1");
   cmd->add_flag("-q,--quiet", flags.quiet, "no reading summary on stderr");
   cmd->add_option("--max-messages", options.read.max_messages_per_file, "malformed lines quoted per file")
       ->capture_default_str();
@@ -39,26 +42,23 @@ std::string reading_summary(const session::LoadedTrace& t) {
   const auto& files = t.records.files;
   std::string out = "read " + std::to_string(files.size()) + " file(s), " + std::to_string(t.records.record_count()) +
                     " records";
-  core::EnumCounts<core::SkipReason, core::kSkipReasonCount> skipped;
-  for (const auto& f : files) skipped += f.stats.skipped;
-  if (skipped.total()) {
-    out += "; " + std::to_string(skipped.total()) + " other line(s) skipped (";
+  const core::StatCounts stats = core::read_stats(t.records);
+  if (const std::uint64_t skipped = stats.total(core::skipped_line_stats())) {
+    out += "; " + std::to_string(skipped) + " other line(s) skipped (";
     bool first = true;
-    for (std::size_t r = 0; r < core::kSkipReasonCount; ++r) {
-      const auto reason = static_cast<core::SkipReason>(r);
-      if (!skipped[reason]) continue;
-      out += (first ? "" : ", ") + std::string(core::skip_reason_key(reason)) + " " + std::to_string(skipped[reason]);
+    for (core::Stat stat : core::skipped_line_stats()) {
+      if (!stats[stat]) continue;
+      out += (first ? "" : ", ") + std::string(core::stat_key(stat)) + " " + std::to_string(stats[stat]);
       first = false;
     }
     out += ")";
   }
   if (t.records.format == core::TraceFormat::legion_prof) {
-    std::uint64_t unjoined = 0;
-    for (const auto& f : files) unjoined += f.profile.joins.total();
+    const std::uint64_t unjoined = stats.total(core::unjoined_record_stats());
     out += unjoined ? "; " + std::to_string(unjoined) + " record(s) not joined (--strict makes them an error)"
                     : "; every record joined";
   } else {
-    const std::uint64_t malformed = t.malformed_lines();
+    const std::uint64_t malformed = stats.total(core::malformed_line_stats());
     out += malformed ? "; " + std::to_string(malformed) + " malformed line(s) skipped (--strict makes them an error)"
                      : "; no malformed line";
   }

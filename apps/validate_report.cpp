@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "stats_json.hpp"
+
 namespace rr::app {
 
 nlohmann::ordered_json graph_totals_json(const graph::EventGraph& g) {
@@ -26,12 +28,7 @@ nlohmann::ordered_json graph_totals_json(const graph::EventGraph& g) {
 
 nlohmann::ordered_json graph_summary_json(const graph::BuildResult& r) {
   nlohmann::ordered_json j = graph_totals_json(r.graph);
-  nlohmann::ordered_json findings;
-  for (std::size_t i = 0; i < graph::kFindingKindCount; ++i) {
-    auto kind = static_cast<graph::FindingKind>(i);
-    findings[std::string(graph::finding_key(kind))] = r.findings.count(kind);
-  }
-  j["findings"] = findings;
+  j["findings"] = stats_json(r.findings.counts, core::finding_stats());
   j["finding_total"] = r.findings.total();
   return j;
 }
@@ -41,12 +38,10 @@ std::string render_graph_summary_text(const graph::BuildResult& r) {
                     std::to_string(r.graph.edge_count()) + " edges; ";
   if (r.findings.total() == 0) return out + "no validation findings\n";
   std::string list;
-  for (std::size_t i = 0; i < graph::kFindingKindCount; ++i) {
-    auto kind = static_cast<graph::FindingKind>(i);
+  for (core::Stat kind : core::finding_stats())
     if (r.findings.count(kind))
-      list += (list.empty() ? "" : ", ") + std::string(graph::finding_key(kind)) + "=" +
+      list += (list.empty() ? "" : ", ") + std::string(core::stat_key(kind)) + "=" +
               std::to_string(r.findings.count(kind));
-  }
   return out + "findings: " + list + " (details: realm-replay validate)\n";
 }
 
@@ -63,11 +58,10 @@ std::string render_validate_text(const core::TraceRecords& trace, const graph::B
     out << "No findings: every event is produced once, every join matches, no cycle.\n";
   } else {
     out << "Findings:\n";
-    for (std::size_t i = 0; i < graph::kFindingKindCount; ++i) {
-      auto kind = static_cast<graph::FindingKind>(i);
+    for (core::Stat kind : core::finding_stats()) {
       if (r.findings.count(kind) == 0) continue;
-      out << "  " << graph::finding_key(kind) << ": " << r.findings.count(kind) << " — "
-          << graph::finding_description(kind) << "\n";
+      out << "  " << core::stat_key(kind) << ": " << r.findings.count(kind) << " — " << core::stat_description(kind)
+          << "\n";
       for (const auto& f : r.findings.examples)
         if (f.kind == kind)
           out << "      " << core::to_string(f.event) << (f.detail.empty() ? "" : "  " + f.detail) << "\n";
@@ -97,24 +91,20 @@ nlohmann::ordered_json render_validate_json(const core::TraceRecords& trace, con
   j["context"] = context_json(ctx);
   j["records"] = trace.record_count();
   j["graph"] = graph_totals_json(r.graph);
-  nlohmann::ordered_json counts, examples;
-  for (std::size_t i = 0; i < graph::kFindingKindCount; ++i) {
-    auto kind = static_cast<graph::FindingKind>(i);
-    counts[std::string(graph::finding_key(kind))] = r.findings.count(kind);
+  nlohmann::ordered_json examples;
+  for (core::Stat kind : core::finding_stats()) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& f : r.findings.examples)
       if (f.kind == kind) list.push_back({{"event", core::to_string(f.event)}, {"detail", f.detail}});
-    if (!list.empty()) examples[std::string(graph::finding_key(kind))] = list;
+    if (!list.empty()) examples[std::string(core::stat_key(kind))] = list;
   }
-  j["findings"] = counts;
+  j["findings"] = stats_json(r.findings.counts, core::finding_stats());
   j["finding_total"] = r.findings.total();
   j["unexplained_total"] = r.findings.unexplained(trace.format);
   nlohmann::ordered_json explained = nlohmann::ordered_json::object();
-  for (std::size_t i = 0; i < graph::kFindingKindCount; ++i) {
-    auto kind = static_cast<graph::FindingKind>(i);
+  for (core::Stat kind : core::finding_stats())
     if (auto why = r.findings.explanation(kind, trace.format); !why.empty() && r.findings.count(kind))
-      explained[std::string(graph::finding_key(kind))] = why;
-  }
+      explained[std::string(core::stat_key(kind))] = why;
   j["explained"] = explained;
   j["notes"] = r.findings.notes;
   j["examples"] = examples.is_null() ? nlohmann::ordered_json::object() : examples;

@@ -97,29 +97,6 @@ std::string format_diagnostic(const Diagnostic& d) {
   return out;
 }
 
-std::string_view skip_reason_key(SkipReason r) {
-  switch (r) {
-    case SkipReason::blank: return "blank";
-    case SkipReason::other_category: return "other_category";
-    case SkipReason::pending_dump: return "pending_event_dump";
-    case SkipReason::unprefixed_text: return "unprefixed_text";
-  }
-  return "?";
-}
-
-std::string_view malformed_reason_key(MalformedReason r) {
-  switch (r) {
-    case MalformedReason::bad_prefix: return "bad_prefix";
-    case MalformedReason::unknown_record: return "unknown_record";
-    case MalformedReason::bad_fields: return "bad_fields";
-    case MalformedReason::group_count_mismatch: return "group_count_mismatch";
-    case MalformedReason::value_out_of_range: return "value_out_of_range";
-    case MalformedReason::line_too_long: return "line_too_long";
-    case MalformedReason::binary_data: return "binary_data";
-  }
-  return "?";
-}
-
 std::uint64_t RecordBatch::record_count() const {
   return processors.size() + groups.size() + memories.size() + task_requests.size() + task_times.size() +
          task_waits.size() + event_merges.size() + event_preconditions.size() + event_triggers.size() +

@@ -1,4 +1,4 @@
-// Counted problems and located messages: what went wrong, where, how often.
+// Located messages and counts by enum: what went wrong, where, how often (what is counted: core/stats.hpp).
 #pragma once
 
 #include <array>
@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "stats.hpp"
 
 namespace rr::core {
 
@@ -25,6 +27,7 @@ std::string format_location(const SourceLocation& where);
 
 // A message about one place, with the offending line quoted when there is one.
 struct Diagnostic {
+  Stat stat{};  // what it is counted as: set where it is counted
   SourceLocation where;
   std::string message;
   std::string quote;  // the line (shortened), empty when not applicable
@@ -37,29 +40,6 @@ struct InputError {
   std::string message;
   std::string to_string() const { return format_location(where) + ": " + message; }
 };
-
-// Why a line is skipped without being an error.
-enum class SkipReason : std::uint8_t {
-  blank,
-  other_category,  // a {n}{category} logger line of a category other than graph
-  pending_dump,    // the unprefixed PRINTING ALL PENDING EVENTS ... DONE block (E2c)
-  unprefixed_text, // any other text without the logger prefix
-};
-inline constexpr std::size_t kSkipReasonCount = 4;
-std::string_view skip_reason_key(SkipReason r);
-
-// Why a {graph} line (or an unprefixed record line) could not be used.
-enum class MalformedReason : std::uint8_t {
-  bad_prefix,            // looks like a logger line but the [node - thread] {level}{cat} prefix is broken
-  unknown_record,        // {graph} line whose record name is none of the 14
-  bad_fields,            // the record's fields do not match its format
-  group_count_mismatch,  // Group announces n members but lists another number
-  value_out_of_range,    // a number does not fit the field (e.g. arglen > 2^32)
-  line_too_long,         // longer than the reader's line limit
-  binary_data,           // a NUL byte inside the line
-};
-inline constexpr std::size_t kMalformedReasonCount = 7;
-std::string_view malformed_reason_key(MalformedReason r);
 
 template <typename Enum, std::size_t N>
 struct EnumCounts {

@@ -49,11 +49,6 @@ constexpr std::string_view kWorkKeys[kProfWorkKindCount] = {
 std::string_view prof_work_kind_record(ProfWorkKind kind) { return kWorkRecords[static_cast<std::size_t>(kind)]; }
 std::string_view prof_work_kind_key(ProfWorkKind kind) { return kWorkKeys[static_cast<std::size_t>(kind)]; }
 
-std::uint64_t ProfJoinCounts::total() const {
-  return waits_unattached + waits_other_op + copy_insts_unattached + fill_insts_unattached +
-         repeated_machine_descs + conflicting_descriptions;
-}
-
 std::uint64_t ProfileRecords::record_count() const {
   std::uint64_t n = 0;
   for (const auto& t : record_types) n += t.count;

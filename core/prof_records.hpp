@@ -303,24 +303,6 @@ struct ProfRecordTypeCount {
   std::uint64_t bytes = 0;  // including each record's 4-byte type id
 };
 
-// Records that are framed correctly but do not fit together, and repeated descriptions; counted, never
-// fatal.
-struct ProfJoinCounts {
-  std::uint64_t waits_unattached = 0;       // a wait record not right after a work item of its kind
-  std::uint64_t waits_other_op = 0;         // attached, but its op_id differs from the item's
-  std::uint64_t copy_insts_unattached = 0;  // a CopyInstInfo not right after the CopyInfo of its fevent
-  std::uint64_t fill_insts_unattached = 0;
-  std::uint64_t repeated_machine_descs = 0;  // MachineDesc after the first (the first is kept)
-  // Descriptions of a processor, memory or (processor, memory) pair already described: usual (Legion
-  // describes them again with everything affine to them: docs/legion-prof.md, Records by purpose); dropped.
-  std::uint64_t repeated_processors = 0;
-  std::uint64_t repeated_memories = 0;
-  std::uint64_t repeated_affinities = 0;
-  std::uint64_t conflicting_descriptions = 0;  // ...of those, repeats with other values (the first is kept)
-  // The problems: everything but the usual repeats.
-  std::uint64_t total() const;
-};
-
 struct ProfileRecords {
   std::string file_type_version;  // "1.0" from the FileType line
   std::uint32_t max_dim = 0;      // from MaxDimDesc
@@ -362,7 +344,9 @@ struct ProfileRecords {
   std::vector<ProfInstanceRedistrict> instance_redistricts;
   std::vector<ProfEventMerger> completion_queues;
 
-  ProfJoinCounts joins;
+  // Records framed correctly that do not fit together, and repeated descriptions (the legion_prof_reader's
+  // stats); counted, never fatal.
+  StatCounts counts;
   std::vector<Diagnostic> join_messages;  // the first few records that could not be joined, located
 
   // Records of every type the file holds (the sum of record_types).

@@ -71,8 +71,7 @@ std::string_view era_name(Era era);  // "E2c", "E2a or E2b", ...
 // Counted facts about one file (or one chunk, before it is merged into its file).
 struct FileStats {
   EnumCounts<RecordKind, kRecordKindCount> records;
-  EnumCounts<SkipReason, kSkipReasonCount> skipped;
-  EnumCounts<MalformedReason, kMalformedReasonCount> malformed;
+  StatCounts counts;  // lines skipped and malformed (the realm_log_parser's stats)
   EnumCounts<RecordKind, kRecordKindCount> malformed_by_kind;  // bad_fields etc., by the record named
   std::map<std::string, std::uint64_t, std::less<>> other_categories;
   EraEvidence era;
@@ -93,7 +92,8 @@ struct FileStats {
       if (id > max_id) max_id = id;
     }
   }
-  std::uint64_t malformed_total() const { return malformed.total(); }
+  std::uint64_t malformed_total() const { return counts.total(malformed_line_stats()); }
+  std::uint64_t skipped_total() const { return counts.total(skipped_line_stats()); }
 };
 
 enum class Compression : std::uint8_t { none, gzip, xz, zstd };

@@ -39,7 +39,8 @@ class LineParser {
 
  private:
   void parse_record(std::string_view body, int level, std::string_view whole_line, std::uint32_t relative_line);
-  void malformed(core::MalformedReason reason, std::string message, std::string_view line, std::uint32_t relative_line);
+  // Counts a malformed line as `reason` (one of core::malformed_line_stats()) and keeps its first messages.
+  void malformed(core::Stat reason, std::string message, std::string_view line, std::uint32_t relative_line);
   void note_prefix(std::uint32_t node, std::uint64_t thread);
 
   core::RecordBatch& batch_;

@@ -41,7 +41,7 @@ struct ProfFileSummary {
   std::uint64_t stored_bytes = 0;
   std::vector<std::pair<std::string, std::uint64_t>> record_counts;  // every declared type, header order
   ProfWorkCounts work;
-  core::ProfJoinCounts joins;
+  core::StatCounts stats;  // records not joined, repeated descriptions
 };
 
 struct ProfileSummary {
@@ -61,7 +61,7 @@ struct ProfileSummary {
   std::map<std::string, std::uint64_t> memories_by_kind;
   std::uint64_t affinities = 0;  // distinct (processor, memory) pairs
   ProfWorkCounts work;
-  core::ProfJoinCounts joins;
+  core::StatCounts stats;
   std::vector<core::Diagnostic> messages;  // the first records that could not be joined, located
 };
 

@@ -20,8 +20,7 @@ std::string_view time_kind_key(std::size_t index);
 
 struct CountsBlock {
   core::EnumCounts<core::RecordKind, core::kRecordKindCount> records;
-  core::EnumCounts<core::SkipReason, core::kSkipReasonCount> skipped;
-  core::EnumCounts<core::MalformedReason, core::kMalformedReasonCount> malformed;
+  core::StatCounts stats;  // lines skipped and malformed
   core::EnumCounts<core::RecordKind, core::kRecordKindCount> malformed_by_kind;
   std::map<std::string, std::uint64_t> other_categories;
   std::uint64_t lines = 0;

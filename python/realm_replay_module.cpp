@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/stats.hpp"
 #include "machine_models/machine_limits.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "replay/critical_path.hpp"
@@ -195,6 +196,22 @@ py::list names(std::size_t count, const char* (*name)(std::size_t)) {
 }
 
 // Every function the trace has tasks of, by id, as every output names it: {5: 'calc_new_currents', 7: 'f7'}.
+// Every stat of the list (core/stats.hpp), zero or not, in its order: the rows of the SQL stats table.
+py::list stats(const rr::session::LoadedTrace& trace) {
+  const rr::core::StatCounts counts = rr::graph::trace_stats(trace.records, trace.built.findings);
+  py::list out;
+  for (rr::core::Stat stat : rr::core::kAllStats) {
+    py::dict row;
+    row["name"] = std::string(rr::core::stat_key(stat));
+    row["source"] = std::string(rr::core::source_name(rr::core::stat_source(stat)));
+    row["severity"] = std::string(rr::core::severity_name(rr::core::stat_severity(stat)));
+    row["value"] = counts[stat];
+    row["description"] = std::string(rr::core::stat_description(stat));
+    out.append(std::move(row));
+  }
+  return out;
+}
+
 py::dict function_names(const rr::session::LoadedTrace& trace) {
   const auto& g = trace.graph();
   std::set<std::uint32_t> functions;
@@ -386,13 +403,15 @@ PYBIND11_MODULE(realm_replay, m) {
           [](const Trace& t) {
             py::dict d;
             const auto& f = t.loaded->built.findings;
-            for (std::size_t k = 0; k < rr::graph::kFindingKindCount; ++k) {
-              const auto kind = static_cast<rr::graph::FindingKind>(k);
-              d[py::str(std::string(rr::graph::finding_key(kind)))] = f.count(kind);
-            }
+            for (rr::core::Stat kind : rr::core::finding_stats())
+              d[py::str(std::string(rr::core::stat_key(kind)))] = f.count(kind);
             return d;
           },
           "count per kind of graph finding (validate)")
+      .def_property_readonly(
+          "stats", [](const Trace& t) { return stats(*t.loaded); },
+          "every stat of reading and building the trace, as the SQL export's stats table: a list of dicts with "
+          "name, source, severity (info, data_loss: refused by strict=True, finding), value and description")
       .def_property_readonly(
           "function_names", [](const Trace& t) { return function_names(*t.loaded); },
           "every function the trace has tasks of, by id, as every output names it (the log's names, a names "

@@ -79,8 +79,8 @@ struct LoadedTrace {
 };
 
 // Reads and builds, and names the functions from ReadingOptions::names_file or the names.toml beside the trace.
-// Fails on an unreadable input (unless keep_going), an empty trace, a bad names file, or, with strict, on the
-// first malformed line, record that could not be joined, or skipped file (the error names it).
+// Fails on an unreadable input (unless keep_going), an empty trace, a bad names file, or, with strict, on any
+// input lost while reading: a malformed line, a record not joined, a skipped file (core::strict_problem).
 core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options);
 // The same from records already in memory (tests, generators): `label` names them in reports.
 core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string label, const ReadingOptions& options);

@@ -16,12 +16,26 @@ namespace rr::packed::pack {
 template <class A> void fields(A& a, core::Handle& h) { a(h.lo), a(h.hi); }
 template <class A> void fields(A& a, core::EventKey& e) { a(e.id_lo), a(e.id_hi), a(e.gen); }
 template <class A> void fields(A& a, core::SourceLocation& s) { a(s.file), a(s.line), a(s.byte_offset), a(s.decoded_offset); }
-template <class A> void fields(A& a, core::Diagnostic& d) { a(d.where), a(d.message), a(d.quote); }
+template <class A> void fields(A& a, core::StatCounts& c) { a(c.values); }
+// Counts are packed in the list's order (core/stats.hpp), so the list is pinned too: a stat added, removed,
+// renamed or moved fails the build here until kPackedTraceVersion is raised and the fingerprint updated.
+constexpr std::uint64_t stat_list_fingerprint() {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over "key," for every stat in order
+  for (const core::StatInfo& s : core::kStatInfo)
+    for (char c : std::string(s.key) + ",") h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return h;
+}
+static_assert(core::kStatCount == 38 && stat_list_fingerprint() == 0x93a119cb8211fad7ull);
+template <class A> void fields(A& a, core::Diagnostic& d) {
+  a(d.stat), a(d.where), a(d.message), a(d.quote);
+  check_enum(a, d.stat, core::kStatCount);
+}
 template <class A> void fields(A& a, core::InputError& e) { a(e.where), a(e.message); }
 template <class A> void fields(A& a, core::ProcessorRecord& r) { a(r.line), a(r.id), a(r.kind); }
 template <class A> void fields(A& a, core::GroupRecord& r) { a(r.line), a(r.id), a(r.first_member), a(r.member_count); }
 template <class A> void fields(A& a, core::MemoryRecord& r) { a(r.line), a(r.id), a(r.kind); }
-static_assert(sizeof(core::SourceLocation) == 32 + 8 + 16 + 16 && sizeof(core::Diagnostic) == 72 + 64);
+static_assert(sizeof(core::StatCounts) == core::kStatCount * 8);
+static_assert(sizeof(core::SourceLocation) == 32 + 8 + 16 + 16 && sizeof(core::Diagnostic) == 8 + 72 + 64);
 static_assert(sizeof(core::ProcessorRecord) == 16 && sizeof(core::GroupRecord) == 20 && sizeof(core::MemoryRecord) == 16);
 
 // ---- core: what was read of each file ----
@@ -31,11 +45,11 @@ template <class A> void fields(A& a, core::EraEvidence& e) {
 }
 static_assert(sizeof(core::EraEvidence) == 5 * 8);
 template <class A> void fields(A& a, core::FileStats& s) {
-  a(s.records), a(s.skipped), a(s.malformed), a(s.malformed_by_kind), a(s.other_categories), a(s.era), a(s.lines);
+  a(s.records), a(s.counts), a(s.malformed_by_kind), a(s.other_categories), a(s.era), a(s.lines);
   a(s.text_bytes), a(s.null_args), a(s.unexpected_level), a(s.prefix_nodes), a(s.min_nonzero_id), a(s.max_id);
   a(s.threads), a(s.first_messages);
 }
-static_assert(sizeof(core::FileStats) == (14 + 4 + 7 + 14) * 8 + 48 + 40 + 6 * 8 + 3 * 24);
+static_assert(sizeof(core::FileStats) == 2 * 14 * 8 + sizeof(core::StatCounts) + 48 + 40 + 6 * 8 + 3 * 24);
 
 // A batch keeps its machine records; its graph records are gone after the build, counted in released_records.
 template <class A> void fields(A& a, core::RecordBatch& b) {
@@ -49,19 +63,14 @@ template <class A> void fields(A& a, core::ProfProcessor& p) { a(p.id), a(p.kind
 template <class A> void fields(A& a, core::ProfMemory& m) { a(m.id), a(m.kind), a(m.capacity); }
 template <class A> void fields(A& a, core::ProfAffinity& x) { a(x.proc), a(x.mem), a(x.bandwidth), a(x.latency); }
 template <class A> void fields(A& a, core::ProfRecordTypeCount& t) { a(t.name), a(t.id), a(t.count), a(t.bytes); }
-template <class A> void fields(A& a, core::ProfJoinCounts& j) {
-  a(j.waits_unattached), a(j.waits_other_op), a(j.copy_insts_unattached), a(j.fill_insts_unattached);
-  a(j.repeated_machine_descs), a(j.repeated_processors), a(j.repeated_memories), a(j.repeated_affinities);
-  a(j.conflicting_descriptions);
-}
 static_assert(sizeof(core::ProfMachine) == 32 && sizeof(core::ProfProcessor) == 16 && sizeof(core::ProfMemory) == 24);
-static_assert(sizeof(core::ProfAffinity) == 24 && sizeof(core::ProfRecordTypeCount) == 56 && sizeof(core::ProfJoinCounts) == 72);
+static_assert(sizeof(core::ProfAffinity) == 24 && sizeof(core::ProfRecordTypeCount) == 56);
 
 // A Legion Prof file keeps its header facts, its machine and its join problems; its work, copies and event
 // records are in the graph (and the traced machine, fitted when the trace was packed).
 template <class A> void fields(A& a, core::ProfileRecords& p) {
   a(p.file_type_version), a(p.max_dim), a(p.header_bytes), a(p.data_bytes), a(p.record_types), a(p.machine);
-  a(p.zero_time), a(p.calibration_err), a(p.strings), a(p.processors), a(p.memories), a(p.affinities), a(p.joins);
+  a(p.zero_time), a(p.calibration_err), a(p.strings), a(p.processors), a(p.memories), a(p.affinities), a(p.counts);
   a(p.join_messages);
 }
 
@@ -84,11 +93,11 @@ static_assert(sizeof(core::TraceRecords) == 8 + 2 * 24 + 8 + sizeof(core::EraEvi
 
 // ---- parser: the counts `stats` reports ----
 template <class A> void fields(A& a, parser::CountsBlock& c) {
-  a(c.records), a(c.skipped), a(c.malformed), a(c.malformed_by_kind), a(c.other_categories), a(c.lines);
+  a(c.records), a(c.stats), a(c.malformed_by_kind), a(c.other_categories), a(c.lines);
   a(c.text_bytes), a(c.stored_bytes), a(c.threads), a(c.null_args), a(c.unexpected_level);
   a(c.lines_from_other_nodes), a(c.copy_bytes), a(c.zero_byte_copy_sizes), a(c.task_time_us);
 }
-static_assert(sizeof(parser::CountsBlock) == (14 + 4 + 7 + 14) * 8 + 48 + 9 * 8 + 5 * 8);
+static_assert(sizeof(parser::CountsBlock) == 2 * 14 * 8 + sizeof(core::StatCounts) + 48 + 9 * 8 + 5 * 8);
 template <class A> void fields(A& a, parser::NodeSummary& n) { a(n.node), a(n.files), a(n.counts); }
 static_assert(sizeof(parser::NodeSummary) == 8 + 24 + sizeof(parser::CountsBlock));
 template <class A> void fields(A& a, parser::TraceSummary& s) {
@@ -104,16 +113,17 @@ template <class A> void fields(A& a, parser::ProfWorkCounts& w) {
 }
 static_assert(sizeof(parser::ProfWorkCounts) == (core::kProfWorkKindCount + 3) * 16 + 16);
 template <class A> void fields(A& a, parser::ProfFileSummary& f) {
-  a(f.path), a(f.node), a(f.records), a(f.data_bytes), a(f.stored_bytes), a(f.record_counts), a(f.work), a(f.joins);
+  a(f.path), a(f.node), a(f.records), a(f.data_bytes), a(f.stored_bytes), a(f.record_counts), a(f.work), a(f.stats);
 }
-static_assert(sizeof(parser::ProfFileSummary) == 32 + 8 + 3 * 8 + 24 + sizeof(parser::ProfWorkCounts) + sizeof(core::ProfJoinCounts));
+static_assert(sizeof(parser::ProfFileSummary) ==
+              32 + 8 + 3 * 8 + 24 + sizeof(parser::ProfWorkCounts) + sizeof(core::StatCounts));
 template <class A> void fields(A& a, parser::ProfileSummary& s) {
   a(s.files), a(s.failed_files), a(s.record_totals), a(s.records), a(s.data_bytes), a(s.stored_bytes);
   a(s.file_type_versions), a(s.versions), a(s.num_nodes), a(s.nodes_present), a(s.nodes_missing);
-  a(s.processors_by_kind), a(s.memories_by_kind), a(s.affinities), a(s.work), a(s.joins), a(s.messages);
+  a(s.processors_by_kind), a(s.memories_by_kind), a(s.affinities), a(s.work), a(s.stats), a(s.messages);
 }
 static_assert(sizeof(parser::ProfileSummary) == 8 * 24 + 3 * 8 + 8 + 2 * 48 + 8 + sizeof(parser::ProfWorkCounts) +
-                                                    sizeof(core::ProfJoinCounts));
+                                                    sizeof(core::StatCounts));
 
 // ---- machine: what the trace measured of its machine ----
 template <class A> void fields(A& a, machine::MeasuredValue& m) { a(m.value), a(m.tag), a(m.note); }
@@ -127,13 +137,14 @@ static_assert(sizeof(machine::TracedFacts) == 16 + 9 * sizeof(std::optional<mach
 // ---- graph: what validation found ----
 template <class A> void fields(A& a, graph::Finding& f) {
   a(f.kind), a(f.event), a(f.detail);
-  check_enum(a, f.kind, graph::kFindingKindCount);
+  check_enum(a, f.kind, core::kStatCount);
+  if (core::stat_severity(f.kind) != core::StatSeverity::finding) check_enum(a, f.kind, 0);  // not a finding
 }
 static_assert(sizeof(graph::Finding) == 16 + 32);
 template <class A> void fields(A& a, graph::GraphFindings& g) {
   a(g.counts), a(g.examples), a(g.cycle), a(g.external_references), a(g.pre_first_phase_references), a(g.notes);
   a(g.explained_here);
 }
-static_assert(sizeof(graph::GraphFindings) == graph::kFindingKindCount * (8 + 32) + 3 * 24 + 2 * 8);
+static_assert(sizeof(graph::GraphFindings) == core::kStatCount * (8 + 32) + 3 * 24 + 2 * 8);
 
 }  // namespace rr::packed::pack

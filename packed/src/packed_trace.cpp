@@ -99,7 +99,7 @@ core::TraceRecords kept_records(const core::TraceRecords& all) {
     kp.processors = p.processors;
     kp.memories = p.memories;
     kp.affinities = p.affinities;
-    kp.joins = p.joins;
+    kp.counts = p.counts;
     kp.join_messages = p.join_messages;
   }
   return kept;

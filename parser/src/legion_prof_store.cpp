@@ -70,9 +70,11 @@ std::uint32_t ProfRecordStore::intern(std::string_view s) {
   return it->second;
 }
 
-void ProfRecordStore::note(std::uint64_t offset, std::string message) {
+void ProfRecordStore::note(core::Stat stat, std::uint64_t offset, std::string message) {
+  ++out_.counts[stat];
   if (out_.join_messages.size() >= max_messages_) return;
   core::Diagnostic d;
+  d.stat = stat;
   d.where.decoded_offset = offset;  // the file is named by the caller, which knows it
   d.message = std::move(message);
   out_.join_messages.push_back(std::move(d));
@@ -183,17 +185,17 @@ void ProfRecordStore::add_wait(bool task_wait, const FieldView& f, std::uint64_t
       w.item = parent_.index;
       if (item.wait_count++ == 0) item.first_wait = static_cast<std::uint32_t>(out_.waits.size());
       if (item.op_id != w.op_id) {
-        ++out_.joins.waits_other_op;
-        note(offset, std::string(record) + " of op " + std::to_string(w.op_id) + " follows a " +
-                         std::string(core::prof_work_kind_record(item.kind)) + " of op " + std::to_string(item.op_id) +
-                         " (attached to it all the same)");
+        note(core::Stat::waits_other_op, offset,
+             std::string(record) + " of op " + std::to_string(w.op_id) + " follows a " +
+                 std::string(core::prof_work_kind_record(item.kind)) + " of op " + std::to_string(item.op_id) +
+                 " (attached to it all the same)");
       }
     }
   }
   if (w.item == core::kNoIndex) {
-    ++out_.joins.waits_unattached;
-    note(offset, std::string(record) + " of op " + std::to_string(w.op_id) + " does not follow a " +
-                     (task_wait ? "task" : "meta-task or message") + " record: not attached to any");
+    note(core::Stat::waits_unattached, offset,
+         std::string(record) + " of op " + std::to_string(w.op_id) + " does not follow a " +
+             (task_wait ? "task" : "meta-task or message") + " record: not attached to any");
   }
   out_.waits.push_back(w);
 }
@@ -265,9 +267,9 @@ void ProfRecordStore::add_copy_inst(const FieldView& f, std::uint64_t offset) {
     if (copy.inst_count++ == 0) copy.first_inst = static_cast<std::uint32_t>(out_.copy_insts.size());
     c.copy = parent_.index;
   } else {
-    ++out_.joins.copy_insts_unattached;
-    note(offset, "CopyInstInfo of fevent " + core::hex(c.fevent.id) +
-                     " does not follow the CopyInfo of that fevent: not attached to any");
+    note(core::Stat::copy_insts_unattached, offset,
+         "CopyInstInfo of fevent " + core::hex(c.fevent.id) +
+             " does not follow the CopyInfo of that fevent: not attached to any");
   }
   out_.copy_insts.push_back(c);
 }
@@ -284,9 +286,9 @@ void ProfRecordStore::add_fill_inst(const FieldView& f, std::uint64_t offset) {
     if (fill.inst_count++ == 0) fill.first_inst = static_cast<std::uint32_t>(out_.fill_insts.size());
     c.fill = parent_.index;
   } else {
-    ++out_.joins.fill_insts_unattached;
-    note(offset, "FillInstInfo of fevent " + core::hex(c.fevent.id) +
-                     " does not follow the FillInfo of that fevent: not attached to any");
+    note(core::Stat::fill_insts_unattached, offset,
+         "FillInstInfo of fevent " + core::hex(c.fevent.id) +
+             " does not follow the FillInfo of that fevent: not attached to any");
   }
   out_.fill_insts.push_back(c);
 }
@@ -308,7 +310,7 @@ void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f, std::uin
     case Kept::machine_desc: {
       check_machine(f, offset);
       if (out_.machine) {
-        ++out_.joins.repeated_machine_descs;
+        ++out_.counts[core::Stat::repeated_machine_descs];
         return;
       }
       core::ProfMachine m;
@@ -335,8 +337,8 @@ void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f, std::uin
         out_.processors.push_back(x);
         return;
       }
-      ++out_.joins.repeated_processors;
-      if (out_.processors[it->second].kind != x.kind) ++out_.joins.conflicting_descriptions;
+      ++out_.counts[core::Stat::repeated_processors];
+      if (out_.processors[it->second].kind != x.kind) ++out_.counts[core::Stat::conflicting_descriptions];
       return;
     }
     case Kept::mem_desc: {
@@ -347,9 +349,9 @@ void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f, std::uin
         out_.memories.push_back(x);
         return;
       }
-      ++out_.joins.repeated_memories;
+      ++out_.counts[core::Stat::repeated_memories];
       const core::ProfMemory& first = out_.memories[it->second];
-      if (first.kind != x.kind || first.capacity != x.capacity) ++out_.joins.conflicting_descriptions;
+      if (first.kind != x.kind || first.capacity != x.capacity) ++out_.counts[core::Stat::conflicting_descriptions];
       return;
     }
     case Kept::proc_mem_desc: {
@@ -360,9 +362,10 @@ void ProfRecordStore::add_machine_record(Kept kept, const FieldView& f, std::uin
         out_.affinities.push_back(a);
         return;
       }
-      ++out_.joins.repeated_affinities;
+      ++out_.counts[core::Stat::repeated_affinities];
       const core::ProfAffinity& first = out_.affinities[it->second];
-      if (first.bandwidth != a.bandwidth || first.latency != a.latency) ++out_.joins.conflicting_descriptions;
+      if (first.bandwidth != a.bandwidth || first.latency != a.latency)
+        ++out_.counts[core::Stat::conflicting_descriptions];
       return;
     }
     default: return;

@@ -43,7 +43,8 @@ class ProfRecordStore {
   void add_machine_record(Kept kept, const FieldView& f, std::uint64_t offset);
   void add_names(Kept kept, const FieldView& f);
   void add_events(Kept kept, const FieldView& f, std::uint64_t offset);
-  void note(std::uint64_t offset, std::string message);
+  // Counts a record as `stat` (one of core::unjoined_record_stats()) and keeps its first messages.
+  void note(core::Stat stat, std::uint64_t offset, std::string message);
 
   core::ProfileRecords& out_;
   std::size_t max_messages_;

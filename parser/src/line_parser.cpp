@@ -186,11 +186,12 @@ bool is_pending_dump_line(std::string_view line) {
 
 }  // namespace
 
-void LineParser::malformed(core::MalformedReason reason, std::string message, std::string_view line,
+void LineParser::malformed(core::Stat reason, std::string message, std::string_view line,
                            std::uint32_t relative_line) {
-  ++stats_.malformed[reason];
+  ++stats_.counts[reason];
   if (stats_.first_messages.size() < max_messages_) {
     core::Diagnostic d;
+    d.stat = reason;
     d.where.line = relative_line;  // made absolute when the chunk is merged
     d.message = std::move(message);
     d.quote = shorten(line);
@@ -200,7 +201,7 @@ void LineParser::malformed(core::MalformedReason reason, std::string message, st
 
 void LineParser::note_overlong_line(std::string_view head, std::uint32_t relative_line) {
   ++stats_.lines;
-  malformed(core::MalformedReason::line_too_long,
+  malformed(core::Stat::line_too_long,
             "line longer than " + std::to_string(kMaxLineBytes) + " bytes skipped", head, relative_line);
 }
 
@@ -240,11 +241,11 @@ void LineParser::parse_line(std::string_view line, std::uint32_t relative_line) 
   ++stats_.lines;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.find_first_not_of(' ') == std::string_view::npos) {
-    ++stats_.skipped[core::SkipReason::blank];
+    ++stats_.counts[core::Stat::blank];
     return;
   }
   if (std::memchr(line.data(), '\0', line.size()) != nullptr) {
-    malformed(core::MalformedReason::binary_data, "NUL byte in line (binary data?)", line, relative_line);
+    malformed(core::Stat::binary_data, "NUL byte in line (binary data?)", line, relative_line);
     return;
   }
 
@@ -254,32 +255,32 @@ void LineParser::parse_line(std::string_view line, std::uint32_t relative_line) 
     Iter end = line.data() + line.size();
     if (!x3::parse(it, end, grammar::prefix, prefix)) {
       if (line.find("{graph}") != std::string_view::npos)
-        malformed(core::MalformedReason::bad_prefix, "malformed logger prefix", line, relative_line);
+        malformed(core::Stat::bad_prefix, "malformed logger prefix", line, relative_line);
       else
-        ++stats_.skipped[core::SkipReason::unprefixed_text];
+        ++stats_.counts[core::Stat::unprefixed_text];
       return;
     }
     std::string_view rest(it, static_cast<std::size_t>(end - it));
     std::size_t close = rest.find("}: ");
     if (close == std::string_view::npos) {
-      malformed(core::MalformedReason::bad_prefix, "malformed logger prefix (no \"}: \")", line, relative_line);
+      malformed(core::Stat::bad_prefix, "malformed logger prefix (no \"}: \")", line, relative_line);
       return;
     }
     std::string_view category = rest.substr(0, close);
     if (prefix.node > core::kMaxNode) {
       // A node no id can name: counting it would make the file (and the model) a node of that number.
       if (category == "graph")
-        malformed(core::MalformedReason::value_out_of_range,
+        malformed(core::Stat::value_out_of_range,
                   "node " + std::to_string(prefix.node) + " in the logger prefix is beyond the largest a Realm id names (" +
                       std::to_string(core::kMaxNode) + ")",
                   line, relative_line);
       else
-        ++stats_.skipped[core::SkipReason::unprefixed_text];
+        ++stats_.counts[core::Stat::unprefixed_text];
       return;
     }
     note_prefix(prefix.node, prefix.thread);
     if (category != "graph") {
-      ++stats_.skipped[core::SkipReason::other_category];
+      ++stats_.counts[core::Stat::other_category];
       auto found = stats_.other_categories.find(category);
       if (found == stats_.other_categories.end())
         stats_.other_categories.emplace(std::string(category), 1);
@@ -292,7 +293,7 @@ void LineParser::parse_line(std::string_view line, std::uint32_t relative_line) 
   }
 
   if (is_pending_dump_line(line)) {
-    ++stats_.skipped[core::SkipReason::pending_dump];
+    ++stats_.counts[core::Stat::pending_event_dump];
     if (line.front() == 'P') ++stats_.era.pending_dump_blocks;
     return;
   }
@@ -303,7 +304,7 @@ void LineParser::parse_line(std::string_view line, std::uint32_t relative_line) 
     parse_record(line, -1, line, relative_line);
     return;
   }
-  ++stats_.skipped[core::SkipReason::unprefixed_text];
+  ++stats_.counts[core::Stat::unprefixed_text];
 }
 
 // One case per record kind of the format, each a grammar rule and its checks; it is over 120 lines because the
@@ -317,7 +318,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
   RecordKind kind;
   if (!x3::parse(it, end, g::record_names, kind)) {
     std::string_view name = body.substr(0, body.find(':'));
-    malformed(core::MalformedReason::unknown_record, "unknown record kind \"" + shorten(name) + "\"", whole_line,
+    malformed(core::Stat::unknown_record, "unknown record kind \"" + shorten(name) + "\"", whole_line,
               relative_line);
     return;
   }
@@ -326,7 +327,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
   Iter const fields_begin = it;
   const std::uint32_t line_no = relative_line;
 
-  auto bad = [&](core::MalformedReason reason, const std::string& what) {
+  auto bad = [&](core::Stat reason, const std::string& what) {
     ++stats_.malformed_by_kind[kind];
     malformed(reason, "malformed " + std::string(core::record_kind_name(kind)) + " record: " + what, whole_line,
               relative_line);
@@ -363,7 +364,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         }
         if (listed != head.count) {
           batch_.group_members.resize(first);
-          bad(core::MalformedReason::group_count_mismatch,
+          bad(core::Stat::group_count_mismatch,
               "announces " + std::to_string(head.count) + " members but lists " + std::to_string(listed));
           return;
         }
@@ -375,7 +376,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         g::RawTaskRequest r;
         x3::parse(it, end, g::task_request, r);
         if (r.arglen > std::numeric_limits<std::uint32_t>::max()) {
-          bad(core::MalformedReason::value_out_of_range, "args length " + std::to_string(r.arglen) + " too large");
+          bad(core::Stat::value_out_of_range, "args length " + std::to_string(r.arglen) + " too large");
           return;
         }
         stats_.note_id(r.target);
@@ -392,7 +393,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         g::RawEventCount r;
         x3::parse(it, end, g::event_count, r);
         if (kind == RecordKind::task_time && r.value > core::kMaxLoggedMicros) {
-          bad(core::MalformedReason::value_out_of_range,
+          bad(core::Stat::value_out_of_range,
               "task time " + std::to_string(r.value) + " us is beyond the limit of 2^42 us (51 days)");
           return;
         }
@@ -407,7 +408,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         g::RawTaskWait r;
         x3::parse(it, end, g::task_wait, r);
         if (r.micros > core::kMaxLoggedMicros) {
-          bad(core::MalformedReason::value_out_of_range,
+          bad(core::Stat::value_out_of_range,
               "task wait " + std::to_string(r.micros) + " us is beyond the limit of 2^42 us (51 days)");
           return;
         }
@@ -420,7 +421,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
         g::RawEventCount r;
         x3::parse(it, end, g::event_count, r);
         if (r.value > std::numeric_limits<std::uint32_t>::max()) {
-          bad(core::MalformedReason::value_out_of_range, "input count " + std::to_string(r.value) + " too large");
+          bad(core::Stat::value_out_of_range, "input count " + std::to_string(r.value) + " too large");
           return;
         }
         stats_.note_id(r.event.id);
@@ -491,7 +492,7 @@ void LineParser::parse_record(std::string_view body, int level, std::string_view
     }
   } catch (const x3::expectation_failure<Iter>& failure) {
     const auto column = static_cast<std::size_t>(failure.where() - whole_line.data()) + 1;
-    bad(core::MalformedReason::bad_fields, "expected " + failure.which() + " at column " + std::to_string(column));
+    bad(core::Stat::bad_fields, "expected " + failure.which() + " at column " + std::to_string(column));
     return;
   }
   ++stats_.records[kind];

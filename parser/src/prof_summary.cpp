@@ -37,18 +37,6 @@ ProfWorkCounts count_work(const core::ProfileRecords& p) {
   return c;
 }
 
-void add_joins(core::ProfJoinCounts& into, const core::ProfJoinCounts& j) {
-  into.waits_unattached += j.waits_unattached;
-  into.waits_other_op += j.waits_other_op;
-  into.copy_insts_unattached += j.copy_insts_unattached;
-  into.fill_insts_unattached += j.fill_insts_unattached;
-  into.repeated_machine_descs += j.repeated_machine_descs;
-  into.repeated_processors += j.repeated_processors;
-  into.repeated_memories += j.repeated_memories;
-  into.repeated_affinities += j.repeated_affinities;
-  into.conflicting_descriptions += j.conflicting_descriptions;
-}
-
 template <typename T>
 void add_distinct(std::vector<T>& v, const T& x) {
   if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
@@ -82,12 +70,12 @@ ProfileSummary summarise_profiles(const core::TraceRecords& trace) {
         it->second += t.count;
     }
     fs.work = count_work(p);
-    fs.joins = p.joins;
+    fs.stats = p.counts;
     s.records += fs.records;
     s.data_bytes += fs.data_bytes;
     s.stored_bytes += fs.stored_bytes;
     s.work.add(fs.work);
-    add_joins(s.joins, p.joins);
+    s.stats += p.counts;
     s.messages.insert(s.messages.end(), p.join_messages.begin(), p.join_messages.end());
     add_distinct(s.file_type_versions, p.file_type_version);
     if (p.machine) {

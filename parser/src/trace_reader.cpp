@@ -82,8 +82,7 @@ void parse_chunk(Chunk& chunk, std::size_t max_messages, const core::RecordBatch
 
 void merge_stats(core::FileStats& into, core::FileStats&& from, std::uint64_t first_line, std::size_t max_messages) {
   into.records += from.records;
-  into.skipped += from.skipped;
-  into.malformed += from.malformed;
+  into.counts += from.counts;
   into.malformed_by_kind += from.malformed_by_kind;
   for (auto& [name, count] : from.other_categories) into.other_categories[name] += count;
   into.era += from.era;

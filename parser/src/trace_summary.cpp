@@ -17,8 +17,7 @@ std::string_view time_kind_key(std::size_t index) {
 
 void CountsBlock::add(const CountsBlock& o) {
   records += o.records;
-  skipped += o.skipped;
-  malformed += o.malformed;
+  stats += o.stats;
   malformed_by_kind += o.malformed_by_kind;
   for (const auto& [k, v] : o.other_categories) other_categories[k] += v;
   lines += o.lines;
@@ -93,8 +92,7 @@ TraceSummary summarise(const core::TraceRecords& trace, std::span<const core::Fi
     CountsBlock c;
     const auto& st = f.stats;
     c.records = st.records;
-    c.skipped = st.skipped;
-    c.malformed = st.malformed;
+    c.stats = st.counts;
     c.malformed_by_kind = st.malformed_by_kind;
     for (const auto& [k, v] : st.other_categories) c.other_categories[k] += v;
     c.lines = st.lines;

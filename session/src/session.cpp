@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "core/trace_stats.hpp"
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "graph/prof_graph_builder.hpp"
@@ -36,7 +37,7 @@ std::uint64_t LoadedTrace::malformed_lines() const {
 
 std::uint64_t LoadedTrace::skipped_lines() const {
   std::uint64_t n = 0;
-  for (const auto& f : records.files) n += f.stats.skipped.total();
+  for (const auto& f : records.files) n += f.stats.skipped_total();
   return n;
 }
 
@@ -81,30 +82,6 @@ std::string trace_family(const std::string& label, std::uint32_t nodes) {
 
 namespace {
 
-// What --strict refuses in records read: a skipped file, a malformed line, a record that could not be joined.
-std::optional<core::InputError> strict_problem(const core::TraceRecords& records) {
-  if (!records.failed_files.empty()) return records.failed_files.front();
-  for (const auto& f : records.files)
-    if (f.stats.malformed_total() > 0) {
-      const std::string count = std::to_string(f.stats.malformed_total());
-      if (!f.stats.first_messages.empty()) {
-        const core::Diagnostic& d = f.stats.first_messages.front();
-        return core::InputError{d.where, d.message + " (--strict; " + count + " malformed line(s) in this file)"};
-      }
-      return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " malformed line(s) (--strict)"};
-    }
-  for (const auto& f : records.files)
-    if (f.profile.joins.total() > 0) {
-      const std::string count = std::to_string(f.profile.joins.total());
-      if (!f.profile.join_messages.empty()) {
-        const core::Diagnostic& d = f.profile.join_messages.front();
-        return core::InputError{d.where, d.message + " (--strict; " + count + " record(s) not joined in this file)"};
-      }
-      return core::InputError{core::SourceLocation{f.path, 0, std::nullopt}, count + " record(s) not joined (--strict)"};
-    }
-  return std::nullopt;
-}
-
 // The first `n` messages of each file, in order (messages name their file).
 void keep_first_per_file(std::vector<core::Diagnostic>& messages, std::size_t n) {
   std::map<std::string, std::size_t, std::less<>> kept;
@@ -114,9 +91,8 @@ void keep_first_per_file(std::vector<core::Diagnostic>& messages, std::size_t n)
 // A packed trace holds the examples and messages of the counts it was packed with: a command that asks for
 // fewer (--examples, --max-messages) gets the first ones, as it would from the logs; more cannot be had.
 void keep_at_most(LoadedTrace& t, std::size_t examples, std::size_t messages) {
-  std::array<std::size_t, graph::kFindingKindCount> per_kind{};
-  std::erase_if(t.built.findings.examples,
-                [&](const graph::Finding& f) { return per_kind[static_cast<std::size_t>(f.kind)]++ >= examples; });
+  core::StatCounts per_kind;
+  std::erase_if(t.built.findings.examples, [&](const graph::Finding& f) { return per_kind[f.kind]++ >= examples; });
   for (auto& f : t.records.files) {
     if (f.stats.first_messages.size() > messages) f.stats.first_messages.resize(messages);
     if (f.profile.join_messages.size() > messages) f.profile.join_messages.resize(messages);
@@ -158,7 +134,7 @@ core::Expected<LoadedTrace> load_built_trace(const std::vector<std::string>& inp
     auto packed = read_packed_trace(inputs.front());
     if (!packed) return packed.error();
     if (options.strict)
-      if (auto problem = strict_problem(packed->records)) return *problem;
+      if (auto problem = core::strict_problem(packed->records)) return *problem;
     if (!options.summarise) {
       packed->summary.reset();
       packed->profile_summary.reset();
@@ -193,7 +169,7 @@ core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, c
 
 core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string label, const ReadingOptions& options) {
   if (options.strict)
-    if (auto problem = strict_problem(records)) return *problem;
+    if (auto problem = core::strict_problem(records)) return *problem;
   LoadedTrace t;
   t.cache = std::make_shared<LoadedTrace::Cache>();
   t.label = std::move(label);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """realm-replay export --sqlite: the database says what the CLI's JSON says (estimate, critical path by class,
-operation and edge counts, per-kind counts), the critical path tiles the estimate, the documented queries of
+operation and edge counts, per-kind counts, every stat as `stats --json` and `validate --json` count it), the
+critical path tiles the estimate, the documented queries of
 docs/sql.md run and answer, the same inputs give the same rows at 1 and 2 threads, and every kind of bad output
 path is a clear error that leaves nothing behind. usage: sql_export_test.py REALM_REPLAY SOURCE_DIR"""
 import json
@@ -49,7 +50,8 @@ with tempfile.TemporaryDirectory() as tmp:
         run("export", "-q", trace, "-m", machine, "--sqlite", db, "-j", "1")
         replay = json.loads(run("replay", "-q", trace, "-m", machine, "--json").stdout)
         critpath = json.loads(run("critpath", "-q", trace, "-m", machine, "--json").stdout)
-        graph = json.loads(run("validate", "-q", trace, "--json").stdout)["graph"]
+        validate = json.loads(run("validate", "-q", trace, "--json").stdout)
+        graph = validate["graph"]
 
         (estimate, operations, completed, stuck), = rows(db, "SELECT estimated_time_ns, operations, completed, stuck FROM runs")
         check(estimate == replay["estimated_time_ns"], f"{name}: estimate {estimate} as replay --json says")
@@ -75,6 +77,19 @@ with tempfile.TemporaryDirectory() as tmp:
         check(busy > 0 and busy <= segments, f"{name}: processors' busy time {busy} within their segments' {segments}")
         done = rows(db, "SELECT COUNT(*) FROM operations WHERE end_ns IS NOT NULL")[0][0]
         check(done == completed, f"{name}: {completed} operations have an end")
+        check(rows(db, "PRAGMA user_version") == [(3,)], f"{name}: schema version 3")
+        stats = {n: (source, severity, value, d) for n, source, severity, value, d in
+                 rows(db, "SELECT name, source, severity, value, description FROM stats")}
+        check(len(stats) == rows(db, "SELECT COUNT(*) FROM stats")[0][0] and all(d for *_, d in stats.values()),
+              f"{name}: {len(stats)} stats, each named once and described")
+        check({sev for _, sev, _, _ in stats.values()} == {"info", "data_loss", "finding"},
+              f"{name}: severities info, data_loss and finding")
+        check(all(stats[k][2] == n and stats[k][1] == "finding" for k, n in validate["findings"].items()) and
+              sum(v for _, sev, v, _ in stats.values() if sev == "finding") == validate["finding_total"],
+              f"{name}: the findings as validate --json counts them")
+        read = json.loads(run("stats", "-q", trace, "--json").stdout)
+        counted = read["joins"] if "joins" in read else {**read["total"]["skipped"], **read["total"]["malformed"]}
+        check(all(stats[k][2] == n for k, n in counted.items()), f"{name}: the reading's stats as stats --json says")
         for i, q in enumerate(queries):
             try:
                 answer = rows(db, q)
@@ -88,7 +103,7 @@ with tempfile.TemporaryDirectory() as tmp:
             db2 = os.path.join(tmp, "two.db")
             run("export", "-q", trace, "-m", machine, "--sqlite", db2, "-j", "2")
             same = all(rows(db, f"SELECT * FROM {t} ORDER BY 1, 2") == rows(db2, f"SELECT * FROM {t} ORDER BY 1, 2")
-                       for t in ["processors", "memories", "operations", "copies", "critical_path", "findings"])
+                       for t in ["processors", "memories", "operations", "copies", "critical_path", "findings", "stats"])
             check(same and rows(db, "SELECT * FROM edges") == rows(db2, "SELECT * FROM edges"),
                   f"{name}: the same rows at 1 and 2 threads")
 

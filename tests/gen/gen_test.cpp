@@ -290,22 +290,21 @@ TEST(GeneratorQuirks, StatsAndValidateReportExactlyWhatWasInjected) {
   core::FileStats total;
   for (const auto& f : trace->files) {
     total.records += f.stats.records;
-    total.skipped += f.stats.skipped;
-    total.malformed += f.stats.malformed;
+    total.counts += f.stats.counts;
     total.null_args += f.stats.null_args;
     total.era += f.stats.era;
   }
   EXPECT_EQ(total.null_args, w.injected["nil_args"]);
   EXPECT_EQ(total.era.spaced_preconditions, w.injected["spaced_preconditions"]);
-  EXPECT_EQ(total.skipped[core::SkipReason::other_category], w.injected["other_categories"]);
+  EXPECT_EQ(total.counts[core::Stat::other_category], w.injected["other_categories"]);
   // The last line (node 0's "DONE") was cut: one dump line fewer, one line of unprefixed text.
-  EXPECT_EQ(total.skipped[core::SkipReason::pending_dump], w.injected["pending_dump_lines"] - 1);
-  EXPECT_EQ(total.skipped[core::SkipReason::unprefixed_text], 1u);
-  EXPECT_EQ(total.malformed.total(), 0u);
+  EXPECT_EQ(total.counts[core::Stat::pending_event_dump], w.injected["pending_dump_lines"] - 1);
+  EXPECT_EQ(total.counts[core::Stat::unprefixed_text], 1u);
+  EXPECT_EQ(total.malformed_total(), 0u);
   EXPECT_EQ(trace->era, core::Era::e2c);
   auto built = graph::build_event_graph(*trace);
-  EXPECT_EQ(built.findings.count(graph::FindingKind::external_event), w.injected["external_preconditions"]);
-  EXPECT_EQ(built.findings.count(graph::FindingKind::zero_byte_copy_orphan), w.injected["orphan_copy_sizes"]);
+  EXPECT_EQ(built.findings.count(core::Stat::external_event), w.injected["external_preconditions"]);
+  EXPECT_EQ(built.findings.count(core::Stat::zero_byte_copy_orphan), w.injected["orphan_copy_sizes"]);
   EXPECT_EQ(built.findings.total(), w.injected["external_preconditions"] + w.injected["orphan_copy_sizes"]);
   EXPECT_EQ(replay_written(s.path()).makespan_ns, truth.makespan_ns);
 }
@@ -426,7 +425,7 @@ TEST(GeneratorCycle, ValidationNamesTheInjectedCycle) {
   EXPECT_EQ(truth.never_ran, 6u);
   write_trace(p, truth, m, s.path().string(), Compression::none);
   auto r = replay_written(s.path());
-  EXPECT_EQ(r.built.findings.count(graph::FindingKind::cycle), 1u);
+  EXPECT_EQ(r.built.findings.count(core::Stat::cycle), 1u);
   ASSERT_EQ(r.built.findings.cycle.size(), 6u);  // the whole chain, from its first task
   EXPECT_EQ(r.built.graph.event(r.built.findings.cycle.front()), core::EventKey::make(0x20000001, 1));
   EXPECT_EQ(r.stuck, 6u);
@@ -436,7 +435,7 @@ TEST(GeneratorCycle, ValidationNamesTheInjectedCycle) {
   ASSERT_TRUE(inject_cycle(dag));
   write_trace(dag, schedule(dag, m), m, d.path().string(), Compression::none);
   auto rd = replay_written(d.path());
-  EXPECT_EQ(rd.built.findings.count(graph::FindingKind::cycle), 1u);
+  EXPECT_EQ(rd.built.findings.count(core::Stat::cycle), 1u);
   EXPECT_GE(rd.built.findings.cycle.size(), 2u);
 }
 

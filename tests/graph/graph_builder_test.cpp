@@ -31,7 +31,7 @@ bool has_edge(const EventGraph& g, VertexId from, VertexId to, EdgeKind kind) {
   return false;
 }
 
-std::vector<std::string> example_events(const GraphFindings& f, FindingKind kind) {
+std::vector<std::string> example_events(const GraphFindings& f, core::Stat kind) {
   std::vector<std::string> out;
   for (const auto& e : f.examples)
     if (e.kind == kind) out.push_back(core::to_string(e.event));
@@ -103,8 +103,8 @@ TEST(GraphBuilder, MergePreconditionsNeedNotBeAdjacentAndCountIsChecked) {
   EXPECT_TRUE(has_edge(g, vertex_of(g, OpKind::task, 0x20000001, 1), m, EdgeKind::merge_input));
   EXPECT_TRUE(has_edge(g, vertex_of(g, OpKind::task, 0x20000002, 1), m, EdgeKind::merge_input));
   EXPECT_TRUE(has_edge(g, m, m2, EdgeKind::merge_input));
-  EXPECT_EQ(r.findings.count(FindingKind::merge_count_mismatch), 1u);
-  EXPECT_EQ(example_events(r.findings, FindingKind::merge_count_mismatch), std::vector<std::string>{"(20000011,1)"});
+  EXPECT_EQ(r.findings.count(core::Stat::merge_count_mismatch), 1u);
+  EXPECT_EQ(example_events(r.findings, core::Stat::merge_count_mismatch), std::vector<std::string>{"(20000011,1)"});
 }
 
 TEST(GraphBuilder, TaskWaitSplitsTheTaskSoIssueThenWaitIsNotACycle) {
@@ -145,17 +145,17 @@ TEST(GraphBuilder, ExternalEventsAreCountedOncePerEventWithTheirIds) {
                              "Task Request: 5 80000000 (20000002,1) (20000099,3) (0,0) 0 (nil) 0",
                              "Task Time: (20000001,1) 1", "Task Time: (20000002,1) 1"}}});
   auto r = build_event_graph(trace);
-  EXPECT_EQ(r.findings.count(FindingKind::external_event), 1u);
+  EXPECT_EQ(r.findings.count(core::Stat::external_event), 1u);
   EXPECT_EQ(r.findings.external_references, 2u);
-  EXPECT_EQ(example_events(r.findings, FindingKind::external_event), std::vector<std::string>{"(20000099,3)"});
+  EXPECT_EQ(example_events(r.findings, core::Stat::external_event), std::vector<std::string>{"(20000099,3)"});
 }
 
 TEST(GraphBuilder, DuplicateProducer) {
   auto trace = make_trace({{0, {kMachine0, "Task Request: 5 80000000 (20000001,1) (0,0) (0,0) 0 (nil) 0",
                                 "Event Trigger: (20000001,1) (0,0) (0,0)", "Task Time: (20000001,1) 1"}}});
   auto r = build_event_graph(trace);
-  EXPECT_EQ(r.findings.count(FindingKind::duplicate_producer), 1u);
-  EXPECT_EQ(example_events(r.findings, FindingKind::duplicate_producer), std::vector<std::string>{"(20000001,1)"});
+  EXPECT_EQ(r.findings.count(core::Stat::duplicate_producer), 1u);
+  EXPECT_EQ(example_events(r.findings, core::Stat::duplicate_producer), std::vector<std::string>{"(20000001,1)"});
 }
 
 TEST(GraphBuilder, TimingRecordsWithoutRequestsAndRequestsWithoutTiming) {
@@ -168,14 +168,14 @@ TEST(GraphBuilder, TimingRecordsWithoutRequestsAndRequestsWithoutTiming) {
                              "Copy Size: (20000004,1) 8", "Copy Size: (20000004,1) 8", "Task Wait: (20000060,1) (0,0) 5"}}});
   auto r = build_event_graph(trace);
   const auto& f = r.findings;
-  EXPECT_EQ(example_events(f, FindingKind::task_time_without_request), std::vector<std::string>{"(20000050,1)"});
-  EXPECT_EQ(example_events(f, FindingKind::zero_byte_copy_orphan), std::vector<std::string>{"(20000051,1)"});
-  EXPECT_EQ(example_events(f, FindingKind::copy_size_without_request), std::vector<std::string>{"(20000052,1)"});
-  EXPECT_EQ(example_events(f, FindingKind::task_without_time), std::vector<std::string>{"(20000001,1)"});
-  EXPECT_EQ(example_events(f, FindingKind::copy_without_size), std::vector<std::string>{"(20000002,1)"});
-  EXPECT_EQ(example_events(f, FindingKind::duplicate_task_time), std::vector<std::string>{"(20000003,1)"});
-  EXPECT_EQ(example_events(f, FindingKind::duplicate_copy_size), std::vector<std::string>{"(20000004,1)"});
-  EXPECT_EQ(example_events(f, FindingKind::wait_without_task), std::vector<std::string>{"(20000060,1)"});
+  EXPECT_EQ(example_events(f, core::Stat::task_time_without_request), std::vector<std::string>{"(20000050,1)"});
+  EXPECT_EQ(example_events(f, core::Stat::zero_byte_copy_orphan), std::vector<std::string>{"(20000051,1)"});
+  EXPECT_EQ(example_events(f, core::Stat::copy_size_without_request), std::vector<std::string>{"(20000052,1)"});
+  EXPECT_EQ(example_events(f, core::Stat::task_without_time), std::vector<std::string>{"(20000001,1)"});
+  EXPECT_EQ(example_events(f, core::Stat::copy_without_size), std::vector<std::string>{"(20000002,1)"});
+  EXPECT_EQ(example_events(f, core::Stat::duplicate_task_time), std::vector<std::string>{"(20000003,1)"});
+  EXPECT_EQ(example_events(f, core::Stat::duplicate_copy_size), std::vector<std::string>{"(20000004,1)"});
+  EXPECT_EQ(example_events(f, core::Stat::wait_without_task), std::vector<std::string>{"(20000060,1)"});
   EXPECT_EQ(r.graph.task(vertex_of(r.graph, OpKind::task, 0x20000003, 1)).time_ns, 1000);  // the first one counts
 }
 
@@ -184,9 +184,9 @@ TEST(GraphBuilder, PreconditionWithoutMergeAndUnknownIssuer) {
                                 "Task Request: 5 80000000 (20000001,1) (0,0) (20000077,2) 0 (nil) 0",
                                 "Task Time: (20000001,1) 1"}}});
   auto r = build_event_graph(trace);
-  EXPECT_EQ(example_events(r.findings, FindingKind::precondition_without_merge),
+  EXPECT_EQ(example_events(r.findings, core::Stat::precondition_without_merge),
             std::vector<std::string>{"(20000070,1)"});
-  EXPECT_EQ(example_events(r.findings, FindingKind::unknown_issuer), std::vector<std::string>{"(20000077,2)"});
+  EXPECT_EQ(example_events(r.findings, core::Stat::unknown_issuer), std::vector<std::string>{"(20000077,2)"});
 }
 
 TEST(GraphBuilder, BarrierPhasesInOrderWithAlterDeltasAndFirstPhaseInferred) {
@@ -210,9 +210,9 @@ TEST(GraphBuilder, BarrierPhasesInOrderWithAlterDeltasAndFirstPhaseInferred) {
   EXPECT_TRUE(has_edge(g, p4, p5, EdgeKind::phase_order));
   EXPECT_TRUE(has_edge(g, p5, vertex_of(g, OpKind::task, 0x20000002, 1), EdgeKind::precondition));
   // Phase 4 gets no arrival: it can never complete (and so neither can 5 in a replay).
-  EXPECT_EQ(example_events(r.findings, FindingKind::barrier_phase_incomplete), std::vector<std::string>{"(20000005,4)"});
+  EXPECT_EQ(example_events(r.findings, core::Stat::barrier_phase_incomplete), std::vector<std::string>{"(20000005,4)"});
   // (20000005,2) is the generation before the first phase: fired at creation, not external.
-  EXPECT_EQ(r.findings.count(FindingKind::external_event), 0u);
+  EXPECT_EQ(r.findings.count(core::Stat::external_event), 0u);
   EXPECT_EQ(r.findings.pre_first_phase_references, 1u);
   EXPECT_EQ(g.node(p3), 0u);
 }
@@ -220,7 +220,7 @@ TEST(GraphBuilder, BarrierPhasesInOrderWithAlterDeltasAndFirstPhaseInferred) {
 TEST(GraphBuilder, BarrierWithoutCreation) {
   auto trace = make_trace({{0, {kMachine0, "Barrier Arrive: (20800005,1) (0,0) (0,0) 1"}}});
   auto r = build_event_graph(trace);
-  EXPECT_EQ(example_events(r.findings, FindingKind::barrier_without_creation), std::vector<std::string>{"(20800005,1)"});
+  EXPECT_EQ(example_events(r.findings, core::Stat::barrier_without_creation), std::vector<std::string>{"(20800005,1)"});
   EXPECT_EQ(r.graph.node(vertex_of(r.graph, OpKind::barrier_phase, 0x20800005, 1)), 1u);  // owner from the id
 }
 
@@ -229,7 +229,7 @@ TEST(GraphBuilder, CycleIsNamedWithItsOperations) {
                                 "Event Merge: (20000002,1) 1", "Event Precondition: (20000002,1) (20000001,1)",
                                 "Event Trigger: (20000003,1) (20000002,1) (0,0)", "Task Time: (20000001,1) 1"}}});
   auto r = build_event_graph(trace);
-  ASSERT_EQ(r.findings.count(FindingKind::cycle), 1u);
+  ASSERT_EQ(r.findings.count(core::Stat::cycle), 1u);
   ASSERT_EQ(r.findings.cycle.size(), 3u);
   std::vector<OpKind> kinds;
   for (auto v : r.findings.cycle) kinds.push_back(r.graph.kind(v));
@@ -264,10 +264,10 @@ TEST(GraphBuilder, RealTracesHaveOnlyTheExpectedFindings) {
     auto r = build_event_graph(*trace);
     EXPECT_TRUE(r.findings.cycle.empty());
     // Tasks still pending when the run ended (see the pending-event dump) have no Task Time.
-    EXPECT_EQ(r.findings.count(FindingKind::task_without_time), 46u);
-    EXPECT_EQ(r.findings.count(FindingKind::external_event), 102u);
-    EXPECT_EQ(r.findings.count(FindingKind::duplicate_producer), 0u);
-    EXPECT_EQ(r.findings.count(FindingKind::merge_count_mismatch), 0u);
+    EXPECT_EQ(r.findings.count(core::Stat::task_without_time), 46u);
+    EXPECT_EQ(r.findings.count(core::Stat::external_event), 102u);
+    EXPECT_EQ(r.findings.count(core::Stat::duplicate_producer), 0u);
+    EXPECT_EQ(r.findings.count(core::Stat::merge_count_mismatch), 0u);
   }
 }
 

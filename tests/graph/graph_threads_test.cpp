@@ -38,9 +38,10 @@ std::string describe(const graph::BuildResult& r) {
     for (graph::VertexId p : g.predecessors(v)) out << ' ' << p;
     out << '\n';
   }
-  for (std::size_t k = 0; k < graph::kFindingKindCount; ++k) out << "count " << k << ' ' << r.findings.counts[k] << '\n';
+  for (core::Stat kind : core::finding_stats())
+    out << "count " << core::stat_key(kind) << ' ' << r.findings.count(kind) << '\n';
   for (const auto& f : r.findings.examples)
-    out << "example " << graph::finding_key(f.kind) << ' ' << core::to_string(f.event) << ' ' << f.detail << '\n';
+    out << "example " << core::stat_key(f.kind) << ' ' << core::to_string(f.event) << ' ' << f.detail << '\n';
   out << "external references " << r.findings.external_references << '\n';
   for (std::size_t f = 0; f < r.timing_by_file.size(); ++f) {
     const core::FileTimingTally& t = r.timing_by_file[f];
@@ -99,10 +100,10 @@ TEST(GraphBuilderThreads, SameGraphAndFindingsWhateverTheThreadsAndChunks) {
       if (reference.empty()) {
         reference = got;
         auto r = graph::build_event_graph(*trace, {}, threads);
-        EXPECT_EQ(r.findings.count(graph::FindingKind::duplicate_producer), 30u);
-        EXPECT_EQ(r.findings.count(graph::FindingKind::duplicate_task_time), 30u);
-        EXPECT_GT(r.findings.count(graph::FindingKind::external_event), 0u);
-        EXPECT_GT(r.findings.count(graph::FindingKind::zero_byte_copy_orphan), 0u);
+        EXPECT_EQ(r.findings.count(core::Stat::duplicate_producer), 30u);
+        EXPECT_EQ(r.findings.count(core::Stat::duplicate_task_time), 30u);
+        EXPECT_GT(r.findings.count(core::Stat::external_event), 0u);
+        EXPECT_GT(r.findings.count(core::Stat::zero_byte_copy_orphan), 0u);
         // The first Task Time in input order counts (random-dag tasks take at most 500 us), not node 2's
         // repeat, which is ten times longer.
         for (graph::VertexId v = 0; v < r.graph.vertex_count(); ++v)

@@ -188,7 +188,7 @@ TEST(ProfGraphBuilder, TriggerLaunchedByItsTaskAndLoggedByTwoNodesCountsOnce) {
   EXPECT_FLOAT_EQ(g.issue_fraction(u), 0.3f);  // (1300 - 1000) / (2000 - 1000)
   EXPECT_TRUE(has_edge(g, find(g, OpKind::task, ev(2)), u, EdgeKind::precondition));
   EXPECT_TRUE(has_edge(g, u, find(g, OpKind::task, ev(3)), EdgeKind::precondition));
-  EXPECT_EQ(r.findings.count(FindingKind::duplicate_producer), 0u);
+  EXPECT_EQ(r.findings.count(core::Stat::duplicate_producer), 0u);
   EXPECT_EQ(r.findings.total(), 0u);
 }
 
@@ -358,7 +358,7 @@ TEST(ProfGraphBuilder, ExternalEventGivesMeasuredDelayAfterRecordedInputs) {
   EXPECT_EQ(g.external_delay(a), 0);  // all its inputs are recorded (it has none)
   EXPECT_EQ(g.external_delay(m), 0);  // pass-through vertices carry no delay themselves
   EXPECT_EQ(preds(g, m), sorted({{a, EdgeKind::merge_input}}));
-  EXPECT_EQ(r.findings.count(FindingKind::external_event), 1u);  // one distinct event...
+  EXPECT_EQ(r.findings.count(core::Stat::external_event), 1u);  // one distinct event...
   EXPECT_EQ(r.findings.external_references, 2u);                // ...referenced by M and by Y
 }
 
@@ -473,8 +473,8 @@ TEST(ProfGraphBuilder, ProfilingResponseAboutAnInstanceIsIssuedByTheInstancesCre
   EXPECT_EQ(g.function_name(kProfilerFunction), "profiler task");
   EXPECT_EQ(g.node(pv), 0u);  // background work: the file's node
   EXPECT_EQ(std::vector<VertexId>(g.outside_work().begin(), g.outside_work().end()), std::vector<VertexId>{pv});
-  EXPECT_EQ(r.findings.count(FindingKind::unknown_issuer), 0u);  // the instance uid is no task, yet no finding
-  EXPECT_EQ(r.findings.count(FindingKind::external_event), 0u);
+  EXPECT_EQ(r.findings.count(core::Stat::unknown_issuer), 0u);  // the instance uid is no task, yet no finding
+  EXPECT_EQ(r.findings.count(core::Stat::external_event), 0u);
 }
 
 // ---- 10. the note on logs without the event graph ----
@@ -515,13 +515,13 @@ TEST(ProfGraphBuilder, CreatorNoRecordProducesIsUnknownIssuer) {
   auto r = build_profile_graph(trace_of({p}));
   const EventGraph& g = r.graph;
   ASSERT_EQ(g.vertex_count(), 1u);
-  EXPECT_EQ(r.findings.count(FindingKind::unknown_issuer), 1u);
+  EXPECT_EQ(r.findings.count(core::Stat::unknown_issuer), 1u);
   EXPECT_EQ(g.issuer(0), kNoVertex);
   EXPECT_FLOAT_EQ(g.issue_fraction(0), -1.0f);
   EXPECT_TRUE(g.predecessors(0).empty());
   bool example = false;
   for (const auto& f : r.findings.examples)
-    example |= f.kind == FindingKind::unknown_issuer && f.event == key(ev(77));
+    example |= f.kind == core::Stat::unknown_issuer && f.event == key(ev(77));
   EXPECT_TRUE(example);
 }
 
@@ -532,7 +532,7 @@ TEST(ProfGraphBuilder, TwoWorkItemsWithOneFinishEventAreADuplicateProducer) {
   p.work.push_back(work(ProfWorkKind::task, kCpu1, ev(1), 0, 0, 0, 100, {}, {}, 2));
   p.work.push_back(work(ProfWorkKind::task, kCpu0, ev(2), 0, 100, 100, 200, {}, ev(1)));
   auto r = build_profile_graph(trace_of({p}));
-  EXPECT_EQ(r.findings.count(FindingKind::duplicate_producer), 1u);
+  EXPECT_EQ(r.findings.count(core::Stat::duplicate_producer), 1u);
   // The precondition of ev(2) comes from the first producer (vertex 0, function 1).
   ASSERT_EQ(r.graph.vertex_count(), 3u);
   EXPECT_EQ(r.graph.task(0).func_id, 1u);

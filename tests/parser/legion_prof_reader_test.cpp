@@ -219,9 +219,9 @@ TEST(LegionProfReader, JoinsWaitsAndInstancesToTheRecordJustBefore) {
   EXPECT_EQ(p.copy_insts[1].num_hops, 1u);
   EXPECT_EQ(p.copy_insts[2].copy, core::kNoIndex);
 
-  EXPECT_EQ(p.joins.waits_unattached, 3u);
-  EXPECT_EQ(p.joins.waits_other_op, 1u);
-  EXPECT_EQ(p.joins.copy_insts_unattached, 1u);
+  EXPECT_EQ(p.counts[core::Stat::waits_unattached], 3u);
+  EXPECT_EQ(p.counts[core::Stat::waits_other_op], 1u);
+  EXPECT_EQ(p.counts[core::Stat::copy_insts_unattached], 1u);
   ASSERT_EQ(p.join_messages.size(), 5u);  // the default limit
   EXPECT_EQ(p.join_messages[1].where.decoded_offset, stray_inst_at);
   EXPECT_NE(p.join_messages[1].message.find("CopyInstInfo of fevent 8000000000d00001"), std::string::npos)

@@ -72,7 +72,7 @@ std::string prefix(Gen& g) {
 }
 
 void expect_accounted(const core::FileStats& s, const core::RecordBatch& b) {
-  EXPECT_EQ(s.records.total() + s.skipped.total() + s.malformed.total(), s.lines);
+  EXPECT_EQ(s.records.total() + s.skipped_total() + s.malformed_total(), s.lines);
   EXPECT_EQ(s.records.total(), b.record_count());
 }
 

@@ -269,7 +269,7 @@ TEST(LineQuirks, LevelsOneAndTwoAndUnexpectedLevelsCounted) {
 TEST(LineQuirks, OtherCategoriesAreSkippedAndCountedByName) {
   auto p = parse({"[0 - 7fffe221a6c0] {2}{task}: something happened", "[0 - 7fffe221a6c0] {4}{dma}: other",
                   "[1 - 7f] {2}{task}: again"});
-  EXPECT_EQ(p.stats.skipped[core::SkipReason::other_category], 3u);
+  EXPECT_EQ(p.stats.counts[core::Stat::other_category], 3u);
   EXPECT_EQ(p.stats.other_categories.at("task"), 2u);
   EXPECT_EQ(p.stats.other_categories.at("dma"), 1u);
   EXPECT_EQ(p.stats.records.total(), 0u);
@@ -278,16 +278,16 @@ TEST(LineQuirks, OtherCategoriesAreSkippedAndCountedByName) {
 TEST(LineQuirks, PendingEventDumpIsSkipped) {
   auto p = parse({"PRINTING ALL PENDING EVENTS:", "Event 2000000c: gen=2 subscr=0 local=0 remote=1", "  [3] R: 1",
                   "  [4] L:0x7fffa409f590 deferred task: func=4 proc=80000001 finish=20800616/2", "DONE"});
-  EXPECT_EQ(p.stats.skipped[core::SkipReason::pending_dump], 5u);
+  EXPECT_EQ(p.stats.counts[core::Stat::pending_event_dump], 5u);
   EXPECT_EQ(p.stats.era.pending_dump_blocks, 1u);
   EXPECT_EQ(p.stats.malformed_total(), 0u);
 }
 
 TEST(LineQuirks, BlankLinesCrlfAndUnprefixedText) {
   auto p = parse({"", "   ", prefixed("Processor: 80000000 1") + "\r", "Running stencil computation for 4194304 elements"});
-  EXPECT_EQ(p.stats.skipped[core::SkipReason::blank], 2u);
+  EXPECT_EQ(p.stats.counts[core::Stat::blank], 2u);
   EXPECT_EQ(p.stats.records[RecordKind::processor], 1u);
-  EXPECT_EQ(p.stats.skipped[core::SkipReason::unprefixed_text], 1u);
+  EXPECT_EQ(p.stats.counts[core::Stat::unprefixed_text], 1u);
   EXPECT_EQ(p.stats.lines, 4u);
 }
 
@@ -295,7 +295,7 @@ TEST(LineQuirks, GroupWhoseCountDisagreesIsMalformed) {
   auto p = parse1(prefixed("Group: 90000001 3 80000000 80000001"));
   EXPECT_TRUE(p.batch.groups.empty());
   EXPECT_TRUE(p.batch.group_members.empty());
-  EXPECT_EQ(p.stats.malformed[core::MalformedReason::group_count_mismatch], 1u);
+  EXPECT_EQ(p.stats.counts[core::Stat::group_count_mismatch], 1u);
   ASSERT_EQ(p.stats.first_messages.size(), 1u);
   EXPECT_NE(p.stats.first_messages[0].message.find("announces 3 members but lists 2"), std::string::npos);
 }
@@ -354,7 +354,7 @@ TEST_P(BrokenField, IsCountedNamedAndLocated) {
   auto p = parse1(line);
   EXPECT_EQ(p.batch.record_count(), 0u);
   EXPECT_EQ(p.stats.records.total(), 0u);
-  EXPECT_EQ(p.stats.malformed[core::MalformedReason::bad_fields], 1u);
+  EXPECT_EQ(p.stats.counts[core::Stat::bad_fields], 1u);
   EXPECT_EQ(p.stats.malformed_by_kind[b.kind], 1u);
   ASSERT_EQ(p.stats.first_messages.size(), 1u);
   const auto& msg = p.stats.first_messages[0].message;
@@ -389,9 +389,9 @@ TEST(MalformedLines, UnknownRecordKindBadPrefixAndNulByte) {
   static const char with_nul[] = "[0 - 7f] {2}{graph}: Processor: 8000\0" "0000 1";
   auto p = parse({prefixed("Task Launch: 1 2 3"), "[0 - 7fffe2] {2}{graph: Processor: 80000000 1",
                   std::string(with_nul, sizeof with_nul - 1)});
-  EXPECT_EQ(p.stats.malformed[core::MalformedReason::unknown_record], 1u);
-  EXPECT_EQ(p.stats.malformed[core::MalformedReason::bad_prefix], 1u);
-  EXPECT_EQ(p.stats.malformed[core::MalformedReason::binary_data], 1u);
+  EXPECT_EQ(p.stats.counts[core::Stat::unknown_record], 1u);
+  EXPECT_EQ(p.stats.counts[core::Stat::bad_prefix], 1u);
+  EXPECT_EQ(p.stats.counts[core::Stat::binary_data], 1u);
   EXPECT_NE(p.stats.first_messages[0].message.find("unknown record kind \"Task Launch\""), std::string::npos);
 }
 
@@ -407,8 +407,8 @@ TEST(MalformedLines, ValuesOutOfRange) {
   auto p = parse({prefixed("Task Request: 4 90000001 (20000005,1) (0,0) (0,0) 0 (nil) 99999999999"),
                   prefixed("Task Time: (20000005,1) 99999999999999999999999"),
                   prefixed("Processor: 123456789abcdef012 1")});
-  EXPECT_EQ(p.stats.malformed[core::MalformedReason::value_out_of_range], 1u);
-  EXPECT_EQ(p.stats.malformed[core::MalformedReason::bad_fields], 2u);  // overflowing numbers do not parse
+  EXPECT_EQ(p.stats.counts[core::Stat::value_out_of_range], 1u);
+  EXPECT_EQ(p.stats.counts[core::Stat::bad_fields], 2u);  // overflowing numbers do not parse
   EXPECT_EQ(p.batch.record_count(), 0u);
 }
 
@@ -416,9 +416,9 @@ TEST(MalformedLines, ValuesOutOfRange) {
 TEST(MalformedLines, APrefixNodeBeyondAnyIdIsOutOfRange) {
   auto p = parse({"[65536 - 1] {2}{graph}: Processor: 80000000 1", "[65535 - 1] {2}{graph}: Processor: 80000001 1",
                   "[4294967295 - 1] {2}{other}: some text"});
-  EXPECT_EQ(p.stats.malformed[core::MalformedReason::value_out_of_range], 1u);
+  EXPECT_EQ(p.stats.counts[core::Stat::value_out_of_range], 1u);
   EXPECT_NE(p.stats.first_messages.at(0).message.find("node 65536 in the logger prefix"), std::string::npos);
-  EXPECT_EQ(p.stats.skipped[core::SkipReason::unprefixed_text], 1u);  // not a {graph} line: skipped, not counted
+  EXPECT_EQ(p.stats.counts[core::Stat::unprefixed_text], 1u);  // not a {graph} line: skipped, not counted
   EXPECT_EQ(p.batch.processors.size(), 1u);
   ASSERT_EQ(p.stats.prefix_nodes.size(), 1u);
   EXPECT_EQ(p.stats.prefix_nodes[0].first, 65535u);

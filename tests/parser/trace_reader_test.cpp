@@ -300,7 +300,7 @@ TEST(TraceReaderErrors, OverlongLineIsCountedAndReadingGoesOn) {
   o.chunk_bytes = 1;
   auto t = read_logs({(d / "node_0.log").string()}, o);
   ASSERT_TRUE(t.ok());
-  EXPECT_EQ(t->files[0].stats.malformed[core::MalformedReason::line_too_long], 1u);
+  EXPECT_EQ(t->files[0].stats.counts[core::Stat::line_too_long], 1u);
   EXPECT_EQ(total(*t, core::RecordKind::task_request), 5u);
 }
 

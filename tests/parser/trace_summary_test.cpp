@@ -66,7 +66,7 @@ TEST(TraceSummary, TaskTimeGoesToTheKindTheFirstRequestNamed) {
   ASSERT_TRUE(trace) << trace.error().message;
   // Two events have two producers, as meant: the two requests of (20000001,1), the merge and the request of
   // (20000008,1).
-  EXPECT_EQ(graph::build_event_graph(*trace).findings.count(graph::FindingKind::duplicate_producer), 2u);
+  EXPECT_EQ(graph::build_event_graph(*trace).findings.count(core::Stat::duplicate_producer), 2u);
   const TraceSummary s = summary_of(*trace);
   ASSERT_EQ(s.nodes.size(), 2u);
   const auto& n0 = s.nodes[0].counts.task_time_us;

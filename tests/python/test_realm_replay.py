@@ -190,6 +190,37 @@ def test_trace_facts(ghost):
     assert rr.read([os.path.join(GHOST, "node_0.log.zst")]).operations == ghost.operations
 
 
+@pytest.mark.parametrize("trace", [CIRCUIT, PROF])
+def test_stats_are_the_sql_stats_table(tmp_path, trace):
+    t = rr.read(trace)
+    db = tmp_path / "s.db"
+    subprocess.run([BIN, "export", trace, "-m", "traced", "--sqlite", str(db), "-q"], check=True)
+    with sqlite3.connect(db) as con:
+        table = con.execute("SELECT name, source, severity, value, description FROM stats ORDER BY rowid").fetchall()
+    fields = ["name", "source", "severity", "value", "description"]
+    assert [tuple(row[f] for f in fields) for row in t.stats] == table
+    by_name = {row["name"]: row for row in t.stats}
+    assert len(by_name) == len(t.stats)
+    assert {row["severity"] for row in t.stats} == {"info", "data_loss", "finding"}
+    findings = {n: row["value"] for n, row in by_name.items() if row["severity"] == "finding"}
+    assert findings == t.findings and sum(findings.values()) > 0
+    parser = [row for row in t.stats if row["source"] == "realm_log_parser"]
+    assert sum(row["value"] for row in parser if row["severity"] == "data_loss") == t.malformed_lines
+    assert sum(row["value"] for row in parser if row["severity"] == "info") == t.skipped_lines
+
+
+def test_strict_refuses_data_loss_naming_the_stat(tmp_path):
+    trace = tmp_path / "t"
+    trace.mkdir()
+    (trace / "node_0.log").write_text("[0 - 1] {2}{graph}: Processor: 80000000 2\n\n"
+                                      "[0 - 1] {2}{graph}: Task Request: zz\n")
+    t = rr.read(str(trace))
+    by_name = {row["name"]: row["value"] for row in t.stats}
+    assert by_name["bad_fields"] == 1 and by_name["blank"] == 1
+    with pytest.raises(rr.Error, match=r"node_0.log:3: .*--strict refuses bad_fields: 1 in this file"):
+        rr.read(str(trace), strict=True)
+
+
 def test_errors_carry_the_cli_message(tmp_path):
     with pytest.raises(rr.Error, match="no such file or directory"):
         rr.read(str(tmp_path / "missing"))

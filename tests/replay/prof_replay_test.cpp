@@ -119,7 +119,7 @@ TEST(ProfReplay, MeasuredDelayOfAnUnrecordedEventFollowsTheRecordedInputs) {
   auto one = replay(p);
   const VertexId x = one.find(OpKind::task, ev(2));
   EXPECT_EQ(one.built.graph.external_delay(x), 500);
-  EXPECT_EQ(one.built.findings.count(graph::FindingKind::external_event), 1u);
+  EXPECT_EQ(one.built.findings.count(core::Stat::external_event), 1u);
   EXPECT_EQ(one.end(OpKind::task, ev(1)), 400);
   EXPECT_EQ(one.end(OpKind::merge, ev(10)), 400);
   EXPECT_EQ(one.ready(OpKind::task, ev(2)), 900);

@@ -77,10 +77,8 @@ inline std::string digest(const core::ProfileRecords& p) {
     o << t.result.id << ' ' << t.precondition.id << ' ' << t.inst_uid.id << ' ' << t.performed << '\n';
   for (const auto& t : p.instance_redistricts)
     o << t.result.id << ' ' << t.precondition.id << ' ' << t.previous.id << ' ' << t.next.id << ' ' << t.performed << '\n';
-  const auto& j = p.joins;
-  o << j.waits_unattached << ' ' << j.waits_other_op << ' ' << j.copy_insts_unattached << ' ' << j.fill_insts_unattached
-    << ' ' << j.repeated_machine_descs << ' ' << j.repeated_processors << ' ' << j.repeated_memories << ' '
-    << j.repeated_affinities << ' ' << j.conflicting_descriptions << '\n';
+  for (std::uint64_t n : p.counts.values) o << n << ' ';
+  o << '\n';
   return o.str();
 }
 

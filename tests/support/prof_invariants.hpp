@@ -37,9 +37,9 @@ inline std::string prof_invariant_violation(const core::ProfileRecords& p) {
       {"redistricts", p.instance_redistricts.size(), n("InstanceRedistrictInfo")},
       {"completion queues", p.completion_queues.size(), n("CompletionQueueInfo")},
       {"operations", p.operations.size(), n("OperationInstance")},
-      {"processors + repeats", p.processors.size() + p.joins.repeated_processors, n("ProcDesc")},
-      {"memories + repeats", p.memories.size() + p.joins.repeated_memories, n("MemDesc")},
-      {"affinities + repeats", p.affinities.size() + p.joins.repeated_affinities, n("ProcMDesc")},
+      {"processors + repeats", p.processors.size() + p.counts[core::Stat::repeated_processors], n("ProcDesc")},
+      {"memories + repeats", p.memories.size() + p.counts[core::Stat::repeated_memories], n("MemDesc")},
+      {"affinities + repeats", p.affinities.size() + p.counts[core::Stat::repeated_affinities], n("ProcMDesc")},
   };
   for (const auto& e : expects)
     if (e.have != e.want) return std::string(e.what) + ": " + std::to_string(e.have) + " for " + std::to_string(e.want);
@@ -53,13 +53,15 @@ inline std::string prof_invariant_violation(const core::ProfileRecords& p) {
     if (w.extra != core::kNoIndex && w.extra >= (w.kind == core::ProfWorkKind::gpu_task ? p.gpu_times.size() : p.spawns.size()))
       return "an extra index past the end";
   }
-  if (attached_waits + p.joins.waits_unattached != p.waits.size()) return "waits neither attached nor counted";
+  if (attached_waits + p.counts[core::Stat::waits_unattached] != p.waits.size())
+    return "waits neither attached nor counted";
   std::uint64_t attached_insts = 0;
   for (const auto& c : p.copies) {
     if (c.inst_count > 0 && std::uint64_t{c.first_inst} + c.inst_count > p.copy_insts.size()) return "an instance run past the end";
     attached_insts += c.inst_count;
   }
-  if (attached_insts + p.joins.copy_insts_unattached != p.copy_insts.size()) return "copy instances neither attached nor counted";
+  if (attached_insts + p.counts[core::Stat::copy_insts_unattached] != p.copy_insts.size())
+    return "copy instances neither attached nor counted";
   for (const auto& t : p.task_kinds)
     if (t.name >= p.strings.size()) return "a task kind name past the strings";
   if (p.header_bytes > p.data_bytes) return "a header longer than the data";

@@ -58,7 +58,7 @@ void GraphBuilder::complete_barriers() {
     auto created = barriers_.find(id);
     std::int64_t expected = 0;
     if (created == barriers_.end())
-      log_.note(FindingKind::barrier_without_creation, core::EventKey::make(id, list.front()));
+      log_.note(core::Stat::barrier_without_creation, core::EventKey::make(id, list.front()));
     else
       expected = created->second;
     VertexId previous = kNoVertex;
@@ -71,7 +71,7 @@ void GraphBuilder::complete_barriers() {
       info.first = previous == kNoVertex;
       if (previous != kNoVertex) barrier_edges_.push_back({previous, p, EdgeKind::phase_order});
       if (info.arrived < info.required)
-        log_.note(FindingKind::barrier_phase_incomplete, key, [&] {
+        log_.note(core::Stat::barrier_phase_incomplete, key, [&] {
           std::string why = "needs " + std::to_string(info.required) + " arrivals, gets " + std::to_string(info.arrived);
           if (stands_for > 1)
             why += " (stands for the " + std::to_string(stands_for) + " generations " + std::to_string(gen) + ".." +

@@ -25,7 +25,7 @@ void GraphBuilder::check_merge_counts() {
     std::uint64_t found = inputs[m];
     for (; unproduced != unproduced_merge_inputs_.cend() && *unproduced == m; ++unproduced) ++found;
     if (found != graph.payload(m))
-      log_.note(FindingKind::merge_count_mismatch, graph.event(m), [&] {
+      log_.note(core::Stat::merge_count_mismatch, graph.event(m), [&] {
         return "announced " + std::to_string(graph.payload(m)) + ", found " + std::to_string(found);
       });
   }
@@ -36,9 +36,9 @@ void GraphBuilder::check_timing_joins() {
   const EventGraph& graph = out_.graph;
   for (VertexId v = 0; v < graph.vertex_count(); ++v) {
     if (graph.kind(v) == OpKind::task && graph.task(v).time_ns == kNoTime)
-      log_.note(FindingKind::task_without_time, graph.event(v));
+      log_.note(core::Stat::task_without_time, graph.event(v));
     else if (graph.kind(v) == OpKind::copy && graph.copy(v).bytes == kNoValue)
-      log_.note(FindingKind::copy_without_size, graph.event(v));
+      log_.note(core::Stat::copy_without_size, graph.event(v));
   }
 }
 
@@ -46,7 +46,7 @@ void GraphBuilder::check_cycles() {
   const EventGraph& graph = out_.graph;
   out_.findings.cycle = find_cycle(graph);
   if (out_.findings.cycle.empty()) return;
-  log_.note(FindingKind::cycle, graph.event(out_.findings.cycle.front()), [&] {
+  log_.note(core::Stat::cycle, graph.event(out_.findings.cycle.front()), [&] {
     std::string detail;
     for (VertexId v : out_.findings.cycle)
       detail += (detail.empty() ? "" : " -> ") + std::string(op_kind_name(graph.kind(v))) + " " +

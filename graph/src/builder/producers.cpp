@@ -77,7 +77,7 @@ void GraphBuilder::register_producers() {
     // In vertex order, so the first task of the event; among tasks, vertex order is the requests' input order.
     if (vertices.kind[second] == OpKind::task && vertices.kind[first] != OpKind::task)
       first_task_of_shared_event_.insert(vertices.event[second], second);
-    log_.note(FindingKind::duplicate_producer, vertices.event[second], [&] {
+    log_.note(core::Stat::duplicate_producer, vertices.event[second], [&] {
       return std::string(op_kind_name(vertices.kind[first])) + " and " + op_kind_name(vertices.kind[second]);
     });
   }
@@ -125,7 +125,7 @@ void GraphBuilder::join_timings(BatchWork& w) {
     else
       time_by_target.add(vertices.tasks[vertices.payload[tallied]].processor.value(), r.micros);
     if (t == kNoVertex) {
-      w.findings.note(FindingKind::task_time_without_request, r.finish,
+      w.findings.note(core::Stat::task_time_without_request, r.finish,
                       [&] { return std::to_string(r.micros) + " us"; });
       continue;
     }
@@ -143,7 +143,7 @@ void GraphBuilder::join_timings(BatchWork& w) {
     if (r.bytes == 0) ++w.timing.zero_byte_copy_sizes;
     VertexId c = producer_of_kind(r.copy, OpKind::copy);
     if (c == kNoVertex) {
-      w.findings.note(r.bytes == 0 ? FindingKind::zero_byte_copy_orphan : FindingKind::copy_size_without_request,
+      w.findings.note(r.bytes == 0 ? core::Stat::zero_byte_copy_orphan : core::Stat::copy_size_without_request,
                       r.copy, [&] { return std::to_string(r.bytes) + " bytes"; });
       continue;
     }
@@ -178,7 +178,7 @@ void GraphBuilder::resolve(BatchWork& w) {
     if (enclosing.is_none()) return;
     VertexId t = producer_of_kind(enclosing, OpKind::task);
     if (t == kNoVertex) {
-      w.findings.note(FindingKind::unknown_issuer, enclosing, [&] {
+      w.findings.note(core::Stat::unknown_issuer, enclosing, [&] {
         return std::string("issues a ") + op_kind_name(vertices.kind[v]) + " producing " + core::to_string(vertices.event[v]);
       });
       return;
@@ -224,7 +224,7 @@ void GraphBuilder::resolve(BatchWork& w) {
     const auto& r = b.event_preconditions[i];
     VertexId m = producer_of_kind(r.merged, OpKind::merge);
     if (m == kNoVertex) {
-      w.findings.note(FindingKind::precondition_without_merge, r.merged,
+      w.findings.note(core::Stat::precondition_without_merge, r.merged,
                       [&] { return "input " + core::to_string(r.input); });
       continue;
     }
@@ -237,7 +237,7 @@ void GraphBuilder::resolve(BatchWork& w) {
   for (const auto& r : b.task_waits) {
     VertexId t = producer_of_kind(r.waiter, OpKind::task);
     if (t == kNoVertex) {
-      w.findings.note(FindingKind::wait_without_task, r.waiter,
+      w.findings.note(core::Stat::wait_without_task, r.waiter,
                       [&] { return "waits on " + core::to_string(r.awaited); });
       continue;
     }
@@ -245,7 +245,8 @@ void GraphBuilder::resolve(BatchWork& w) {
     // A task that waits for its own end could never finish; the trace says how long the wait lasted, so it is
     // reported and replayed as a wait on an event no record produces (its measured time).
     if (awaited == t) {
-      w.findings.note(FindingKind::wait_on_own_finish, r.waiter, [&] { return "waits on " + core::to_string(r.awaited); });
+      w.findings.note(core::Stat::wait_on_own_finish, r.waiter,
+                      [&] { return "waits on " + core::to_string(r.awaited); });
       awaited = kNoVertex;
     }
     w.actions.push_back({t, static_cast<std::uint32_t>(w.waits.size()) | Action::kWaitFlag, Action::at(w.file, b.file_line(r.line))});
@@ -308,7 +309,7 @@ void GraphBuilder::join_batches() {
     for (const core::EventKey& e : w.external_inputs) {
       const std::size_t before = externals.size();
       externals.insert(e, 0);
-      if (externals.size() > before) log_.note(FindingKind::external_event, e);
+      if (externals.size() > before) log_.note(core::Stat::external_event, e);
     }
     const auto wait_base = static_cast<std::uint32_t>(v_.waits.size());
     v_.waits.insert(v_.waits.end(), w.waits.begin(), w.waits.end());
@@ -337,7 +338,7 @@ void GraphBuilder::settle_repeated_timings(bool times, bool sizes) {
       if (t == kNoVertex) continue;
       std::int64_t& time = vertices.tasks[vertices.payload[t]].time_ns;
       if (time != kNoTime)
-        log_.note(FindingKind::duplicate_task_time, r.finish);
+        log_.note(core::Stat::duplicate_task_time, r.finish);
       else
         time = micros_to_ns(r.micros);
     }
@@ -346,7 +347,7 @@ void GraphBuilder::settle_repeated_timings(bool times, bool sizes) {
       if (c == kNoVertex) continue;
       std::uint64_t& bytes = vertices.copies[vertices.payload[c]].bytes;
       if (bytes != kNoValue)
-        log_.note(FindingKind::duplicate_copy_size, r.copy);
+        log_.note(core::Stat::duplicate_copy_size, r.copy);
       else
         bytes = r.bytes;
     }

@@ -70,7 +70,7 @@ class ProfBuilder {
     out_.findings.cycle = find_cycle(out_.graph);
     if (!out_.findings.cycle.empty()) {
       const EventGraph& g = out_.graph;
-      log_.note(FindingKind::cycle, g.event(out_.findings.cycle.front()), [&] {
+      log_.note(core::Stat::cycle, g.event(out_.findings.cycle.front()), [&] {
         std::string detail;
         for (VertexId x : out_.findings.cycle)
           detail += (detail.empty() ? "" : " -> ") + std::string(op_kind_name(g.kind(x))) + " " + core::to_string(g.event(x));
@@ -129,7 +129,7 @@ class ProfBuilder {
     const auto inserted = producer_.try_emplace(event.id, v);  // not bound: the lambda below reads it
     const bool fresh = inserted.second;
     if (!fresh && !dedupe_silently)
-      log_.note(FindingKind::duplicate_producer, key_of(event), [&] {
+      log_.note(core::Stat::duplicate_producer, key_of(event), [&] {
         return std::string(op_kind_name(v_.kind[inserted.first->second])) + " and " + op_kind_name(v_.kind[v]);
       });
     return fresh;
@@ -232,7 +232,7 @@ class ProfBuilder {
     out_.findings.notes.push_back("the run had " + std::to_string(expected) + " processes; the logs of node(s) " + missing +
                                   " are not in the trace: their work is not replayed, and what they launched or "
                                   "triggered here keeps its measured delay");
-    out_.findings.explained_here[static_cast<std::size_t>(FindingKind::unknown_issuer)] =
+    out_.findings.explained_here[static_cast<std::size_t>(core::Stat::unknown_issuer)] =
         "expected: operations launched by the nodes whose logs are missing; each keeps its measured delay";
   }
 
@@ -378,7 +378,7 @@ class ProfBuilder {
     if (it != producer_.end()) return it->second;
     if (v != kNoVertex) external_input_[v] = 1;
     ++out_.findings.external_references;
-    if (externals_.insert(event.id).second) log_.note(FindingKind::external_event, key_of(event));
+    if (externals_.insert(event.id).second) log_.note(core::Stat::external_event, key_of(event));
     return kNoVertex;
   }
 
@@ -409,7 +409,7 @@ class ProfBuilder {
     for (const auto& l : launches_) {
       auto it = producer_.find(l.creator.id);
       if (it == producer_.end() || (v_.kind[it->second] != OpKind::task && v_.kind[it->second] != OpKind::background)) {
-        log_.note(FindingKind::unknown_issuer, key_of(l.creator), [&] {
+        log_.note(core::Stat::unknown_issuer, key_of(l.creator), [&] {
           return std::string("creates a ") + op_kind_name(v_.kind[l.v]) + " producing " + core::to_string(v_.event[l.v]);
         });
         // Its launch is a time no record explains: kept as a measured delay, like an unrecorded event.
