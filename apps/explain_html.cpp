@@ -6,19 +6,13 @@
 
 #include "explain_report.hpp"
 #include "html_text.hpp"
+#include "text_format.hpp"
 
 namespace rr::app {
 
 namespace {
 
 
-std::string fixed(double x, const char* format = "%.3f") {
-  char b[48];
-  std::snprintf(b, sizeof b, format, x);
-  return b;
-}
-
-std::string ms(std::int64_t ns) { return fixed(static_cast<double>(ns) / 1e6); }
 
 struct Bar {
   std::string label;
@@ -78,7 +72,7 @@ std::string classes_table(const explain::ExplainResult& r) {
     std::string what;
     for (const auto& m : c.members.size() > 1 ? c.members : c.changes) what += (what.empty() ? "" : ", ") + m;
     h += "<tr><td>" + html_escape(c.name) + "</td><td>" + ms(c.share_ns) + "</td><td>" +
-         (d == 0 ? std::string("-") : fixed(100.0 * static_cast<double>(c.share_ns) / d, "%.1f%%")) + "</td><td>" +
+         (d == 0 ? std::string("-") : pct(static_cast<double>(c.share_ns) / d)) + "</td><td>" +
          ms(r.replay_a_ns + c.alone_ns) + "</td><td style=\"text-align:left\">" + html_escape(what) + "</td></tr>\n";
   }
   return h + "</table>\n";
@@ -91,7 +85,7 @@ std::string functions_table(const explain::Changes& c) {
     const auto& w = c.functions[i];
     h += "<tr><td>" + html_escape(w.name) + "</td><td>" + explain::op_class_name(w.op_class) + "</td><td>" +
          std::to_string(w.count_a) + "</td><td>" + std::to_string(w.count_b) + "</td><td>" + ms(w.total_a) +
-         "</td><td>" + ms(w.total_b) + "</td><td>" + fixed(w.median_ratio, "%.3g") + "</td></tr>\n";
+         "</td><td>" + ms(w.total_b) + "</td><td>" + significant(w.median_ratio) + "</td></tr>\n";
   }
   return h + "</table>\n";
 }

@@ -1,6 +1,8 @@
 // Reports of `realm-replay explain` (apps/explain_report.hpp).
 #include "explain_report.hpp"
 
+#include "text_format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,32 +15,11 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string ms(std::int64_t ns, bool sign = false) {
-  char b[48];
-  std::snprintf(b, sizeof b, sign ? "%+.3f" : "%.3f", static_cast<double>(ns) / 1e6);
-  return b;
-}
-
-std::string percent(double x, bool sign = false) {
-  char b[48];
-  std::snprintf(b, sizeof b, sign ? "%+.1f%%" : "%.1f%%", 100.0 * x);
-  return b;
-}
-
-std::string number(double x) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.3g", x);
-  return b;
-}
 
 double share_of(std::int64_t part, std::int64_t whole) {
   return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
 
-std::string pad(std::string s, std::size_t width, bool right = false) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-}
 
 std::string work_value(const explain::WorkChange& w, std::int64_t v) {
   return w.op_class == explain::OpClass::copy ? std::to_string(v) + " B" : ms(v) + " ms";
@@ -69,7 +50,7 @@ void text_changes(const explain::Changes& c, std::string& s) {
     const auto& w = c.functions[i];
     s += "    " + pad(w.name + " (" + explain::op_class_name(w.op_class) + ")", 36) + " " +
          pad(std::to_string(w.count_a) + " -> " + std::to_string(w.count_b), 16) + pad(ms(w.total_a) + " -> " + ms(w.total_b), 24) +
-         pad(ms(w.median_a) + " -> " + ms(w.median_b), 22) + "x" + number(w.median_ratio) + "\n";
+         pad(ms(w.median_a) + " -> " + ms(w.median_b), 22) + "x" + significant(w.median_ratio) + "\n";
   }
   if (!c.copy_paths.empty()) {
     s += "  copies per path: count A -> B, bytes A -> B\n";
@@ -95,21 +76,21 @@ void text_changes(const explain::Changes& c, std::string& s) {
 std::string render_explain_text(const explain::ExplainResult& r) {
   std::string s = "explain: A = " + r.label_a + ", B = " + r.label_b + "\n";
   const std::int64_t d = r.difference_ns();
-  s += "B - A: " + ms(d, true) + " ms (" + percent(share_of(d, r.replay_a_ns), true) + "): replay of A " +
+  s += "B - A: " + signed_ms(d) + " ms (" + signed_pct(share_of(d, r.replay_a_ns)) + "): replay of A " +
        ms(r.replay_a_ns) + " ms, of B " + ms(r.replay_b_ns) + " ms (placement " + r.placement + ")\n";
   if (r.observed_a_ns && r.observed_b_ns)
     s += "observed: A " + ms(*r.observed_a_ns) + " ms, B " + ms(*r.observed_b_ns) + " ms, B - A " +
-         ms(*r.observed_b_ns - *r.observed_a_ns, true) + " ms\n";
+         signed_ms(*r.observed_b_ns - *r.observed_a_ns) + " ms\n";
   s += "\nShares of B - A (Shapley values over " + std::to_string(r.classes.size()) +
        (r.classes.size() == 1 ? " class; " : " classes; ") +
-       std::to_string(r.replays) + " replays on " + std::to_string(r.threads) + " thread(s) in " + number(r.seconds) +
+       std::to_string(r.replays) + " replays on " + std::to_string(r.threads) + " thread(s) in " + significant(r.seconds) +
        " s):\n";
   s += "  " + pad("class", 44) + pad("share (ms)", 12, true) + pad("of B - A", 10, true) +
        "   replay of A with this class from B\n";
   for (std::size_t i : r.ranked()) {
     const auto& c = r.classes[i];
-    s += "  " + pad(c.name, 44) + pad(ms(c.share_ns, true), 12, true) + pad(percent(share_of(c.share_ns, d)), 10, true) +
-         "   " + ms(r.replay_a_ns + c.alone_ns) + " ms (" + ms(c.alone_ns, true) + ")\n";
+    s += "  " + pad(c.name, 44) + pad(signed_ms(c.share_ns), 12, true) + pad(pct(share_of(c.share_ns, d)), 10, true) +
+         "   " + ms(r.replay_a_ns + c.alone_ns) + " ms (" + signed_ms(c.alone_ns) + ")\n";
     if (c.members.size() > 1 && c.kind == explain::FactKind::durations) {
       std::string list;
       for (std::size_t k = 0; k < c.members.size(); ++k) list += (k ? ", " : "") + c.members[k];

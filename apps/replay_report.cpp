@@ -28,7 +28,6 @@ constexpr std::size_t kOutliersListed = 4;
 // The mapping's lines after grouping the traced nodes that map alike; the rest is in --json.
 constexpr std::size_t kMappingLinesListed = 24;
 
-std::string pad(const std::string& s, std::size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
 
 // The values (sorted) outside the quartiles' fences: more than 1.5 interquartile ranges beyond the middle half.
 std::vector<std::pair<double, std::uint32_t>> outliers(const std::vector<std::pair<double, std::uint32_t>>& sorted) {
