@@ -10,7 +10,6 @@
 #include "commands.hpp"
 #include "machine_models/machine_writer.hpp"
 #include "output_file.hpp"
-#include "platform/output_target.hpp"
 #include "text_format.hpp"
 #include "trace_inputs.hpp"
 #include "messages.hpp"
@@ -191,16 +190,9 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
                     for (const auto& o : result->overrides()) all += (all.empty() ? "" : " ") + std::string("--set ") + o;
                     return all;
                   }();
-      if (auto err = platform::write_whole_file(opts->output, machine::to_toml(*model, header, notes)); !err.empty()) {
-        print_error("calibrate", err);
-        return kExitBadInput;
-      }
+      if (!write_output_file("calibrate", opts->output, machine::to_toml(*model, header, notes))) return kExitBadInput;
     }
-    if (!opts->csv.empty())
-      if (auto err = platform::write_whole_file(opts->csv, render_csv(*result)); !err.empty()) {
-        print_error("calibrate", err);
-        return kExitBadInput;
-      }
+    if (!opts->csv.empty() && !write_output_file("calibrate", opts->csv, render_csv(*result))) return kExitBadInput;
     ctx.machine = MachineContext{opts->machine, opts->machine, opts->overrides};
     ctx.options["unlogged_time"] = opts->replay.unlogged_time;
     ctx.options["max_evaluations"] = opts->max_evaluations;

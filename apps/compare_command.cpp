@@ -4,42 +4,13 @@
 
 #include "bundled_machines.hpp"
 #include "commands.hpp"
-#include "comparison_report.hpp"
-#include "output_file.hpp"
-#include "platform/output_target.hpp"
+#include "comparison_outputs.hpp"
 #include "session/replay_choices.hpp"
 #include "session/run_grid.hpp"
 #include "trace_inputs.hpp"
 #include "messages.hpp"
-#include "option_checks.hpp"
 
 namespace rr::app {
-
-// The report (text, or JSON with --json) to stdout or -o, then the other formats asked for; returns false (after a
-// message) when one cannot be written.
-bool write_comparison_outputs(const char* command, const std::vector<ComparisonRow>& rows, const RunContext& ctx,
-                              const ComparisonOutputs& out) {
-  auto write = [&](const std::string& path, const std::string& text) {
-    if (path.empty()) return true;
-    if (auto err = platform::write_whole_file(path, text); !err.empty()) {
-      print_error(command, err);
-      return false;
-    }
-    return true;
-  };
-  const std::string report = out.json ? render_comparison_json(rows, ctx).dump(2) + "\n" : render_comparison_text(rows);
-  return emit_report(command, out.output, report) && write(out.csv, render_comparison_csv(rows)) &&
-         write(out.html, render_comparison_html(rows, ctx, out.title));
-}
-
-void add_comparison_outputs(CLI::App* cmd, ComparisonOutputs& out) {
-  cmd->add_flag("--json", out.json, "print JSON instead of text");
-  cmd->add_option("-o,--output", out.output, "write the report (text, or JSON with --json) to this file (whole or not at all)")
-      ->check(output_path());
-  cmd->add_option("--csv", out.csv, "also write CSV here")->check(output_path());
-  cmd->add_option("--html", out.html, "also write a self-contained HTML report with charts here")->check(output_path());
-  cmd->add_option("--title", out.title, "title of the HTML report")->capture_default_str();
-}
 
 std::function<int()> add_compare_command(CLI::App& app, CommonOptions& common) {
   struct Options {

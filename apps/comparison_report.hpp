@@ -15,10 +15,10 @@ namespace rr::app {
 // the files named.
 struct ComparisonOutputs {
   bool json = false;
-  std::string output;  // -o: the report's file; empty: stdout
-  std::string csv;     // --csv FILE
-  std::string html;    // --html FILE
-  std::string title;   // the HTML report's title
+  std::string output{};  // -o: the report's file; empty: stdout
+  std::string csv{};     // --csv FILE
+  std::string html{};    // --html FILE
+  std::string title{};   // the HTML report's title
 };
 
 std::string render_comparison_text(const std::vector<ComparisonRow>& rows);

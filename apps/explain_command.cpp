@@ -10,7 +10,6 @@
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "output_file.hpp"
-#include "platform/output_target.hpp"
 #include "trace_inputs.hpp"
 
 namespace rr::app {
@@ -22,8 +21,7 @@ std::function<int()> add_explain_command(CLI::App& app, CommonOptions& common) {
     std::vector<std::string> overrides;
     bool json = false;
     std::string output, html;
-    std::string unlogged_time = replay::unlogged_time_name(replay::UnloggedTime::measured);
-    std::string queue_order = replay::queue_order_name(replay::QueueOrder::observed);
+    session::ReplayChoices replay;  // its unlogged time and queue order: explain places its replays itself
     ReadingFlags reading;
     std::optional<std::uint32_t> traced_cores_b;
   };
@@ -47,12 +45,8 @@ std::function<int()> add_explain_command(CLI::App& app, CommonOptions& common) {
   cmd->add_flag("--json", opts->json, "print JSON instead of text");
   cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all)");
   cmd->add_option("--html", opts->html, "also write a self-contained HTML page with a waterfall chart here");
-  add_unlogged_option(cmd, opts->unlogged_time);
-  cmd->add_option("--queue-order", opts->queue_order,
-                  "which waiting task a free processor takes: 'observed' (the traced run's order, Legion Prof logs) or "
-                  "'ready'")
-      ->check(one_of(session::queue_order_choice()))
-      ->capture_default_str();
+  add_unlogged_option(cmd, opts->replay.unlogged_time);
+  add_queue_order_option(cmd, opts->replay.queue_order);
   add_reading_options(cmd, opts->reading, common);
   cmd->add_option("--traced-cores-b", opts->traced_cores_b,
                   "the cores run B ran on, when not --traced-cores (runs on 1 and 2 cores: --traced-cores 1 "
@@ -64,12 +58,16 @@ std::function<int()> add_explain_command(CLI::App& app, CommonOptions& common) {
     const std::vector<std::string> machines = opts->machines.empty() ? std::vector<std::string>{"traced"} : opts->machines;
     o.machine_a = {machines.front(), opts->overrides};
     o.machine_b = {machines.back(), opts->overrides};
-    o.rules.unlogged = opts->unlogged_time == "instant" ? replay::UnloggedTime::instant : replay::UnloggedTime::measured;
-    o.rules.queue_order = opts->queue_order == "ready" ? replay::QueueOrder::ready : replay::QueueOrder::observed;
+    auto settings = session::replay_settings(opts->replay);
+    if (!settings) {
+      print_error("explain", settings.error().to_string());
+      return kExitUsage;
+    }
+    o.rules = settings->engine.rules;
     o.threads = common.threads;
     ctx.options["machines"] = machines;
-    ctx.options["unlogged_time"] = opts->unlogged_time;
-    ctx.options["queue_order"] = opts->queue_order;
+    ctx.options["unlogged_time"] = opts->replay.unlogged_time;
+    ctx.options["queue_order"] = opts->replay.queue_order;
     auto a = open_trace("explain", {opts->a}, common, opts->reading);
     if (!a) return kExitBadInput;
     ReadingFlags reading_b = opts->reading;
@@ -85,11 +83,8 @@ std::function<int()> add_explain_command(CLI::App& app, CommonOptions& common) {
     const std::string text =
         opts->json ? render_explain_json(*result, ctx).dump(2) + "\n" : render_explain_text(*result);
     if (!emit_report("explain", opts->output, text)) return kExitBadInput;
-    if (!opts->html.empty())
-      if (auto err = platform::write_whole_file(opts->html, render_explain_html(*result, ctx)); !err.empty()) {
-        print_error("explain", err);
-        return kExitBadInput;
-      }
+    if (!opts->html.empty() && !write_output_file("explain", opts->html, render_explain_html(*result, ctx)))
+      return kExitBadInput;
     return kExitOk;
   };
 }

@@ -14,6 +14,10 @@ bool emit_report(const char* command, const std::string& path, std::string_view 
     std::cout << text;
     return true;
   }
+  return write_output_file(command, path, text);
+}
+
+bool write_output_file(const char* command, const std::string& path, std::string_view text) {
   if (auto err = platform::write_whole_file(path, text); !err.empty()) {
     print_error(command, err);
     return false;

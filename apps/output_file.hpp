@@ -11,6 +11,9 @@ namespace rr::app {
 // A command's report: to stdout when `path` is empty, else to the file (whole or not at all). Returns
 // false after printing "realm-replay <command>: error: ..." when the file cannot be written.
 bool emit_report(const char* command, const std::string& path, std::string_view text);
+// Another output of a command (--csv, --html, a written machine file) to `path`, whole or not at all. Returns false
+// after printing "realm-replay <command>: error: ..." when it cannot be written.
+bool write_output_file(const char* command, const std::string& path, std::string_view text);
 
 // Marks every input the parsed command line names (its positional arguments, --machine, --mapping,
 // --against-trace, --against-machine, --node-map) so that no output of this run replaces one.

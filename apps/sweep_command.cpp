@@ -4,7 +4,7 @@
 
 #include "bundled_machines.hpp"
 #include "commands.hpp"
-#include "comparison_report.hpp"
+#include "comparison_outputs.hpp"
 #include "session/replay_choices.hpp"
 #include "session/run_grid.hpp"
 #include "session/sweep_grid.hpp"
@@ -12,10 +12,6 @@
 #include "messages.hpp"
 
 namespace rr::app {
-
-bool write_comparison_outputs(const char* command, const std::vector<ComparisonRow>& rows, const RunContext& ctx,
-                              const ComparisonOutputs& out);
-void add_comparison_outputs(CLI::App* cmd, ComparisonOutputs& out);
 
 std::function<int()> add_sweep_command(CLI::App& app, CommonOptions& common) {
   struct Options {

@@ -123,7 +123,11 @@ void add_replay_flags(CLI::App* cmd, session::ReplayChoices& choices) {
                   "which traced nodes share a model node: cyclic (n mod M, default), block (consecutive nodes) or a "
                   "file with node_map = [...]");
   add_unlogged_option(cmd, choices.unlogged_time);
-  cmd->add_option("--queue-order", choices.queue_order,
+  add_queue_order_option(cmd, choices.queue_order);
+}
+
+void add_queue_order_option(CLI::App* cmd, std::string& queue_order) {
+  cmd->add_option("--queue-order", queue_order,
                   "which waiting task a free processor takes (after task priorities): 'observed' (the one the traced "
                   "run started first, on traces that record it: Legion Prof logs) or 'ready' (the one ready first)")
       ->check(one_of(session::queue_order_choice()))

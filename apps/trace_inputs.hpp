@@ -37,8 +37,10 @@ std::string reading_summary(const session::LoadedTrace& trace);
 // --mapping, --fold, --node-map, --unlogged-time and --queue-order, read into the choices session::replay_settings
 // turns into settings.
 void add_replay_flags(CLI::App* cmd, session::ReplayChoices& choices);
-// --unlogged-time alone (calibrate, which fits one machine and has no placement of its own to choose).
+// --unlogged-time alone (calibrate, which fits one machine and has no placement of its own to choose), and
+// --queue-order alone (explain, which chooses the placement for its own replays).
 void add_unlogged_option(CLI::App* cmd, std::string& unlogged_time);
+void add_queue_order_option(CLI::App* cmd, std::string& queue_order);
 // The context of a command that reads `inputs`, made when the command starts (its clock starts then): the command,
 // the inputs, -j, --keep-going and --strict, and with `choices` the replay choices among the options.
 RunContext command_context(const char* command, std::vector<std::string> inputs, const CommonOptions& common,
