@@ -8,9 +8,10 @@ usage: scripts/check_outside_references.py [SOURCE_DIR]     check the tracked fi
 Run by ctest as `outside_references` and `outside_references_self_test`."""
 import pathlib
 import re
-import subprocess
 import sys
 import tempfile
+
+from tracked_files import tracked_files
 
 # The names this file looks for are assembled from parts, so that the checker itself holds no reference (it also
 # skips itself) and no other scan of the repository finds one here.
@@ -32,22 +33,6 @@ ALLOWED = {
     ("scripts/make_prof_oracle.sh", "names a tool outside the repository"),
 }
 SELF = "scripts/check_outside_references.py"
-
-
-def tracked_files(root: pathlib.Path, use_git: bool = True) -> list[str]:
-    try:
-        if not use_git:
-            raise OSError("walk the tree")
-        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], check=True, capture_output=True).stdout
-        return [p for p in out.decode().split("\0") if p]
-    except (OSError, subprocess.CalledProcessError):
-        # No git (a source archive): every file but build trees and hidden folders.
-        files = []
-        for path in root.rglob("*"):
-            rel = path.relative_to(root)
-            if path.is_file() and not rel.parts[0].startswith("build") and not any(p.startswith(".") for p in rel.parts):
-                files.append(rel.as_posix())
-        return files
 
 
 def problems_in(root: pathlib.Path, use_git: bool = True) -> list[str]:

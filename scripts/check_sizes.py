@@ -12,8 +12,9 @@ usage: scripts/check_sizes.py [REPO_ROOT]     exit 1 and one line per excess whe
 import ast
 import pathlib
 import re
-import subprocess
 import sys
+
+from tracked_files import tracked_files
 
 MAX_FILE_LINES = 800
 MAX_FUNCTION_LINES = 120
@@ -23,14 +24,6 @@ SCRIPTS = {".py", ".sh"}
 SCOPE_KEYWORDS = re.compile(r"^(?:template\s*<.*>\s*)?(?:namespace|class|struct|union|enum|extern)\b")
 CONTROL = re.compile(r"\b(?:if|for|while|switch|catch|do|else|try)\s*(?:\(|$)")
 MEMBER_INIT = re.compile(r"\)\s*(?:noexcept\s*)?:(?:.*,)?\s*[A-Za-z_][\w:]*(?:<[^<>]*>)?$", re.DOTALL)
-
-
-def tracked_files(root: pathlib.Path) -> list[pathlib.Path]:
-    try:
-        out = subprocess.run(["git", "-C", str(root), "ls-files"], check=True, capture_output=True, text=True).stdout
-        return [root / line for line in out.splitlines() if line]
-    except (OSError, subprocess.CalledProcessError):
-        return [p for p in root.rglob("*") if p.is_file() and "build" not in p.relative_to(root).parts[:1]]
 
 
 def strip_cpp(text: str) -> str:
@@ -157,13 +150,13 @@ def python_functions(text: str):
 def main() -> int:
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     problems = []
-    for path in tracked_files(root):
+    for rel in tracked_files(root):
+        path = root / rel
         suffix = path.suffix
         if suffix not in CPP | SCRIPTS or not path.is_file():
             continue
         text = path.read_text(errors="replace")
         lines = text.splitlines()
-        rel = path.relative_to(root).as_posix()
         if len(lines) > MAX_FILE_LINES:
             problems.append(f"{rel}: {len(lines)} lines (at most {MAX_FILE_LINES})")
         functions = cpp_functions(text) if suffix in CPP else python_functions(text) if suffix == ".py" else []
