@@ -119,10 +119,4 @@ CompressedOutput::~CompressedOutput() = default;
 void CompressedOutput::write(std::string_view text) { encoder_->write(text); }
 void CompressedOutput::commit() { encoder_->commit(); }
 
-void write_whole_file(const fs::path& path, std::string_view text) {
-  CompressedOutput out(path, Compression::none);
-  out.write(text);
-  out.commit();
-}
-
 }  // namespace rr::gen

@@ -31,7 +31,4 @@ class CompressedOutput {
   std::unique_ptr<Encoder> encoder_;
 };
 
-// Writes `text` uncompressed to `path`, whole or not at all.
-void write_whole_file(const std::filesystem::path& path, std::string_view text);
-
 }  // namespace rr::gen
