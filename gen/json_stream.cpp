@@ -26,7 +26,6 @@ JsonStream& JsonStream::close(char bracket, bool object) {
   if (!level.empty && !level.one_line) new_line();
   buffer_.push_back(bracket);
   if (levels_.empty()) done_ = true;
-  flush_if_full();
   return *this;
 }
 
@@ -67,6 +66,7 @@ void JsonStream::append_string(std::string_view text) {
 // Separates a member or element from the one before it; a value in an object must follow its key.
 void JsonStream::before_value(bool is_key) {
   if (done_) throw std::logic_error("JsonStream: value after the document's end");
+  flush_if_full();  // between two tokens, so a document of any shape is written as it goes
   if (after_key_) {
     after_key_ = false;
     return;
