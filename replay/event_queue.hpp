@@ -18,8 +18,7 @@ namespace rr::replay {
 
 // `floor`: an input that is an event no record produces, its measured delay after the other inputs.
 // core_due: a node's shared cores reach the first point due (replay/core_share.hpp); its aux is the node.
-// startup_turn: a processor's start-up begins after the others' (runtime.processor_start_ns); aux: the processor.
-enum class EventType : std::uint8_t { fire, segment_end, hop_end, arrival_effect, ready, floor, core_due, startup_turn };
+enum class EventType : std::uint8_t { fire, segment_end, hop_end, arrival_effect, ready, floor, core_due };
 
 // One timed event, packed into a 128-bit key whose order is (time, vertex, type, aux): time in the top 61 bits
 // (the engine holds every time in [0, 2^60], core/saturating.hpp), then the vertex, the type in 3 bits, aux.

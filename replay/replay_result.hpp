@@ -39,6 +39,14 @@ struct Interval {
   TimeNs end = 0;
 };
 
+// A processor's start-up (machine::RuntimeCosts::processor_start_ns): its node stood still from `from` to `to`.
+struct StartUp {
+  std::uint32_t node = 0;       // model node
+  std::uint32_t processor = 0;  // model processor starting up
+  TimeNs from = 0;
+  TimeNs to = 0;
+};
+
 // The run's noise (ReplayRules::noise), kept so that analyses of the result reproduce its durations (TaskTiming).
 struct Noise {
   double sigma = 0;
@@ -70,6 +78,7 @@ struct ReplayResult {
   std::vector<ChannelUsage> channels;      // channel instances used, by channel then node (timeline tracks)
   std::map<std::string, PathUsage> paths;  // "framebuffer->framebuffer remote"
   std::vector<Interval> intervals;         // when ResultDetail::record_intervals; by start, track, vertex
+  std::vector<StartUp> start_ups;          // in the order they began
 
   std::uint64_t operations = 0;            // operations that completed
   std::uint64_t stuck = 0;                 // operations that never could

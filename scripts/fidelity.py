@@ -252,14 +252,22 @@ CROSS_CONFIG_EXPLANATION = """What moves between configurations, and what the mo
 - **Cores.** `--traced-cores` turns each span into the work it would have taken alone (the log's own timeline
   says how many threads ran at every instant), and `node.cores` shares the target's cores among its threads.
 - **Processor start-up.** Each CPU or utility processor stalls the process once, 40–65 ms, one after another:
-  most of what separates one CPU and one utility processor (188 ms) from four and two (376 ms). The log measures
-  the stall; the replay adds one per processor of the target, one after another.
-- **What is left.** A start-up is measured as long as it took in the traced run, with the threads that spun
-  beside it while it held the runtime (three times as long on one core beside two of them): the start-ups of a
-  many-processor or one-core log are long, and predictions from it to fewer processors or more cores come out
-  long. And the log of
-  `circuit_small_cpu2_util1_2cores` has a main loop twice as slow as the others' (its app-reported time is
-  133 ms against 30 ms unprofiled): no other log predicts that run, nor it the others.
+  most of what separates one CPU and one utility processor (188 ms) from four and two (376 ms). Nothing
+  progresses during a stall. The log measures the stall; the replay freezes the node once per processor of the
+  target, one stall after another, and work under way waits.
+- **What is left.**
+  - *Spinning.* A start-up is measured as long as it took in the traced run, with the threads that spun
+    beside it while it held the runtime. On one core beside two such threads, one start-up of
+    `circuit_small_cpu2_util1_1core` took 136 ms, three times the others, so predictions from that log come out
+    long and predictions into it short. Replaying the spinning (the threads running when a start-up begins share
+    the cores with it) was tried: the replay's concurrency at a start-up is not the run's, and the 20 pairs went
+    to 30% mean error.
+  - *A slow log.* The log of `circuit_small_cpu2_util1_2cores` has a main loop twice as slow as the others'
+    (its app-reported time is 133 ms against 30 ms unprofiled, its utility processor ran 432 meta-tasks where
+    the others ran 240–320): no other log predicts that run, nor it the others.
+  - *More processors, more runtime work.* The four-CPU log holds twice the runtime work of the one-CPU logs
+    (mapping, commit and analysis meta-tasks, and short stalls of about 10 ms in application tasks that the
+    one-CPU logs do not have), so predictions from it to fewer processors come out 15–25% long.
 - **The 2015 Realm logs** give each task's Task Time but not when it ran: with no timeline, nothing says how many
   threads competed during a span, so `--traced-cores` cannot turn their spans into work, and no start-up shows.
   It gives their traced machine its cores, and a what-if on `node.cores` then shares them among spans taken as

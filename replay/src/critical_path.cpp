@@ -159,7 +159,17 @@ class PathWalk {
   void own_time(VertexId v) {
     const TimeNs start = std::min(r_.start(v), hi_);
     if (via_issue_) {
-      account(v, PathClass::issue, "issue " + g_.function_name(g_.task(g_.task_of(v)).func_id), start, hi_);
+      // Its node standing still for start-ups held the issue back too.
+      TimeNs issued = hi_;
+      if (shared_ && !r_.start_ups.empty()) {
+        const ModelProcessor* p = map_.processor(r_.processor_of[v]);
+        PathResource res;
+        res.type = PathResource::Type::start_ups;
+        res.node = p ? p->node : 0;
+        issued = hi_ - frozen_within(res.node, start, hi_);
+        contend(v, res, issued, hi_);
+      }
+      account(v, PathClass::issue, "issue " + g_.function_name(g_.task(g_.task_of(v)).func_id), start, issued);
     } else {
       PathClass cls;
       std::string label = own_label(g_, map_, r_, v, &cls);
@@ -170,14 +180,26 @@ class PathWalk {
           own = std::max(start, alone);
           const ModelProcessor* p = map_.processor(r_.processor_of[v]);
           PathResource res;
-          res.type = model_.node.cores > 0 ? PathResource::Type::cores : PathResource::Type::start_ups;
           res.node = p ? p->node : 0;
-          contend(v, res, own, hi_);
+          // The time its node stood still for start-ups, then (with cores given) the time it shared them.
+          const TimeNs frozen = model_.node.cores > 0 ? std::min(hi_ - own, frozen_within(res.node, start, hi_)) : hi_ - own;
+          res.type = PathResource::Type::cores;
+          contend(v, res, own, hi_ - frozen);
+          res.type = PathResource::Type::start_ups;
+          contend(v, res, hi_ - frozen, hi_);
         }
       }
       account(v, cls, label, start, own);
     }
     hi_ = start;
+  }
+
+  // How long `node` stood still for start-ups within [from, to).
+  TimeNs frozen_within(std::uint32_t node, TimeNs from, TimeNs to) const {
+    TimeNs sum = 0;
+    for (const StartUp& s : r_.start_ups)
+      if (s.node == node && s.from < to && from < s.to) sum += std::min(to, s.to) - std::max(from, s.from);
+    return sum;
   }
 
   // The gap between v's ready time and what made it ready, classed; returns that operation (kNoVertex at the start).

@@ -43,10 +43,9 @@ class EventEngine final : public Engine {
   std::optional<std::pair<VertexId, core::InputError>> init_block() override {
     procs_.assign(map_.processors().size(), {});
     proc_available_.assign(map_.processors().size(), 0);
-    share_.configure(map_.model_nodes(), model_.node.cores);
+    share_.configure(map_.model_nodes(), model_.node.cores, model_.runtime.processor_start_ns > 0);
     // An issue's time depends on more than its issuer's start: the engine keeps it for the critical path.
-    if (share_.enabled() || model_.runtime.processor_start_ns > 0) r_.issued_at.assign(n_, kNever);
-    startup_free_.assign(model_.runtime.processor_start_ns > 0 ? map_.model_nodes() : 0, 0);
+    if (share_.enabled()) r_.issued_at.assign(n_, kNever);
     path_usage_.assign(copies_.path_names.size(), {});
     for (VertexId v = 0; v < n_; ++v) {
       if (!owned(v)) continue;
@@ -84,7 +83,6 @@ class EventEngine final : public Engine {
         // Released by the unrecorded event, after the recorded input that scheduled it (critical path).
         case EventType::floor: contribute(v, now_, ops_.released_by(v), Release::observed); break;
         case EventType::core_due: on_core_due(e.aux()); break;
-        case EventType::startup_turn: on_startup_turn(v, e.aux()); break;
       }
     }
     allocate_resources();
@@ -351,24 +349,20 @@ class EventEngine final : public Engine {
     }
     Issuing running = timing_.segment(v, task, now_, p);
     // Asked only of a model with cores or start-ups: the plain path does not look.
-    const bool on_a_core = (share_.enabled() || !startup_free_.empty()) && takes_core(p, task);
-    TimeNs startup_wait = 0;
-    if (!startup_free_.empty() && !proc.started && on_a_core) {
-      startup_wait = start_up(p);
-      running.run_start += startup_wait + model_.runtime.processor_start_ns;
-    }
+    const bool on_a_core = share_.enabled() && takes_core(p, task);
     ops_.start_at(v, now_);
     r_.processor_of[v] = p;
     proc.busy = true;
     ++r_.processors[p].segments;
-    if (share_.enabled() && on_a_core) {
-      // Waiting for the other processors' start-ups takes no core: the thread begins to share them once its own
-      // start-up begins (on_startup_turn).
-      if (startup_wait > 0) {
-        push(now_ + startup_wait, v, EventType::startup_turn, p);
-        return;
+    if (on_a_core) {
+      const std::uint32_t node = map_.processors()[p].node;
+      // A processor's first work on a core begins with its start-up, which freezes the node (core_share.hpp).
+      if (model_.runtime.processor_start_ns > 0 && !proc.started) {
+        proc.started = true;
+        const TimeNs from = share_.freeze(node, now_, model_.runtime.processor_start_ns);
+        r_.start_ups.push_back({node, p, from, from + model_.runtime.processor_start_ns});
       }
-      start_shared(v, map_.processors()[p].node, running, CoreShare::DueKind::segment_end, p);
+      start_shared(v, node, running, CoreShare::DueKind::segment_end, p);
       return;
     }
     issue_actions(v, running);
@@ -389,24 +383,6 @@ class EventEngine final : public Engine {
       if (!r_.issued_at.empty()) r_.issued_at[succ[i]] = core::held(at);
       contribute(succ[i], at, v, Release::issue);
     }
-  }
-
-  // A processor's start-up before its first work (runtime.processor_start_ns): after those of its node's
-  // processors that started before it, one at a time. How long it waits for them.
-  TimeNs start_up(std::uint32_t p) {
-    procs_[p].started = true;
-    TimeNs& free = startup_free_[map_.processors()[p].node];
-    const TimeNs begin = std::max(now_, free);
-    free = core::saturating_add(begin, model_.runtime.processor_start_ns);
-    return begin - now_;
-  }
-
-  // Under shared cores, a first segment whose processor waited for the others' start-ups: its start-up begins now,
-  // and with it its share of the cores.
-  void on_startup_turn(VertexId v, std::uint32_t p) {
-    Issuing running = timing_.segment(v, g_.task_of(v), now_, p);
-    running.run_start += model_.runtime.processor_start_ns;
-    start_shared(v, map_.processors()[p].node, running, CoreShare::DueKind::segment_end, p);
   }
 
   void on_segment_end(VertexId v, std::uint32_t p) {
@@ -706,8 +682,7 @@ class EventEngine final : public Engine {
   // a processor when the task becomes ready).
   FirstSegmentQueues first_queues_;
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
-  CoreShare share_;  // the nodes' cores, when the model limits them
-  std::vector<TimeNs> startup_free_;  // by model node: when its processors' start-ups are done so far
+  CoreShare share_;  // the nodes' cores, when the model limits them or processors start up
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise
   // channels

@@ -27,7 +27,7 @@ std::vector<std::pair<TimeNs, graph::VertexId>> drain(CoreShare& share) {
 
 TEST(CoreShare, ThreeThreadsOnTwoCoresRunAtTwoThirds) {
   CoreShare share;
-  share.configure(1, 2);
+  share.configure(1, 2, false);
   for (graph::VertexId v = 0; v < 3; ++v) {
     share.thread_starts(0, 0);
     share.schedule(0, 0, 300, Kind::segment_end, v, 0);
@@ -40,7 +40,7 @@ TEST(CoreShare, ThreeThreadsOnTwoCoresRunAtTwoThirds) {
 
 TEST(CoreShare, ALaterThreadSlowsTheFirstOnlyWhileBothRun) {
   CoreShare share;
-  share.configure(1, 1);
+  share.configure(1, 1, false);
   share.thread_starts(0, 0);
   share.schedule(0, 0, 100, Kind::segment_end, 1, 0);
   // B starts at 50, when A has done 50. Both at 1/2: A needs 50 more, 100 ns, so it ends at 150, when B has done
@@ -55,7 +55,7 @@ TEST(CoreShare, ALaterThreadSlowsTheFirstOnlyWhileBothRun) {
 
 TEST(CoreShare, NoMoreThreadsThanCoresIsRealTime) {
   CoreShare share;
-  share.configure(1, 4);
+  share.configure(1, 4, false);
   for (graph::VertexId v = 0; v < 4; ++v) {
     share.thread_starts(0, 7 * v);
     share.schedule(0, 7 * v, 1000 + v, Kind::segment_end, v, 0);
@@ -67,7 +67,7 @@ TEST(CoreShare, NoMoreThreadsThanCoresIsRealTime) {
 
 TEST(CoreShare, OffWithoutCores) {
   CoreShare share;
-  share.configure(4, 0);
+  share.configure(4, 0, false);
   EXPECT_FALSE(share.enabled());
 }
 
@@ -106,26 +106,47 @@ TEST(ReplayCores, IssuesHappenWhenTheSharedWorkReachesThem) {
   EXPECT_EQ(sum, r.run.result.makespan_ns);
 }
 
-// Start-ups of 5 us, one processor at a time: node 0's two CPUs start 10 us tasks at 0. CPU 0 starts up 0..5 and
-// runs 5..15; CPU 1 waits for it, starts up 5..10 and runs 10..20. A later task on CPU 0 (after the first, by its
-// precondition) pays no start-up: 15..25.
-TEST(ReplayStartUp, ProcessorsStartUpOneAtATimeBeforeTheirFirstWork) {
+// Start-ups of 5 us freeze the node, one after another: node 0's two CPUs start 10 us tasks at 0. CPU 0 starts up
+// 0..5, CPU 1 5..10; nothing runs meanwhile, so both tasks run 10..20. A later task on CPU 0 (after the first, by
+// its precondition) pays no start-up: 20..30.
+TEST(ReplayStartUp, StartUpsFreezeTheNodeOneAfterAnother) {
   const std::vector<std::string> lines = {task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)"),
                                           task(3, "80000000", "(20000003,1)", "(20000001,1)"),
                                           "Task Time: (20000001,1) 10", "Task Time: (20000002,1) 10",
                                           "Task Time: (20000003,1) 10"};
   auto r = replay_lines(lines, {"runtime.processor_start_ns=5000"});
-  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000001, 1), 15000);
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000001, 1), 20000);
   EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000002, 1), 20000);
-  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000003, 1), 25000);
-  // On one shared core: CPU 0 starts up alone (0..5); CPU 1 waits for it without a core, then its start-up and task
-  // (15 us of work) run beside CPU 0's task (10) at 1/2: CPU 0 ends at 25, when CPU 1 has done 10 of its 15. Task 3
-  // takes CPU 0 at once and shares the core with CPU 1's last 5 us: both at 1/2, CPU 1 ends at 35, when task 3 has
-  // done 5 of its 10; alone after, it ends at 40.
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000003, 1), 30000);
+  ASSERT_EQ(r.run.result.start_ups.size(), 2u);
+  EXPECT_EQ(r.run.result.start_ups[0].from, 0);
+  EXPECT_EQ(r.run.result.start_ups[0].to, 5000);
+  EXPECT_EQ(r.run.result.start_ups[1].from, 5000);
+  EXPECT_EQ(r.run.result.start_ups[1].to, 10000);
+  // On one shared core: frozen until 10, then the two tasks share the core at 1/2 and both end at 30; task 3 runs
+  // alone 30..40.
   auto shared = replay_lines(lines, {"runtime.processor_start_ns=5000", "node.cores=1"});
-  EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000001, 1), 25000);
-  EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000002, 1), 35000);
+  EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000001, 1), 30000);
+  EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000002, 1), 30000);
   EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000003, 1), 40000);
+}
+
+// Work under way stands still while another processor starts up: CPU 0 starts up 0..5 and runs task 1 5..15; tasks
+// 2 (CPU 1) and 3 (CPU 0) wait for it. At 15 task 3 starts on CPU 0, which has started, and task 2 on CPU 1, whose
+// start-up freezes the node 15..20: both run 20..30. The critical path names the start-ups: 10 of the 30 us.
+TEST(ReplayStartUp, WorkUnderWayStandsStillDuringAStartUp) {
+  auto r = replay_lines({task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)", "(20000001,1)"),
+                         task(3, "80000000", "(20000003,1)", "(20000001,1)"), "Task Time: (20000001,1) 10",
+                         "Task Time: (20000002,1) 10", "Task Time: (20000003,1) 10"},
+                        {"runtime.processor_start_ns=5000"});
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000001, 1), 15000);
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000002, 1), 30000);
+  EXPECT_EQ(r.end_of(graph::OpKind::task, 0x20000003, 1), 30000);
+  ASSERT_TRUE(r.run.critical.has_value());
+  TimeNs start_ups = 0;
+  for (const auto& [resource, ns] : r.run.critical->contention)
+    if (resource.type == PathResource::Type::start_ups) start_ups += ns;
+  EXPECT_EQ(start_ups, 10000);
 }
 
 }  // namespace
