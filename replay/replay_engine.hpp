@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "graph/event_graph.hpp"
 #include "core/result.hpp"
@@ -52,10 +53,18 @@ struct ResultDetail {
   std::size_t stuck_examples = 10;    // stuck operations described in the result
 };
 
+// No stop time (ReplayOptions::stop_after_ns): the replay runs to its end.
+inline constexpr TimeNs kNoStop = std::numeric_limits<TimeNs>::max();
+
 struct ReplayOptions {
   ReplayRules rules;
   ReplayExecution execution;
   ResultDetail detail;
+  // A replay that only has to say whether its estimate beats a time (realm-replay tune) stops once its time passes
+  // this with operations of the estimate still to finish: its makespan is then known to be more than this, and the
+  // result says it was cut off (ReplayResult::cut_off). A replay whose estimate is done by this time is the same
+  // with it as without. Such a replay runs on one engine (execution.blocks is not used). kNoStop: none.
+  TimeNs stop_after_ns = kNoStop;
 };
 
 // Replays `g`. Fails (before replaying) when a copy needs a path the model does not describe.

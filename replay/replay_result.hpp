@@ -107,6 +107,9 @@ struct ReplayResult {
   std::uint64_t implied_copies = 0;
   TimeNs implied_copy_ns = 0;
   std::uint64_t clamped_waits = 0;         // tasks whose waits exceeded their Task Time
+  // The replay stopped at ReplayOptions::stop_after_ns with operations of the estimate still to finish: the estimate
+  // is more than that time, makespan_ns and the other sums describe the replay up to it, and stuck is not counted.
+  bool cut_off = false;
   // How the replay ran, not what it found: the blocks it was split into (ReplayExecution::blocks), 1 for one
   // engine. The rest of the result is the same for any count.
   std::uint32_t blocks = 1;

@@ -115,6 +115,7 @@ void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::siz
   for (std::size_t slot = 0; slot < usage.size(); ++slot)
     if (usage[slot].copies) r.paths[path_names[slot]] = usage[slot];
   list_channels_and_intervals(map, r, outputs);
+  if (r.cut_off) return;  // what did not finish was cut off, not stuck
   std::vector<VertexId> examples;
   const VertexId n = g.vertex_count();
   for (VertexId v = 0; v < n; ++v) {

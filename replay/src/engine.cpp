@@ -59,7 +59,11 @@ class EventEngine final : public Engine {
   }
 
   void run_alone() override {
-    while (!queue_.empty()) run_round();
+    if (options_.stop_after_ns == kNoStop) {
+      while (!queue_.empty()) run_round();
+      return;
+    }
+    run_until_stop();
   }
 
   // One round: the events of one instant (those the last round queued for it, when it was the same instant),
@@ -156,6 +160,30 @@ class EventEngine final : public Engine {
 
  private:
   bool owned(VertexId v) const { return !link_ || link_->owner(v) == link_->me(); }
+
+  // A replay with a stop time (ReplayOptions::stop_after_ns): the same rounds, until the next one would be past the
+  // stop while an operation of the estimate is still to finish, so that the estimate would be too. Asked once, when
+  // the time first passes the stop: with the estimate done by then, the rest runs as without a stop, and the result
+  // is the same.
+  void run_until_stop() {
+    while (!queue_.empty()) {
+      if (next_event_time() > options_.stop_after_ns) {
+        if (estimate_unfinished()) {
+          t_.cut_off = true;
+          return;
+        }
+        while (!queue_.empty()) run_round();
+        return;
+      }
+      run_round();
+    }
+  }
+
+  bool estimate_unfinished() const {
+    for (VertexId v = 0; v < n_; ++v)
+      if (r_.counts(v) && !ops_.ended(v)) return true;
+    return false;
+  }
 
   // ---- set-up of this block, and the queues -------------------------------------------
 

@@ -56,7 +56,7 @@ std::optional<std::string> first_difference(const ReplayResult& a, const ReplayR
     return std::make_tuple(r.makespan_ns, r.noise.sigma, r.noise.seed, r.operations, r.stuck, r.tasks_without_time,
                            r.outside_work, r.after_untimed, r.last_end_ns, r.measured_waits, r.measured_wait_ns,
                            r.copies_default_size, r.copies_retargeted, r.copies_removed, r.implied_copies,
-                           r.implied_copy_ns, r.clamped_waits);
+                           r.implied_copy_ns, r.clamped_waits, r.cut_off);
   };
   if (scalars(a) != scalars(b)) return "a count or sum (makespan, operations, waits, copies...)";
   return std::nullopt;
