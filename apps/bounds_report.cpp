@@ -64,8 +64,18 @@ std::string what_if_command(const char* command, const ReplayInputs& in, const s
     out += " --placement pool";
   else if (!f.placement.empty())
     out += " --placement " + f.placement;
-  for (const auto& o : bound.overrides) out += " --set " + shell_word(o);
-  return out;
+  std::string in_mapping;
+  for (const auto& o : bound.overrides) {
+    // A count the mapping file sets is changed there: --set would leave it as it is.
+    const std::string key = key_of(o);
+    if (bound.count_in_mapping && key.starts_with("processors.") && key.ends_with(".count")) {
+      const std::string kind = key.substr(11, key.size() - 11 - 6);
+      in_mapping = " # with " + kind + " = " + o.substr(key.size() + 1) + " under [processors] in " + f.mapping;
+      continue;
+    }
+    out += " --set " + shell_word(o);
+  }
+  return out + in_mapping;
 }
 
 std::string bounds_text(const char* command, const ReplayInputs& in, const std::vector<session::RunBound>& bounds,

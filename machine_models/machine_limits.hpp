@@ -3,6 +3,7 @@
 // is a typo or a hostile file, and is refused with the file, line and key (or the --set key) named.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -11,6 +12,9 @@ namespace rr::machine {
 // Relative speeds (processors.KIND.speed, function_speed): a millionth to a million times the traced machine.
 inline constexpr double kMinSpeed = 1e-6;
 inline constexpr double kMaxSpeed = 1e6;
+// A busy-time factor (a move's, a factors file's) scales like a speed, so it has a speed's range: outside it
+// (4.9e-324, 1e300) the busy times it gives are zero or past any run.
+inline bool busy_factor_in_range(double v) { return std::isfinite(v) && v >= kMinSpeed && v <= kMaxSpeed; }
 // Channel bandwidths in GB/s (bytes per ns), the same span around a byte per nanosecond.
 inline constexpr double kMinBandwidthGbs = 1e-6;
 inline constexpr double kMaxBandwidthGbs = 1e6;

@@ -108,4 +108,8 @@ struct MachineModel {
   TimeNs transfer_ns(const Channel& channel, std::uint64_t bytes) const;
 };
 
+// The machine with a mapping's processor counts (MappingSpec::processors) laid over its own: each kind given has
+// that many processors on every model node.
+void apply_processor_counts(MachineModel& model, const ProcessorCounts& counts);
+
 }  // namespace rr::machine

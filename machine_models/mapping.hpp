@@ -3,6 +3,7 @@
 // docs/mapping.md) or command-line options give it; the replay's MachineMap applies it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,11 +43,26 @@ const char* node_map_rule_name(NodeMapRule r);
 // The most model nodes a trace can be folded onto (--fold, a mapping file's fold).
 inline constexpr std::uint32_t kMaxFold = 65536;
 
+// The kinds whose processors a mapping may count (gpu, cpu, utility: the sections of a machine file), indexed like
+// core::ProcessorKind.
+inline constexpr std::size_t kCountedKinds = 3;
+
+// Processors of each kind on every model node (a mapping file's [processors] table), laid over the machine's
+// count and per_node; a kind not given keeps the machine's.
+struct ProcessorCounts {
+  std::array<std::optional<std::uint32_t>, kCountedKinds> of_kind;
+  std::string source;  // where they were given: "best.toml:4"
+
+  bool any() const;
+  std::optional<std::uint32_t> of(core::ProcessorKind kind) const;
+};
+
 struct MappingSpec {
   std::optional<Placement> placement;  // unset: traced on the traced machine, pool on any other
   std::vector<FunctionMove> moves;
   std::uint32_t fold = 0;              // model nodes, 1 to kMaxFold; 0: the traced node count (or the node map's)
   NodeMap nodes;
+  ProcessorCounts processors;
 
   bool moves_function(std::uint32_t f) const;
 };
@@ -55,8 +71,15 @@ struct MappingSpec {
 core::Expected<FunctionMove> parse_move(const std::string& text);
 // "cyclic", "block", or a TOML file with node_map = [...] (traced node i -> model node).
 core::Expected<NodeMap> parse_node_map(const std::string& text);
-// A mapping file: placement, fold, node_map ("cyclic", "block" or a list) and [[move]] tables (function, to,
-// factor). Every key is checked; errors name the file and line.
+// A mapping file: placement, fold, node_map ("cyclic", "block" or a list), a [processors] table (gpu, cpu,
+// utility: processors per node) and [[move]] tables (function, to, factor). Every key is checked; errors name the
+// file and line.
 core::Expected<MappingSpec> load_mapping(const std::string& path);
+// A mapping file that load_mapping reads back as `spec` (factors to the last bit), with `header` as its first
+// comment lines.
+std::string mapping_toml(const MappingSpec& spec, const std::vector<std::string>& header = {});
+// "gpu", "cpu" or "utility": a processor kind as mapping files, factors files and --map name it; and back.
+std::string_view kind_key(core::ProcessorKind kind);
+std::optional<core::ProcessorKind> kind_from_key(std::string_view key);
 
 }  // namespace rr::machine

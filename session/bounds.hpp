@@ -26,6 +26,8 @@ struct RunBound {
   std::vector<std::string> overrides;  // the change as --set values
   machine::MachineModel changed;       // the machine with the change
   bool pool = false;                   // the what-if runs under pool placement (it adds processors)
+  // The count it doubles is the mapping's ([processors] of a mapping file), which --set does not change.
+  bool count_in_mapping = false;
   std::optional<replay::TimeNs> what_if_ns;  // the estimate with the change, once run
   std::string what_if_error;                 // why that replay failed
 };

@@ -63,4 +63,12 @@ TimeNs MachineModel::transfer_ns(const Channel& channel, std::uint64_t bytes) co
   return core::saturating_add(channel.latency_ns, core::held_round(static_cast<double>(bytes) / channel.bytes_per_ns));
 }
 
+void apply_processor_counts(MachineModel& model, const ProcessorCounts& counts) {
+  for (std::size_t k = 0; k < kCountedKinds; ++k)
+    if (const auto& count = counts.of_kind[k]) {
+      model.processors[k].count = *count;
+      model.processors[k].per_node.clear();
+    }
+}
+
 }  // namespace rr::machine

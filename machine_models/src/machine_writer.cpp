@@ -2,6 +2,7 @@
 #include "machine_models/machine_writer.hpp"
 
 #include "core/toml_string.hpp"
+#include "machine_models/src/toml_number.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -13,17 +14,7 @@ namespace {
 
 std::string quoted(const std::string& s) { return core::toml_string(s); }
 
-// A double that reads back as the same value: shortest round-trip form, always with a decimal point.
-std::string number(double v) {
-  char buf[64];
-  for (int digits = 6; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  std::string s = buf;
-  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
-  return s;
-}
+std::string number(double v) { return round_trip_number(v); }
 
 class Writer {
  public:

@@ -1,10 +1,7 @@
 // Mapping files and options: strict TOML (toml++) like machine files, errors with file and line.
 #include "machine_models/mapping.hpp"
 
-#include "machine_models/machine_limits.hpp"
-#include "machine_models/toml_depth.hpp"
-
-#include <toml++/toml.h>
+#include "machine_models/src/toml_file.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -20,21 +17,10 @@ namespace rr::machine {
 namespace {
 
 core::InputError error(const std::string& where, std::uint64_t line, std::string message) {
-  return core::InputError{core::SourceLocation{where, line, std::nullopt}, std::move(message)};
+  return file_error(where, line, std::move(message));
 }
 
-std::optional<core::ProcessorKind> kind_from_name(std::string_view name) {
-  if (name == "gpu") return core::ProcessorKind::gpu;
-  if (name == "cpu") return core::ProcessorKind::cpu;
-  if (name == "utility") return core::ProcessorKind::utility;
-  return std::nullopt;
-}
-
-// A busy-time factor scales like a processor speed, so it has a speed's range: outside it (4.9e-324, 1e300) the
-// busy times it gives are zero or past any run.
-bool factor_in_range(double v) { return std::isfinite(v) && v >= kMinSpeed && v <= kMaxSpeed; }
-
-std::uint64_t line_of(const toml::node& n) { return n.source().begin.line; }
+bool factor_in_range(double v) { return busy_factor_in_range(v); }
 
 core::Expected<std::vector<std::uint32_t>> node_list(const toml::array& arr, const std::string& file) {
   std::vector<std::uint32_t> out;
@@ -48,17 +34,7 @@ core::Expected<std::vector<std::uint32_t>> node_list(const toml::array& arr, con
   return out;
 }
 
-core::Expected<toml::table> parse_file(const std::string& path) {
-  auto text = core::read_text_file(path, "mapping file");
-  if (!text) return text.error();
-  if (auto line = line_of_too_deep_key(*text))
-    return error(path, *line, "a dotted key of more than " + std::to_string(kMaxKeyComponents) + " parts");
-  try {
-    return toml::parse(*text, path);
-  } catch (const toml::parse_error& e) {
-    return error(path, e.source().begin.line, "TOML syntax: " + std::string(e.description()));
-  }
-}
+core::Expected<toml::table> parse_file(const std::string& path) { return parse_toml_file(path, "mapping file"); }
 
 }  // namespace
 
@@ -87,6 +63,33 @@ const char* node_map_rule_name(NodeMapRule r) {
   return "?";
 }
 
+bool ProcessorCounts::any() const {
+  for (const auto& c : of_kind)
+    if (c) return true;
+  return false;
+}
+
+std::optional<std::uint32_t> ProcessorCounts::of(core::ProcessorKind kind) const {
+  const auto k = static_cast<std::size_t>(kind);
+  return k < kCountedKinds ? of_kind[k] : std::nullopt;
+}
+
+std::optional<core::ProcessorKind> kind_from_key(std::string_view key) {
+  if (key == "gpu") return core::ProcessorKind::gpu;
+  if (key == "cpu") return core::ProcessorKind::cpu;
+  if (key == "utility") return core::ProcessorKind::utility;
+  return std::nullopt;
+}
+
+std::string_view kind_key(core::ProcessorKind kind) {
+  switch (kind) {
+    case core::ProcessorKind::gpu: return "gpu";
+    case core::ProcessorKind::cpu: return "cpu";
+    case core::ProcessorKind::utility: return "utility";
+    default: return "?";
+  }
+}
+
 bool MappingSpec::moves_function(std::uint32_t f) const {
   for (const auto& m : moves)
     if (m.function == f) return true;
@@ -111,7 +114,7 @@ core::Expected<FunctionMove> parse_move(const std::string& text) {
   }
   const std::string rest = text.substr(eq + 1);
   const auto colon = rest.find(':');
-  auto kind = kind_from_name(rest.substr(0, colon));
+  auto kind = kind_from_key(rest.substr(0, colon));
   if (!kind) return fail("unknown processor kind '" + rest.substr(0, colon) + "' (gpu, cpu or utility)");
   m.kind = *kind;
   if (colon != std::string::npos) {
@@ -145,6 +148,31 @@ core::Expected<NodeMap> parse_node_map(const std::string& text) {
   return NodeMap{NodeMapRule::list, std::move(*list), text};
 }
 
+namespace {
+
+// [processors]: gpu, cpu and utility, each a count of processors per model node.
+std::optional<core::InputError> read_processor_counts(const toml::node& value, const std::string& path,
+                                                      ProcessorCounts& counts) {
+  const toml::table* t = value.as_table();
+  if (!t) return error(path, line_of(value), "'processors' must be a table: [processors] with gpu, cpu, utility = N");
+  counts.source = path + ":" + std::to_string(line_of(value));
+  for (const auto& [key, count] : *t) {
+    const std::string name(key.str());
+    const auto kind = kind_from_key(name);
+    if (!kind)
+      return error(path, line_of(count), "unknown key 'processors." + name + "' (gpu, cpu or utility)" +
+                                             core::did_you_mean(name, {"gpu", "cpu", "utility"}));
+    auto v = count.value_exact<std::int64_t>();
+    if (!v || *v < 0 || *v > kMaxProcessorsPerNode)
+      return error(path, line_of(count), "'processors." + name + "' must be a processor count per node (0 to " +
+                                             std::to_string(kMaxProcessorsPerNode) + ")");
+    counts.of_kind[static_cast<std::size_t>(*kind)] = static_cast<std::uint32_t>(*v);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 core::Expected<MappingSpec> load_mapping(const std::string& path) {
   auto root = parse_file(path);
   if (!root) return root.error();
@@ -174,6 +202,8 @@ core::Expected<MappingSpec> load_mapping(const std::string& path) {
       } else {
         return error(path, line, "'node_map' must be \"cyclic\", \"block\" or a list of model nodes");
       }
+    } else if (k == "processors") {
+      if (auto problem = read_processor_counts(value, path, spec.processors)) return *problem;
     } else if (k == "move") {
       const toml::array* arr = value.as_array();
       if (!arr || !arr->is_array_of_tables()) return error(path, line, "'move' must be [[move]] tables");
@@ -190,7 +220,7 @@ core::Expected<MappingSpec> load_mapping(const std::string& path) {
             m.function = static_cast<std::uint32_t>(*f);
           } else if (name == "to") {
             auto s = mv.value_exact<std::string>();
-            auto kind = s ? kind_from_name(*s) : std::nullopt;
+            auto kind = s ? kind_from_key(*s) : std::nullopt;
             if (!kind) return error(path, line_of(mv), "'move.to' must be \"gpu\", \"cpu\" or \"utility\"");
             m.kind = *kind;
           } else if (name == "factor") {
@@ -210,7 +240,8 @@ core::Expected<MappingSpec> load_mapping(const std::string& path) {
         spec.moves.push_back(std::move(m));
       }
     } else {
-      return error(path, line, "unknown key '" + k + "' (placement, fold, node_map, [[move]])");
+      return error(path, line, "unknown key '" + k + "' (placement, fold, node_map, [processors], [[move]])" +
+                                   core::did_you_mean(k, {"placement", "fold", "node_map", "processors", "move"}));
     }
   }
   return spec;

@@ -267,6 +267,14 @@ std::vector<std::string> MachineMap::changes() const {
     for (std::uint32_t t = 0; t < node_map_.size(); ++t) line += " " + std::to_string(t) + "->" + std::to_string(node_map_[t]);
     out.push_back(line);
   }
+  if (mapping_.processors.any()) {
+    std::string line = "processors per node:";
+    for (std::size_t k = 0; k < machine::kCountedKinds; ++k)
+      if (const auto& count = mapping_.processors.of_kind[k])
+        line += " " + std::string(core::processor_kind_name(static_cast<core::ProcessorKind>(k))) + " " +
+                std::to_string(*count);
+    out.push_back(line + " (" + mapping_.processors.source + ")");
+  }
   for (const auto& m : mapping_.moves)
     out.push_back("function " + std::to_string(m.function) + " runs on " + std::string(core::processor_kind_name(m.kind)) +
                   (m.factor ? ", busy time x " + std::to_string(*m.factor) : std::string(", busy time as traced")) +

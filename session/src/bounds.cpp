@@ -27,9 +27,10 @@ std::string count_text(double value) {
 }
 
 // The processors of one kind doubled on every node.
-void more_processors(RunBound& b, core::ProcessorKind kind) {
+void more_processors(RunBound& b, core::ProcessorKind kind, const machine::MappingSpec& mapping) {
   const auto k = static_cast<std::size_t>(kind);
   if (k >= 3) return;  // the program's own thread: the trace brings one per process
+  b.count_in_mapping = mapping.processors.of(kind).has_value();
   machine::ProcessorClass& p = b.changed.processors[k];
   const std::string key = std::string("processors.") + machine::kProcessorSections[k];
   b.change = std::to_string(2 * p.count) + " instead of " + std::to_string(p.count) + " per node";
@@ -62,14 +63,15 @@ void more_lanes(RunBound& b, const PathResource& r) {
   b.change = "twice the lanes (" + names + ")";
 }
 
-RunBound resource_bound(const machine::MachineModel& model, const PathResource& r, TimeNs path_ns) {
+RunBound resource_bound(const machine::MachineModel& model, const machine::MappingSpec& mapping, const PathResource& r,
+                        TimeNs path_ns) {
   RunBound b;
   b.kind = RunBound::Kind::resource;
   b.name = replay::resource_group_name(r);
   b.path_ns = path_ns;
   b.changed = model;
   switch (r.type) {
-    case PathResource::Type::processors: more_processors(b, r.kind); break;
+    case PathResource::Type::processors: more_processors(b, r.kind, mapping); break;
     case PathResource::Type::copy_lanes: more_lanes(b, r); break;
     case PathResource::Type::cores:
       b.change = std::to_string(2 * model.node.cores) + " cores instead of " + std::to_string(model.node.cores) + " per node";
@@ -133,7 +135,7 @@ std::vector<RunBound> find_bounds(const LoadedTrace& trace, const ReplayRun& run
   std::vector<std::tuple<TimeNs, std::string, RunBound>> ranked;
   for (const auto& [r, t] : resources) {
     if (r.type == PathResource::Type::other || t <= 0) continue;
-    RunBound b = resource_bound(run.model, r, t);
+    RunBound b = resource_bound(run.model, run.map.mapping(), r, t);
     ranked.emplace_back(t, b.name, std::move(b));
   }
   for (const auto& [key, t] : functions) {
@@ -153,6 +155,9 @@ void run_what_ifs(const LoadedTrace& trace, const ReplaySettings& settings, std:
   ReplaySettings as_run = settings;
   as_run.critical_path = false;
   as_run.engine.detail.record_intervals = false;  // a what-if reports its estimate only
+  // Each what-if's machine is the run's, which has the mapping's processor counts already: laid over it again, they
+  // would undo a what-if of more processors.
+  as_run.mapping.processors = {};
   ReplaySettings pooled = as_run;
   pooled.mapping.placement = machine::Placement::pool;
   const unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());

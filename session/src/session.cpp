@@ -253,6 +253,7 @@ std::optional<core::InputError> check_moves(const graph::EventGraph& g, const ma
 
 core::Expected<ReplayRun> replay_on(const LoadedTrace& trace, machine::MachineModel model,
                                     const ReplaySettings& settings) {
+  machine::apply_processor_counts(model, settings.mapping.processors);
   if (auto error = check_moves(trace.graph(), model, settings.mapping, trace.nodes)) return *error;
   auto map = replay::MachineMap::build(trace.records, model, settings.mapping);
   if (!map) return map.error();

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "machine_models/machine_model.hpp"
 #include "machine_models/mapping.hpp"
 
 namespace rr::machine {
@@ -60,6 +61,12 @@ TEST(Mapping, EveryBadFileIsAnErrorWithFileAndLine) {
       {"[[move]]\nfunction = 3\nto = \"gpu\"\n[[move]]\nfunction = 3\nto = \"cpu\"\n", "moved twice", 4},
       {"speed = 2\n", "unknown key 'speed'", 1},
       {"placement = \n", "TOML syntax", 1},
+      {"processors = 3\n", "'processors' must be a table", 1},
+      {"[processors]\ncpus = 3\n", "unknown key 'processors.cpus' (gpu, cpu or utility) (did you mean 'cpu'?)", 2},
+      {"[processors]\ncpu = -1\n", "'processors.cpu' must be a processor count per node", 2},
+      {"[processors]\n\nutility = 1.5\n", "'processors.utility' must be a processor count per node", 3},
+      {"[processors]\ngpu = 65537\n", "'processors.gpu' must be a processor count per node (0 to 65536)", 2},
+      {"[processorz]\ncpu = 1\n", "(did you mean 'processors'?)", 1},
   };
   for (const auto& c : cases) {
     File f(c.text);
@@ -70,6 +77,60 @@ TEST(Mapping, EveryBadFileIsAnErrorWithFileAndLine) {
     EXPECT_EQ(m.error().where.file, f.path.string());
   }
   EXPECT_FALSE(load_mapping("/nonexistent/mapping.toml").ok());
+}
+
+TEST(Mapping, AFileSaysProcessorCountsPerNode) {
+  File f("placement = \"pool\"\n\n[processors]\ncpu = 3\nutility = 0\n");
+  auto m = load_mapping(f.path.string());
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  EXPECT_TRUE(m->processors.any());
+  EXPECT_EQ(m->processors.of(core::ProcessorKind::cpu), 3u);
+  EXPECT_EQ(m->processors.of(core::ProcessorKind::utility), 0u);
+  EXPECT_FALSE(m->processors.of(core::ProcessorKind::gpu).has_value());
+  EXPECT_FALSE(m->processors.of(core::ProcessorKind::external).has_value());
+  EXPECT_EQ(m->processors.source, f.path.string() + ":3");
+  // Laid over a machine: every node gets the count, whatever per_node said; a kind not given keeps its own.
+  MachineModel model;
+  model.processors[1].count = 12;
+  model.processors[1].per_node = {2, 4};
+  model.processors[0].count = 1;
+  apply_processor_counts(model, m->processors);
+  EXPECT_EQ(model.processors[1].count_on(0), 3u);
+  EXPECT_EQ(model.processors[1].count_on(1), 3u);
+  EXPECT_EQ(model.processors[2].count_on(0), 0u);
+  EXPECT_EQ(model.processors[0].count_on(0), 1u);
+}
+
+// What mapping_toml writes, load_mapping reads back as it was: placement, fold, node maps of every kind, counts,
+// moves with and without factors, factors to the last bit.
+TEST(Mapping, AWrittenFileReadsBackTheSame) {
+  std::vector<MappingSpec> specs(3);
+  specs[0].placement = Placement::eft;
+  specs[0].fold = 2;
+  specs[0].nodes = NodeMap{NodeMapRule::list, {0, 0, 1, 1}, "x"};
+  specs[0].processors.of_kind = {std::nullopt, 5u, 1u};
+  specs[0].moves = {{18, core::ProcessorKind::gpu, 0.1, ""}, {20, core::ProcessorKind::utility, 1.0 / 3.0, ""},
+                    {21, core::ProcessorKind::cpu, std::nullopt, ""}};
+  specs[1].nodes.rule = NodeMapRule::block;
+  specs[1].processors.of_kind = {2u, std::nullopt, std::nullopt};
+  specs[2].placement = Placement::traced;
+  for (const MappingSpec& spec : specs) {
+    File f(mapping_toml(spec, {"a header", "of two lines"}));
+    auto back = load_mapping(f.path.string());
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_EQ(back->placement, spec.placement);
+    EXPECT_EQ(back->fold, spec.fold);
+    EXPECT_EQ(back->nodes.rule, spec.nodes.rule);
+    EXPECT_EQ(back->nodes.list, spec.nodes.list);
+    EXPECT_EQ(back->processors.of_kind, spec.processors.of_kind);
+    ASSERT_EQ(back->moves.size(), spec.moves.size());
+    for (std::size_t i = 0; i < spec.moves.size(); ++i) {
+      EXPECT_EQ(back->moves[i].function, spec.moves[i].function);
+      EXPECT_EQ(back->moves[i].kind, spec.moves[i].kind);
+      EXPECT_EQ(back->moves[i].factor, spec.moves[i].factor);  // exactly: 1/3 too
+    }
+    EXPECT_EQ(mapping_toml(*back, {"a header", "of two lines"}), mapping_toml(spec, {"a header", "of two lines"}));
+  }
 }
 
 TEST(Mapping, MoveOptionsAndNodeMapOptions) {
