@@ -31,5 +31,6 @@ std::function<int()> add_machine_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_export_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_tune_command(CLI::App& app, CommonOptions& common);
 
 }  // namespace rr::app

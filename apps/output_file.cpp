@@ -27,7 +27,7 @@ bool write_output_file(const char* command, const std::string& path, std::string
 
 void protect_command_line_inputs(const CLI::App& app) {
   static const std::set<std::string> kInputOptions{"machine", "mapping", "against-trace", "against-machine",
-                                                   "node-map"};
+                                                   "node-map", "factors"};
   for (const CLI::Option* opt : app.get_options()) {
     bool input = opt->get_positional() && opt->get_lnames().empty() && opt->get_snames().empty();
     for (const auto& name : opt->get_lnames()) input = input || kInputOptions.count(name) > 0;

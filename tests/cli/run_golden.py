@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Golden test of one realm-replay command: run it, normalise what varies between runs and machines
-(elapsed times, the thread count in the context, absolute paths), compare with the committed golden file. --update rewrites the golden file.
+(elapsed times and rates, the thread count in the context, absolute paths), compare with the committed golden file. --update rewrites the golden file.
 
 usage: run_golden.py BINARY SOURCE_DIR GOLDEN [--update] [--output-file NAME] -- ARGS...
 ARGS may use {src} for the source directory and {out} for a scratch directory; with --output-file the
@@ -23,7 +23,8 @@ def normalise(text: str, src: str, out: str) -> str:
 
     def scrub(node):
         if isinstance(node, dict):
-            return {k: ("..." if k in ("elapsed_seconds", "threads") else scrub(v)) for k, v in node.items()}
+            return {k: ("..." if k in ("elapsed_seconds", "threads", "candidates_per_second") else scrub(v))
+                    for k, v in node.items()}
         if isinstance(node, list):
             return [scrub(v) for v in node]
         return node

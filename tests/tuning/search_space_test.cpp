@@ -78,7 +78,7 @@ TEST(SearchSpace, FactorsAndFunctionSpeedAllowMovesAndSayWhatTheyDoNot) {
   EXPECT_EQ(s->moves[1].source, (dir.path() / "f.toml").string() + ":2");
   EXPECT_EQ(s->moves[2].function, 20u);
   EXPECT_EQ(s->moves[2].factor, 0.05);
-  EXPECT_TRUE(has_note(*s, "function 16 (chemistry) ran on GPU only"));
+  EXPECT_TRUE(has_note(*s, "function 16 (chemistry) ran on GPU only: its factor there ("));
   EXPECT_TRUE(has_note(*s, "function 20 (flux_species) ran on CPU only"));
   EXPECT_TRUE(has_note(*s, "1 function(s) of " + (dir.path() / "f.toml").string() + " have no task in this trace (99)"));
   // A kind the machine lacks: no move there.

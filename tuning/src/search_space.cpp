@@ -60,8 +60,8 @@ void add_move(SearchSpace& s, const graph::EventGraph& g, const machine::Machine
               MoveOption option) {
   const std::string label = function_label(g, option.function);
   if ((kinds_of_f & ~(1u << slot(option.kind))) == 0) {
-    s.notes.push_back(label + " ran on " + kind_name(option.kind) + " only: " + option.source +
-                      " is its traced time, no move");
+    s.notes.push_back(label + " ran on " + kind_name(option.kind) + " only: its factor there (" + option.source +
+                      ") moves nothing");
     return;
   }
   if (!machine_has(model, option.kind)) {
