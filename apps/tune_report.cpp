@@ -96,6 +96,8 @@ std::string render_tune_text(const TuneView& v) {
   out << "\nBest mapping\n" << mapping_lines(r.best);
   if (!v.written.empty())
     out << "Written to " << v.written << ": `" << v.reproduce << "` gives " << ms(r.best_ns) << " ms\n";
+  else
+    out << "  (--write-mapping FILE writes it as a mapping file for replay --mapping)\n";
   for (const auto& note : r.notes) out << "note: " << note << "\n";
   out << "\nCandidates: " << r.candidates << " replayed in " << r.rounds << " round(s), " << r.cut_off
       << " stopped past the best so far, " << r.failed << " failed";
