@@ -1,6 +1,7 @@
 // libFuzzer target: the small text inputs a user hands over besides traces and machine files. The first byte picks
 // one, the rest is its text: a mapping file (TOML), a runs file for calibrate (TOML or CSV), a --map value, a
-// --node-map value, or sweep --vary options (one a line). Each must give a value within its documented ranges (docs/limits.md) or an InputError with a
+// --node-map value, sweep --vary options (one a line), or a factors file for tune (TOML). A mapping file that reads
+// is written and read back to the same file. Each must give a value within its documented ranges (docs/limits.md) or an InputError with a
 // message: never a crash, a hang or another exception.
 #include <cmath>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <unistd.h>
 
+#include "machine_models/factors_file.hpp"
 #include "machine_models/mapping.hpp"
 #include "calibration/runs_file.hpp"
 #include "session/run_grid.hpp"
@@ -44,19 +46,25 @@ void require_value_or_message(const rr::core::Expected<T>& r) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 6) {
+  switch (data[0] % 7) {
     case 0: {
       const TempFile file(text, ".toml");
       const auto spec = rr::machine::load_mapping(file.path());
       require_value_or_message(spec);
-      if (spec.ok())
-        for (const auto& m : spec->moves)
-          if (!factor_in_range(m.factor)) std::abort();
+      if (!spec.ok()) break;
+      for (const auto& m : spec->moves)
+        if (!factor_in_range(m.factor)) std::abort();
+      for (const auto& count : spec->processors.of_kind)
+        if (count && *count > 65536) std::abort();
+      const std::string written = rr::machine::mapping_toml(*spec);
+      const TempFile again(written, ".again.toml");
+      const auto back = rr::machine::load_mapping(again.path());
+      if (!back.ok() || rr::machine::mapping_toml(*back) != written) std::abort();
       break;
     }
     case 1:
     case 2: {
-      const TempFile file(text, data[0] % 6 == 1 ? ".toml" : ".csv");
+      const TempFile file(text, data[0] % 7 == 1 ? ".toml" : ".csv");
       const auto runs = rr::calibration::read_runs(file.path());
       require_value_or_message(runs);
       if (runs.ok())
@@ -92,6 +100,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (points > rr::session::kMaxGridPoints || grid.size() != points) std::abort();
       for (const auto& point : grid)
         if (point.size() != axes.size()) std::abort();
+      break;
+    }
+    case 6: {
+      const TempFile file(text, ".toml");
+      const auto factors = rr::machine::load_factors(file.path());
+      require_value_or_message(factors);
+      if (factors.ok())
+        for (const auto& [function, kinds] : factors->of_function)
+          for (const auto& k : kinds)
+            if (!factor_in_range(k.factor)) std::abort();
       break;
     }
   }
