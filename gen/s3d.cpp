@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <tuple>
 #include <stdexcept>
@@ -106,6 +107,7 @@ class Builder {
     const double sigma = std::sqrt(std::log(1.0 + (sd / mean) * (sd / mean)));
     double ms = mean * std::exp(sigma * rng_.normal() - sigma * sigma / 2) * kScale;
     if (o_.points == 64) ms *= 2.37;
+    if (on_cpu) ms /= o_.cpu_speed;
     GenOp op;
     op.kind = GenKind::task;
     op.node = node;
@@ -211,6 +213,7 @@ class Stages {
     uvwt_batches_ = field_batches_ - species_batches_;
     ghost_bytes_ = o.points == 64 ? 512 * 1024 : 288 * 1024;
     batch_bytes_ = o.points == 64 ? 8u << 20 : 3481600;  // 3.4 MiB / 8 MiB (docs/s3d.md, Copies)
+    if (o.host_copy_bytes) batch_bytes_ = o.host_copy_bytes;
   }
 
   void add_drivers() {
@@ -418,6 +421,7 @@ Program make_s3d(const S3dOptions& o) {
   if (o.mechanism != "dme" && o.mechanism != "heptane") throw std::invalid_argument("mechanism must be dme or heptane");
   if (o.mapping != "all" && o.mapping != "mixed") throw std::invalid_argument("mapping must be all or mixed");
   if (o.points != 48 && o.points != 64) throw std::invalid_argument("points must be 48 or 64");
+  if (!(o.cpu_speed > 0) || !std::isfinite(o.cpu_speed)) throw std::invalid_argument("cpu_speed must be positive");
   Program p;
   p.generator = "s3d";
   p.seed = o.seed;
@@ -432,6 +436,12 @@ Program make_s3d(const S3dOptions& o) {
   p.parameters = {{"mechanism", o.mechanism}, {"mapping", o.mapping}, {"steps", o.steps}, {"points", o.points}};
   // Written only when not the default, so that the default's truth.json keeps its bytes.
   if (p.utility_per_node != 2) p.parameters.emplace_back("utility", std::int64_t{p.utility_per_node});
+  if (o.cpu_speed != 1.0) {
+    char speed[32];
+    std::snprintf(speed, sizeof speed, "%g", o.cpu_speed);
+    p.parameters.emplace_back("cpu_speed", std::string(speed));
+  }
+  if (o.host_copy_bytes) p.parameters.emplace_back("host_copy_bytes", static_cast<std::int64_t>(o.host_copy_bytes));
   for (std::uint32_t n = 0; n < p.nodes; ++n) {
     std::uint32_t index = 0;
     for (std::uint32_t c = 0; c < p.cpus_per_node + p.drivers_per_node; ++c) p.processors.push_back({n, index++, GenProcKind::cpu});

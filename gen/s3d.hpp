@@ -18,6 +18,10 @@ struct S3dOptions {
   std::uint32_t points = 48;      // 48 or 64 per side per node
   std::uint64_t seed = 1;
   std::uint32_t utility = 2;      // utility processors per node (meta-tasks go round-robin over them)
+  // Planted changes for studies (docs/generator.md): the CPU tasks of the mixed mapping run cpu_speed times as fast
+  // (their busy time divided by it), and its device-host copies move host_copy_bytes each (0: the model's size).
+  double cpu_speed = 1.0;
+  std::uint64_t host_copy_bytes = 0;
 };
 
 Program make_s3d(const S3dOptions& options);
