@@ -5,6 +5,8 @@
 #include "replay_report.hpp"
 #include "text_format.hpp"
 #include "html_text.hpp"
+#include "csv_text.hpp"
+#include "svg_charts.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -82,13 +84,6 @@ std::vector<std::string> legend(const std::vector<ComparisonRow>& rows) {
   return out;
 }
 
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 }  // namespace
 
@@ -367,53 +362,14 @@ std::map<std::string, std::vector<std::pair<std::uint32_t, double>>> scaling_ser
 
 // Time against node count, one line per (family, machine) that has several node counts.
 std::string svg_scaling(const std::map<std::string, std::vector<std::pair<std::uint32_t, double>>>& lines) {
-  double max_ms = 0;
-  std::uint32_t min_nodes = ~0u, max_nodes = 1;
+  LineChart chart;
+  chart.id = "scaling-chart";
+  chart.what = "time against node count";
+  chart.y_label = "time (ms)";
+  chart.unit = " ms";
   for (const auto& [name, pts] : lines)
-    for (auto [n, t] : pts) {
-      max_ms = std::max(max_ms, t);
-      min_nodes = std::min(min_nodes, n);
-      max_nodes = std::max(max_nodes, n);
-    }
-  if (max_ms <= 0) max_ms = 1;
-  const int width = 1000, height = 320, left = 70, bottom = 40, top = 20, plot_w = 520, plot_h = height - top - bottom;
-  const double lo = std::log2(std::max(1u, min_nodes)), hi = std::log2(std::max(1u, max_nodes));
-  auto px = [&](double n) { return left + 20 + (plot_w - 40) * (hi > lo ? (std::log2(n) - lo) / (hi - lo) : 0.5); };
-  auto py = [&](double t) { return top + plot_h * (1.0 - t / max_ms); };
-  std::string s = svg_open("scaling-chart", width, height, "time against node count");
-  s += "<line x1=\"" + std::to_string(left) + "\" y1=\"" + std::to_string(top + plot_h) + "\" x2=\"" +
-       std::to_string(left + plot_w) + "\" y2=\"" + std::to_string(top + plot_h) + "\" stroke=\"#333\"/>";
-  s += "<line x1=\"" + std::to_string(left) + "\" y1=\"" + std::to_string(top) + "\" x2=\"" + std::to_string(left) +
-       "\" y2=\"" + std::to_string(top + plot_h) + "\" stroke=\"#333\"/>";
-  s += "<text x=\"" + std::to_string(left + plot_w / 2) + "\" y=\"" + std::to_string(height - 5) +
-       "\" text-anchor=\"middle\">nodes (log scale)</text>";
-  s += "<text x=\"14\" y=\"" + std::to_string(top + plot_h / 2) + "\" transform=\"rotate(-90 14 " +
-       std::to_string(top + plot_h / 2) + ")\" text-anchor=\"middle\">time (ms)</text>";
-  s += "<text x=\"" + std::to_string(left - 6) + "\" y=\"" + std::to_string(top + 10) + "\" text-anchor=\"end\">" +
-       fixed(max_ms, 0) + "</text>";
-  s += "<text x=\"" + std::to_string(left - 6) + "\" y=\"" + std::to_string(top + plot_h) + "\" text-anchor=\"end\">0</text>";
-  std::set<std::uint32_t> ticks;
-  for (const auto& [name, pts] : lines)
-    for (auto [n, t] : pts) ticks.insert(n);
-  for (auto n : ticks)
-    s += "<text x=\"" + fixed(px(n), 1) + "\" y=\"" + std::to_string(top + plot_h + 16) + "\" text-anchor=\"middle\">" +
-         std::to_string(n) + "</text>";
-  std::size_t i = 0;
-  for (const auto& [name, pts] : lines) {
-    // One colour per series, used by its line, its points and its legend swatch alike.
-    const std::string color = kSeriesColors[i % std::size(kSeriesColors)];
-    std::string points;
-    for (auto [n, t] : pts) points += fixed(px(n), 1) + "," + fixed(py(t), 1) + " ";
-    s += "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\"/>";
-    for (auto [n, t] : pts)
-      s += "<circle cx=\"" + fixed(px(n), 1) + "\" cy=\"" + fixed(py(t), 1) + "\" r=\"4\" fill=\"" + color + "\"><title>" +
-           html_escape(name) + ": " + std::to_string(n) + " nodes, " + fixed(t, 1) + " ms</title></circle>";
-    s += "<rect x=\"" + std::to_string(left + plot_w + 20) + "\" y=\"" + std::to_string(top + 18 * i) +
-         "\" width=\"12\" height=\"12\" fill=\"" + color + "\"/><text x=\"" + std::to_string(left + plot_w + 36) + "\" y=\"" +
-         std::to_string(top + 18 * i + 11) + "\">" + html_escape(name) + "</text>";
-    ++i;
-  }
-  return s + "</svg>";
+    chart.series.push_back({name, kSeriesColors[chart.series.size() % std::size(kSeriesColors)], pts});
+  return svg_line_chart(chart);
 }
 
 }  // namespace

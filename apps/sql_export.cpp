@@ -1,8 +1,6 @@
-// SQLite export (docs/sql.md): prepared statements bound row by row inside one transaction, into a temporary
-// file that platform::OutputTarget renames into place only when everything is written.
+// SQLite export (docs/sql.md): the replay's tables, written through apps/sqlite_writer.hpp (one transaction, the
+// file renamed into place only when everything is written).
 #include "sql_export.hpp"
-
-#include <sqlite3.h>
 
 #include <cstdint>
 #include <optional>
@@ -12,11 +10,11 @@
 #include <vector>
 
 #include "core/stats.hpp"
-#include "platform/output_target.hpp"
 #include "replay/copy_route.hpp"
 #include "replay/slack.hpp"
 #include "replay/operation_columns.hpp"
 #include "replay/utilisation.hpp"
+#include "sqlite_writer.hpp"
 
 namespace rr::app {
 namespace {
@@ -69,80 +67,6 @@ CREATE INDEX edges_by_src ON edges (run_id, src);
 CREATE INDEX copies_by_path ON copies (run_id, path, dst_node);
 CREATE INDEX critical_path_by_op ON critical_path (run_id, op);
 )sql";
-
-struct SqlError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-class Database {
- public:
-  explicit Database(const std::string& path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-      const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-      sqlite3_close(db_);
-      db_ = nullptr;
-      throw SqlError(why);
-    }
-  }
-  ~Database() { sqlite3_close(db_); }
-  Database(const Database&) = delete;
-  Database& operator=(const Database&) = delete;
-
-  void exec(std::string_view sql) {
-    char* message = nullptr;
-    if (sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-      const std::string why = message ? message : sqlite3_errmsg(db_);
-      sqlite3_free(message);
-      throw SqlError(why);
-    }
-  }
-  sqlite3* handle() const { return db_; }
-
- private:
-  sqlite3* db_ = nullptr;
-};
-
-// One prepared INSERT; add() binds a row's values in column order, NULL for an empty optional.
-class Inserter {
- public:
-  Inserter(Database& db, const char* table, int columns) : db_(db) {
-    std::string sql = std::string("INSERT INTO ") + table + " VALUES (";
-    for (int i = 0; i < columns; ++i) sql += i ? ",?" : "?";
-    sql += ")";
-    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
-      throw SqlError(sqlite3_errmsg(db.handle()));
-  }
-  ~Inserter() { sqlite3_finalize(stmt_); }
-  Inserter(const Inserter&) = delete;
-  Inserter& operator=(const Inserter&) = delete;
-
-  Inserter& operator<<(std::int64_t v) { return check(sqlite3_bind_int64(stmt_, ++column_, v)); }
-  Inserter& operator<<(double v) { return check(sqlite3_bind_double(stmt_, ++column_, v)); }
-  Inserter& operator<<(const char* v) { return *this << std::string_view(v); }
-  Inserter& operator<<(std::string_view v) {
-    return check(sqlite3_bind_text(stmt_, ++column_, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
-  }
-  Inserter& operator<<(std::optional<std::int64_t> v) {
-    return v ? *this << *v : check(sqlite3_bind_null(stmt_, ++column_));
-  }
-  Inserter& operator<<(std::optional<std::string_view> v) {
-    return v ? *this << *v : check(sqlite3_bind_null(stmt_, ++column_));
-  }
-  void row() {
-    if (sqlite3_step(stmt_) != SQLITE_DONE) throw SqlError(sqlite3_errmsg(db_.handle()));
-    sqlite3_reset(stmt_);
-    column_ = 0;
-  }
-
- private:
-  Inserter& check(int rc) {
-    if (rc != SQLITE_OK) throw SqlError(sqlite3_errmsg(db_.handle()));
-    return *this;
-  }
-  Database& db_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int column_ = 0;
-};
 
 using std::int64_t;
 constexpr int64_t kRunId = 1;  // one run per file
@@ -297,24 +221,13 @@ void write_stats(Database& db, const session::LoadedTrace& trace, int64_t run_id
 
 std::string export_sqlite(const std::string& path, const session::LoadedTrace& trace, const session::ReplayRun& run,
                           const ExportedRun& info) {
-  platform::OutputTarget target;
-  if (auto err = target.open(path); !err.empty()) return err;
-  if (target.temporary_path().empty()) return path + ": --sqlite needs a regular file, not a device or FIFO";
-  try {
-    Database db(target.temporary_path());
-    // A fresh file renamed into place when complete: no journal is needed for atomicity, and none is kept.
-    db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=65536;");
-    db.exec("BEGIN");
+  return write_database(path, [&](Database& db) {
     db.exec(kSchema);
     write_tables(db, trace, run, info);
     write_findings(db, trace, kRunId);
     write_stats(db, trace, kRunId);
     db.exec(kIndexes);
-    db.exec("COMMIT");
-  } catch (const SqlError& e) {
-    return path + ": SQLite: " + e.what();
-  }
-  return target.commit();
+  });
 }
 
 }  // namespace rr::app
