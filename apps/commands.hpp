@@ -32,5 +32,6 @@ std::function<int()> add_calibrate_command(CLI::App& app, CommonOptions& common)
 std::function<int()> add_export_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common);
 std::function<int()> add_tune_command(CLI::App& app, CommonOptions& common);
+std::function<int()> add_study_command(CLI::App& app, CommonOptions& common);
 
 }  // namespace rr::app

@@ -376,12 +376,7 @@ std::string svg_scaling(const std::map<std::string, std::vector<std::pair<std::u
 
 std::string render_comparison_html(const std::vector<ComparisonRow>& rows, const RunContext& ctx,
                                    const std::string& title) {
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_escape(title) +
-                  "</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
-                  "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
-                  "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left;white-space:nowrap}table.left td{text-align:left}"
-                  ".chart text{font-size:12px;font-family:system-ui,sans-serif}h2{margin-top:28px}"
-                  ".note{color:#666;font-size:12px}.legend{font-size:13px;max-width:1000px}</style></head><body>\n";
+  std::string h = html_page_start(title);
   h += "<h1>" + html_escape(title) + "</h1>\n";
   h += "<p class=\"subtitle\">Traces: " + html_escape(join(distinct(rows, false), ", ")) + ". Machines: " +
        html_escape(join(distinct(rows, true), ", ")) + ".</p>\n";

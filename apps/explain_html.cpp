@@ -94,12 +94,7 @@ std::string functions_table(const explain::Changes& c) {
 
 std::string render_explain_html(const explain::ExplainResult& r, const RunContext& ctx) {
   const std::string title = "Why " + r.label_b + " differs from " + r.label_a;
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_escape(title) +
-                  "</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
-                  "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
-                  "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left;white-space:nowrap}"
-                  ".chart text{font-size:12px;font-family:system-ui,sans-serif}h2{margin-top:28px}"
-                  ".note{color:#666;font-size:12px}</style></head><body>\n";
+  std::string h = html_page_start(title);
   h += "<h1>" + html_escape(title) + "</h1>\n";
   h += "<p>Replay of A " + ms(r.replay_a_ns) + " ms, of B " + ms(r.replay_b_ns) + " ms: B &minus; A = " +
        ms(r.difference_ns()) + " ms (placement " + html_escape(r.placement) + ").";

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   auto run_export = rr::app::add_export_command(app, common);
   auto run_pack = rr::app::add_pack_command(app, common);
   auto run_tune = rr::app::add_tune_command(app, common);
+  auto run_study = rr::app::add_study_command(app, common);
 
   // A mistyped command and the old --json FILE form get an answer of their own, not CLI11's "not expected".
   for (auto problem : {rr::app::unknown_command(app, argc, argv), rr::app::json_file_form(argc, argv)})
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("export")) return run_export();
     if (app.got_subcommand("pack")) return run_pack();
     if (app.got_subcommand("tune")) return run_tune();
+    if (app.got_subcommand("study")) return run_study();
     } catch (const std::exception& e) {
       rr::app::print_message("", std::string("internal error: ") + e.what());
       return rr::app::kExitBadInput;

@@ -65,12 +65,16 @@ ValueAxis value_axis(const LineChart& chart) {
     return axis;
   }
   if (!any) lo = hi = 1;
-  // Room of a few percent around the points, then every power of ten between, and both ends labelled.
+  // Room of a few percent around the points; both ends labelled, and between them the values 1, 2 and 5 times a power
+  // of ten that are not too close to an end (a range within one decade still gets a few).
   axis.lo = lo / 1.1;
   axis.hi = hi * 1.1;
   axis.ticks.push_back(axis.lo);
-  for (double p = std::pow(10.0, std::ceil(std::log10(axis.lo))); p < axis.hi; p *= 10)
-    if (p / axis.lo > 1.3 && axis.hi / p > 1.3) axis.ticks.push_back(p);
+  for (double p = std::pow(10.0, std::floor(std::log10(axis.lo))); p < axis.hi; p *= 10)
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double v = m * p;
+      if (v > axis.lo && v < axis.hi && axis.fraction(v) > 0.08 && axis.fraction(v) < 0.92) axis.ticks.push_back(v);
+    }
   axis.ticks.push_back(axis.hi);
   return axis;
 }
@@ -95,7 +99,10 @@ std::string svg_line_chart(const LineChart& chart) {
   s += "<text x=\"14\" y=\"" + std::to_string(top + plot_h / 2) + "\" transform=\"rotate(-90 14 " +
        std::to_string(top + plot_h / 2) + ")\" text-anchor=\"middle\">" +
        html_escape(chart.y_label + (chart.log_y ? " (log scale)" : "")) + "</text>";
-  for (double v : axis.ticks) s += text_at(left - 6, py(v) + 4, fixed(v, chart.digits), "end");
+  for (double v : axis.ticks) {
+    s += text_at(left - 6, py(v) + 4, fixed(v, chart.digits), "end");
+    if (v > axis.lo) s += line(left + 1, py(v), left + plot_w, py(v), "stroke=\"#eee\"");
+  }
   for (double m : chart.marks)
     s += line(left, py(m), left + plot_w, py(m), "stroke=\"#999\" stroke-dasharray=\"4 4\"");
   for (auto n : nodes) s += text_at(px(n), top + plot_h + 16, std::to_string(n), "middle");
