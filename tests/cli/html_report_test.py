@@ -2,7 +2,8 @@
 """Opens the HTML comparison reports in headless Chromium: they must render offline without errors. The
 README's S3D comparison (two families at 2 and 4 nodes, two machines) shows its three charts, the
 critical-path shares as numbers and the table, and a screenshot of it is saved (copied to docs/images/ with
---update); a comparison without a family at two node counts omits the node-count chart and says why.
+--update); a comparison without a family at two node counts omits the node-count chart and says why; a study's
+page (realm-replay study) renders its time and efficiency charts, one line per strategy.
 
 usage: html_report_test.py BINARY SOURCE_DIR SCREENSHOT_OUT [--update]"""
 import pathlib
@@ -78,6 +79,25 @@ with tempfile.TemporaryDirectory() as tmp:
         fail("a comparison without a family at two node counts must omit the node-count chart and say why")
     if "names no node count" not in dom or "full_ghost_b2_cpu2 @ titan" not in dom:
         fail("the legend must say why there is no weak-scaling efficiency")
+
+    # A study's page (folds of one trace, two strategies): its two charts and tables render, one line per strategy.
+    study = pathlib.Path(tmp, "study.html")
+    run = subprocess.run([binary, "study", "-q", s3d / "dme_mixed_4n", "--fold", "1,2,4", "-m", machines / "titan.toml",
+                          "--strategy", "traced", "--strategy", "gpu:placement=eft,map=18=gpu:0.0191,map=20=gpu:0.0153",
+                          "--html", study], capture_output=True, text=True)
+    if run.returncode != 0:
+        fail(run.stderr)
+    dom = subprocess.run([chromium, *flags, "--dump-dom", study.as_uri()], capture_output=True, text=True, timeout=120)
+    if "Uncaught" in dom.stderr or "CONSOLE" in dom.stderr:
+        fail("console errors while rendering the study page:\n" + dom.stderr)
+    for needed in ('id="time-chart"', 'id="efficiency-chart"', 'id="winners"', 'id="cells"', "Crossovers: none"):
+        if needed not in dom.stdout:
+            fail(f"rendered study page lacks {needed}")
+    for chart in ("time-chart", "efficiency-chart"):
+        svg = dom.stdout[dom.stdout.index(f'id="{chart}"'):]
+        svg = svg[:svg.index("</svg>")]
+        if len(re.findall(r"<polyline points=\"([^\"]*)\"", svg)) != 2 or ">gpu</text>" not in svg:
+            fail(f"the study's {chart} should draw 2 strategies, named in its legend")
 
     shot.parent.mkdir(parents=True, exist_ok=True)
     shot.write_bytes(data)
