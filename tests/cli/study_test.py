@@ -2,7 +2,8 @@
 """realm-replay study end to end. A strong-scaling study of the bundled dme_mixed_4n (folds 1, 2, 4; three strategies):
 every cell's estimate equals a `replay` of the same fold and options, speed-up, efficiency and winners follow from the
 estimates by hand, and JSON, CSV, SQLite and HTML agree; the same files at 1 and 2 threads. A weak-scaling study of the
-four bundled S3D traces on their truth machines reproduces the truth.json beside each. Each strategy keeps its colour
+four bundled S3D traces on their truth machines reproduces the truth.json beside each; the SQL queries of
+docs/mapping.md run. Each strategy keeps its colour
 from one report to another. Every kind of mistake gets its exit code and message.
 
 usage: study_test.py BINARY SOURCE_DIR"""
@@ -84,6 +85,10 @@ def check_files(doc, base):
     winners = db.execute("SELECT nodes, series FROM study_winners WHERE judged_by = 'estimate' ORDER BY nodes").fetchall()
     if winners != [(w["nodes"], w["series"]) for w in doc["winners"]]:
         problems.append("SQL winners differ from the JSON's")
+    # The queries docs/mapping.md shows run and answer.
+    for query in re.findall(r"```sql\n(.*?)```", (src / "docs" / "mapping.md").read_text(), re.S):
+        if not db.execute(query).fetchall():
+            problems.append(f"the query of docs/mapping.md gives no row:\n{query}")
     colours = dict(db.execute("SELECT series, colour FROM study_series").fetchall())
     if colours != {s["name"]: s["colour"] for s in doc["series"]}:
         problems.append("SQL colours differ from the JSON's")
