@@ -89,8 +89,8 @@ GenSpec split_gen_spec(const std::string& spec) {
   return {name, spec};
 }
 
-// Reads a spec's options with the generators' own (gen_options.hpp) into `opts`, through `parser`, which must outlive
-// the use of `opts` (it answers whether an option was given); a problem when they are no generator's options.
+// Reads the options of a --gen value with the generators' own (gen_options.hpp) into `opts`, through `parser`, which
+// must outlive the use of `opts` (it answers whether an option was given); a problem when they are no generator's.
 std::optional<std::string> parse_gen_options(const GenSpec& spec, CLI::App& parser, GenOptions& opts) {
   parser.require_subcommand(1);
   add_generators(&parser, opts, false);
@@ -104,7 +104,7 @@ std::optional<std::string> parse_gen_options(const GenSpec& spec, CLI::App& pars
   return std::nullopt;
 }
 
-// The spec's program at `nodes`, or nothing after a message (a planted change that does not fit it).
+// The program of a --gen value at `nodes`, or nothing after a message (a planted change that does not fit it).
 std::optional<Generated> generate_spec(const GenSpec& spec, std::uint32_t nodes) {
   GenOptions opts;
   CLI::App parser{"", "--gen"};
@@ -228,7 +228,7 @@ bool load_folds(const StudySourceOptions& opts, const CommonOptions& common, con
   return true;
 }
 
-// --gen: every spec at every node count, written into the scratch folder and read back as any trace is.
+// --gen: every value at every node count, written into the scratch folder and read back as any trace is.
 bool load_generated(const StudySourceOptions& opts, const CommonOptions& common, const ReadingFlags& reading,
                     StudyInputs& out, int& exit_code) {
   std::vector<std::uint32_t> nodes;
