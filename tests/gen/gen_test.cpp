@@ -375,6 +375,45 @@ TEST(S3dGenerator, DeterministicParsesCleanlyAndReplaysToItsTruth) {
   }
 }
 
+// The planted changes of studies: the mixed strategy's CPU tasks 2.5 times as fast (the same random draws, so each
+// busy time is the default's divided by 2.5, rounded) and its device-host copies of 64 KiB; the other operations keep
+// their times and sizes, all-GPU programs are unchanged, and the replay still reproduces the truth.
+TEST(S3dGenerator, CpuSpeedAndHostCopyBytesChangeOnlyTheMixedStrategysCpuWorkAndCopies) {
+  S3dOptions plain{"dme", "mixed", 2, 1, 48, 3};
+  S3dOptions planted = plain;
+  planted.cpu_speed = 2.5;
+  planted.host_copy_bytes = 65536;
+  const Program a = make_s3d(plain), b = make_s3d(planted);
+  ASSERT_EQ(a.ops.size(), b.ops.size());
+  std::uint64_t cpu_tasks = 0, host_copies = 0;
+  for (std::size_t i = 0; i < a.ops.size(); ++i) {
+    const GenOp &x = a.ops[i], &y = b.ops[i];
+    const bool app_cpu = x.kind == GenKind::task && x.func >= 10 && a.processors[x.processor].kind == GenProcKind::cpu;
+    const bool host = x.kind == GenKind::copy && x.node == x.dst_node && x.bytes == 3481600;
+    if (app_cpu) {
+      ++cpu_tasks;
+      EXPECT_NEAR(static_cast<double>(y.busy_us), static_cast<double>(x.busy_us) / 2.5, 1.0) << i;
+    } else if (host) {
+      ++host_copies;
+      EXPECT_EQ(y.bytes, 65536u) << i;
+    } else {
+      EXPECT_EQ(y.busy_us, x.busy_us) << i;
+      EXPECT_EQ(y.bytes, x.bytes) << i;
+    }
+  }
+  EXPECT_EQ(cpu_tasks, 2u * 6 * 48);      // per node and stage: 24 species gradients and 24 species fluxes
+  EXPECT_EQ(host_copies, 2u * 6 * 40);    // 16 down and 24 up
+  S3dOptions all = plain, all_planted = planted;
+  all.mapping = all_planted.mapping = "all";
+  const Program c = make_s3d(all), d = make_s3d(all_planted);
+  for (std::size_t i = 0; i < c.ops.size(); ++i) EXPECT_EQ(c.ops[i].busy_us, d.ops[i].busy_us) << i;
+  const rr::testing::TestDir s("rr_gen");
+  TruthMachine m;
+  Truth truth = schedule(b, m);
+  write_trace(b, truth, m, s.path().string(), Compression::none);
+  EXPECT_EQ(replay_written(s.path()).makespan_ns, truth.makespan_ns);
+}
+
 TEST(StencilGenerator, HaloExchangeWithBarriersReplaysToItsTruth) {
   for (std::uint32_t dims : {1u, 3u}) {
     const rr::testing::TestDir s("rr_gen");
