@@ -160,13 +160,7 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     e["family"] = r.family;
     e["nodes"] = r.nodes;
     e["placement"] = r.placement;
-    nlohmann::ordered_json moves = nlohmann::ordered_json::array();
-    for (std::size_t at = 0; r.moves != "-" && at < r.moves.size();) {
-      const std::size_t end = std::min(r.moves.find(' ', at), r.moves.size());
-      moves.push_back(r.moves.substr(at, end - at));
-      at = end + 1;
-    }
-    e["moves"] = moves;
+    e["moves"] = moves_json(r.moves);
     e["estimated_ns"] = r.estimated_ns;
     e["speedup"] = row.speedup ? nlohmann::ordered_json(*row.speedup) : nlohmann::ordered_json();
     e["weak_efficiency"] = row.weak_efficiency ? nlohmann::ordered_json(*row.weak_efficiency) : nlohmann::ordered_json();
@@ -174,8 +168,7 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     e["copies"] = r.copies;
     e["copy_bytes"] = r.copy_bytes;
     e["critical_path_ns"] = path_classes_json(r.critical);
-    e["critical_compute_ns"] = {{"GPU", r.critical_compute[0]}, {"CPU", r.critical_compute[1]},
-                                {"utility", r.critical_compute[2]}, {"other", r.critical_compute[3]}};
+    e["critical_compute_ns"] = critical_compute_json(r.critical_compute);
     e["lower_bound_ns"] = lower_bound_json(r.lower_bound_ns);
     e["operations"] = r.operations;
     e["stuck"] = r.stuck;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
@@ -14,6 +15,7 @@
 #include "replay/critical_path.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_result.hpp"
+#include "replay/utilisation.hpp"
 #include "session/perturbation.hpp"
 #include "stats_report.hpp"
 
@@ -41,6 +43,20 @@ inline nlohmann::ordered_json lower_bound_json(replay::TimeNs ns) {
   return ns < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(ns);
 }
 nlohmann::ordered_json path_classes_json(const std::array<replay::TimeNs, replay::kPathClassCount>& by_class);
+// The critical path's compute by the kind it ran on: {"GPU": ns, "CPU": ns, "utility": ns, "other": ns}.
+inline nlohmann::ordered_json critical_compute_json(const std::array<replay::TimeNs, replay::kApplicationKindCount + 1>& t) {
+  return {{"GPU", t[0]}, {"CPU", t[1]}, {"utility", t[2]}, {"other", t[3]}};
+}
+// A run's moves as a list: "18=gpu:0.0191 20=gpu" -> ["18=gpu:0.0191", "20=gpu"]; "-" (none) -> [].
+inline nlohmann::ordered_json moves_json(const std::string& moves) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (std::size_t at = 0; moves != "-" && at < moves.size();) {
+    const std::size_t end = std::min(moves.find(' ', at), moves.size());
+    list.push_back(moves.substr(at, end - at));
+    at = end + 1;
+  }
+  return list;
+}
 // The critical path's contention by resource: {"utility processors, node 0": ns, ...}
 nlohmann::ordered_json contention_json(const replay::CriticalPath& cp);
 nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext& ctx);

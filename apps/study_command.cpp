@@ -96,8 +96,8 @@ bool write_study_outputs(const StudyReport& report, const RunContext& ctx, const
 void add_options(CLI::App* cmd, StudyOptions& o, CommonOptions& common) {
   cmd->add_option("traces", o.source.traces, "trace(s): one with --fold, several with --scaling");
   cmd->add_option("-m,--machine", o.source.machine,
-                  "the machine every cell is replayed on: a file, a bundled name (titan), 'traced', or 'truth' (each "
-                  "generated trace's own truth machine)")
+                  "the machine every cell is replayed on: a file, a bundled name (titan), 'traced', or 'truth' (the "
+                  "machine.toml gen wrote beside each trace, the one its truth was scheduled on)")
       ->required()
       ->transform(study_machine());
   cmd->add_option("--set", o.source.overrides, "override a machine value for every strategy: key=value (repeatable)");
@@ -113,7 +113,7 @@ void add_options(CLI::App* cmd, StudyOptions& o, CommonOptions& common) {
       ->check(output_path());
   cmd->add_option("--csv", o.csv, "also write CSV here: one row per node count and strategy")->check(output_path());
   cmd->add_option("--html", o.html, "also write a self-contained HTML report with charts here")->check(output_path());
-  cmd->add_option("--sqlite", o.sqlite, "also write the study as SQLite tables here (docs/sql.md)")->check(output_path());
+  cmd->add_option("--sqlite", o.sqlite, "also write the study as SQLite tables here (docs/mapping.md, Studies)")->check(output_path());
   cmd->add_option("--title", o.title, "title of the HTML report")->capture_default_str();
   add_reading_options(cmd, o.reading, common);
 }

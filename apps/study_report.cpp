@@ -38,6 +38,11 @@ bool any_truth(const StudyReport& report) {
                      [](const session::StudyCell& c) { return c.truth_ns.has_value(); });
 }
 
+bool same_winners(const std::vector<session::StudyWinner>& a, const std::vector<session::StudyWinner>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const auto& x, const auto& y) { return x.nodes == y.nodes && x.series == y.series; });
+}
+
 std::string class_list() {
   std::vector<std::string> names;
   for (std::size_t c = 0; c < replay::kPathClassCount; ++c)
@@ -121,10 +126,9 @@ std::string render_study_text(const StudyReport& report) {
          crossovers_text(r.crossovers, r.winners) + ".\n";
   if (!r.truth_winners.empty())
     out += "Truth: winners " + winners_text(r.truth_winners) + "; crossovers " +
-           crossovers_text(r.truth_crossovers, r.truth_winners) + (r.truth_winners.size() == r.winners.size() &&
-           std::equal(r.winners.begin(), r.winners.end(), r.truth_winners.begin(), [](const auto& a, const auto& b) {
-             return a.nodes == b.nodes && a.series == b.series;
-           }) ? " (the same winners as the estimates)" : " (winners that differ from the estimates)") + ".\n";
+           crossovers_text(r.truth_crossovers, r.truth_winners) +
+           (same_winners(r.winners, r.truth_winners) ? " (the same winners as the estimates)"
+                                                     : " (winners that differ from the estimates)") + ".\n";
   out += "\n";
   for (const auto& l : study_legend(report)) out += wrap(l, 110, "  ");
   return out;
@@ -183,13 +187,7 @@ nlohmann::ordered_json cell_json(const session::StudyCell& c) {
   e["trace"] = r.trace_label;
   e["machine"] = r.machine_label;
   e["placement"] = r.placement;
-  nlohmann::ordered_json moves = nlohmann::ordered_json::array();
-  for (std::size_t at = 0; r.moves != "-" && at < r.moves.size();) {
-    const std::size_t end = std::min(r.moves.find(' ', at), r.moves.size());
-    moves.push_back(r.moves.substr(at, end - at));
-    at = end + 1;
-  }
-  e["moves"] = moves;
+  e["moves"] = moves_json(r.moves);
   e["estimated_ns"] = r.estimated_ns;
   e["truth_ns"] = c.truth_ns ? nlohmann::ordered_json(*c.truth_ns) : nlohmann::ordered_json();
   e["reference_nodes"] = c.reference_nodes;
@@ -199,8 +197,7 @@ nlohmann::ordered_json cell_json(const session::StudyCell& c) {
   e["winner"] = c.winner;
   e["stuck"] = r.stuck;
   e["critical_path_ns"] = path_classes_json(r.critical);
-  e["critical_compute_ns"] = {{"GPU", r.critical_compute[0]}, {"CPU", r.critical_compute[1]},
-                              {"utility", r.critical_compute[2]}, {"other", r.critical_compute[3]}};
+  e["critical_compute_ns"] = critical_compute_json(r.critical_compute);
   e["lower_bound_ns"] = lower_bound_json(r.lower_bound_ns);
   nlohmann::ordered_json bounds = nlohmann::ordered_json::array();
   for (const auto& b : r.bounded_by) bounds.push_back({{"name", b.name}, {"path_ns", b.path_ns}, {"change", b.change}});

@@ -94,10 +94,13 @@ StudyResult tabulate_study(std::vector<StudyCell> cells, std::vector<std::string
 namespace {
 
 // The settings of every strategy, each checked once: its mapping read, no fold of its own, its machine values taken
-// by the machine of the first input.
+// by the machine of the first input (the machine of every input is loaded again by its replays).
 core::Expected<std::vector<ReplaySettings>> strategy_settings(const std::vector<StudyInput>& inputs,
                                                               const std::vector<StudyStrategy>& strategies) {
   std::vector<ReplaySettings> out;
+  // The machine and --set alone first, so that a mistake of theirs is not blamed on a strategy.
+  if (!inputs.empty())
+    if (auto model = load_machine_for(*inputs.front().trace, inputs.front().machine); !model) return model.error();
   for (const StudyStrategy& s : strategies) {
     auto named = [&](const std::string& problem) {
       return core::InputError{core::SourceLocation{"strategy " + s.name, 0, std::nullopt}, problem};
@@ -107,7 +110,7 @@ core::Expected<std::vector<ReplaySettings>> strategy_settings(const std::vector<
     if (settings->mapping.fold)
       return named("its mapping sets fold = " + std::to_string(settings->mapping.fold) +
                    "; a study's node counts come from --fold, --nodes or its traces");
-    if (!inputs.empty()) {
+    if (!inputs.empty() && !s.overrides.empty()) {
       MachineChoice machine = inputs.front().machine;
       machine.overrides.insert(machine.overrides.end(), s.overrides.begin(), s.overrides.end());
       if (auto model = load_machine_for(*inputs.front().trace, machine); !model) return named(model.error().to_string());
