@@ -162,7 +162,7 @@ core::Expected<StudyResult> run_study(const std::vector<StudyInput>& inputs, con
       cell.nodes = in.nodes;
       // The truth is the trace's own run on its own machine: a strategy that changes either has none.
       const auto& mapping = job.settings.mapping;
-      const bool as_traced = s.overrides.empty() && mapping.moves.empty() &&
+      const bool as_traced = s.overrides.empty() && mapping.moves.empty() && !mapping.processors.any() &&
                              mapping.placement.value_or(machine::Placement::traced) == machine::Placement::traced &&
                              mapping.nodes.rule == machine::NodeMapRule::cyclic;
       if (as_traced) cell.truth_ns = in.truth_ns;

@@ -242,6 +242,17 @@ TEST_F(SmallStudy, AStrategyThatCannotBeUsedIsNamed) {
   EXPECT_NE(r.error().to_string().find("strategy m: "), std::string::npos);
 }
 
+TEST_F(SmallStudy, AMappingFileGivesPlacementAndProcessorCounts) {
+  // One CPU per node from the file's [processors] table, under pool: folded onto one node, one task after the other.
+  const std::string file = (dir_.path() / "one_cpu.toml").string();
+  std::ofstream(file) << "placement = \"pool\"\n[processors]\ncpu = 1\n";
+  auto r = run_study(folds({1, 2}, 10000), {*parse_strategy("one=" + file)}, Scaling::strong, 1);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->cells[0].run.estimated_ns, 20000);
+  EXPECT_EQ(r->cells[1].run.estimated_ns, 10000);
+  EXPECT_FALSE(r->cells[1].truth_ns);  // other processor counts: not the trace's own run
+}
+
 TEST_F(SmallStudy, OnlyTheTracesOwnMappingKeepsTheTruth) {
   std::vector<StudyStrategy> strategies{traced_strategy(), *parse_strategy("p:placement=pool")};
   auto r = run_study(folds({2}, 10000), strategies, Scaling::strong, 1);
