@@ -2,25 +2,15 @@
 // is an error naming the file and the line, one case per class of mistake.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
-
+#include "support/temp_text_file.hpp"
 #include "machine_models/factors_file.hpp"
 
 namespace rr::machine {
 namespace {
 
-namespace fs = std::filesystem;
-
-struct File {
-  fs::path path;
-  explicit File(const std::string& text) {
-    path = fs::temp_directory_path() / ("rr_factors_" + std::to_string(::getpid()) + "_" + std::to_string(n++) + ".toml");
-    std::ofstream(path) << text;
-  }
-  ~File() { fs::remove(path); }
-  static inline int n = 0;
+// A TOML file of the given text.
+struct File : rr::testing::TempTextFile {
+  explicit File(const std::string& text) : TempTextFile("rr_factors", text) {}
 };
 
 TEST(FactorsFile, TablesAndInlineTablesGiveFactorsPerFunctionAndKind) {

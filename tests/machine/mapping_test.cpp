@@ -2,26 +2,16 @@
 // file (or the option) and the line.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
-
+#include "support/temp_text_file.hpp"
 #include "machine_models/machine_model.hpp"
 #include "machine_models/mapping.hpp"
 
 namespace rr::machine {
 namespace {
 
-namespace fs = std::filesystem;
-
-struct File {
-  fs::path path;
-  explicit File(const std::string& text) {
-    path = fs::temp_directory_path() / ("rr_map_" + std::to_string(::getpid()) + "_" + std::to_string(n++) + ".toml");
-    std::ofstream(path) << text;
-  }
-  ~File() { fs::remove(path); }
-  static inline int n = 0;
+// A TOML file of the given text.
+struct File : rr::testing::TempTextFile {
+  explicit File(const std::string& text) : TempTextFile("rr_map", text) {}
 };
 
 TEST(Mapping, AFileSaysPlacementMovesAndNodes) {

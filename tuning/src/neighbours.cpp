@@ -2,28 +2,19 @@
 #include "tuning/neighbours.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "tuning/src/labels.hpp"
 
 namespace rr::tuning {
 
 namespace {
 
+using labels::function_label;
+using labels::kind_name;
+using labels::number;
+using labels::slot;
+
 using core::ProcessorKind;
-
-std::size_t slot(ProcessorKind k) { return static_cast<std::size_t>(k); }
-std::string kind_name(ProcessorKind k) { return std::string(core::processor_kind_name(k)); }
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-std::string function_label(const graph::EventGraph& g, std::uint32_t f) {
-  const std::string name = g.function_name(f);
-  return name == graph::unnamed_function_label(f) ? "function " + std::to_string(f)
-                                                  : "function " + std::to_string(f) + " (" + name + ")";
-}
 
 // The mapping with f's move replaced by `move` (none: f back on its traced kind), moves kept in function order.
 machine::MappingSpec with_move(const machine::MappingSpec& current, std::uint32_t f,

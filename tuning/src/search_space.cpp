@@ -3,26 +3,23 @@
 #include "tuning/search_space.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 #include "replay/machine_map.hpp"
+#include "tuning/src/labels.hpp"
 
 namespace rr::tuning {
 
 namespace {
 
+using labels::function_label;
+using labels::kind_name;
+using labels::number;
+using labels::slot;
+
 using core::ProcessorKind;
 
 constexpr ProcessorKind kCounted[] = {ProcessorKind::gpu, ProcessorKind::cpu, ProcessorKind::utility};
-std::size_t slot(ProcessorKind k) { return static_cast<std::size_t>(k); }
-std::string kind_name(ProcessorKind k) { return std::string(core::processor_kind_name(k)); }
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 // The kinds of processor each task function's tasks were traced on (GPU, CPU, utility: bits by kind); the
 // program's own thread is no processor a function could leave.
 std::map<std::uint32_t, unsigned> traced_kinds(const graph::EventGraph& g, const replay::MachineMap& map) {
@@ -47,12 +44,6 @@ std::uint32_t machine_count(const machine::MachineModel& model, ProcessorKind ki
   std::uint32_t most = p.count;
   for (std::uint32_t c : p.per_node) most = std::max(most, c);
   return most;
-}
-
-std::string function_label(const graph::EventGraph& g, std::uint32_t f) {
-  const std::string name = g.function_name(f);
-  return name == graph::unnamed_function_label(f) ? "function " + std::to_string(f)
-                                                  : "function " + std::to_string(f) + " (" + name + ")";
 }
 
 // A move of f to `kind` is one when some of f's tasks ran on another kind, and the machine has the kind.
