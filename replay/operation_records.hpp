@@ -59,6 +59,20 @@ class OperationRecords {
   }
   std::size_t size() const { return records_.size(); }
 
+  // Back to an operation not started, ready at 0, released by nothing, with no input pending: a record about to
+  // be written again from another process's (a replay over ranks, whose blocks each kept their own records).
+  void forget(graph::VertexId v) {
+    const Record& r = records_[v];
+    const bool wide = r.run == kWideRun || ((r.wait & kStarted) ? (r.wait & ~kStarted) == kWideWait
+                                                                 : (r.wait & kPendingMask) == kWidePending);
+    records_[v] = Record{};
+    if (!wide) return;
+    const std::lock_guard lock(wide_mutex());
+    wide_wait_.erase(v);
+    wide_run_.erase(v);
+    wide_pending_.erase(v);
+  }
+
   // ---- times --------------------------------------------------------------------------------------------------
 
   // kNever when the operation never started (ready: never kNever; 0 when no input came).

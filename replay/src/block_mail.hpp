@@ -102,6 +102,12 @@ class MailQueue {
       acknowledged_.store(read_, std::memory_order_release);
     }
   }
+  // For a reader that passes the mail on to another process (replay over ranks): the final receiver took in
+  // `count` messages. Never less than before.
+  void acknowledge_count(std::uint64_t count) {
+    acked_ = count;
+    acknowledged_.store(count, std::memory_order_release);
+  }
   std::uint64_t written() const { return written_.load(std::memory_order_acquire); }
   std::uint64_t taken() const { return read_; }
 

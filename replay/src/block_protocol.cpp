@@ -16,9 +16,13 @@
 
 namespace rr::replay {
 
-Blocks::Blocks(Partition p)
+Blocks::Blocks(Partition p, std::optional<std::uint32_t> only)
     : partition(std::move(p)), progress(std::make_unique<BlockProgress[]>(partition.count)) {
-  for (std::uint32_t i = 0; i < partition.count * partition.count; ++i) mail.push_back(std::make_unique<MailQueue>());
+  const std::uint32_t n = partition.count;
+  mail.resize(std::size_t{n} * n);
+  for (std::uint32_t from = 0; from < n; ++from)
+    for (std::uint32_t to = 0; to < n; ++to)
+      if (!only || from == *only || to == *only) mail[std::size_t{from} * n + to] = std::make_unique<MailQueue>();
 }
 
 BlockLink::BlockLink(Blocks& blocks, std::uint32_t me)

@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -29,13 +30,15 @@ class Engine;
 
 // What the blocks of one replay share: the partition, how far each block got, and the mail between every two.
 struct Blocks {
-  explicit Blocks(Partition p);
+  // With `only`, just the queues to and from that block: a process of a replay over ranks runs one block, and the
+  // queues of a full set grow with the square of the blocks.
+  explicit Blocks(Partition p, std::optional<std::uint32_t> only = std::nullopt);
   std::uint32_t count() const { return partition.count; }
   MailQueue& queue(std::uint32_t from, std::uint32_t to) { return *mail[from * partition.count + to]; }
 
   Partition partition;
   std::unique_ptr<BlockProgress[]> progress;
-  std::vector<std::unique_ptr<MailQueue>> mail;  // from * count + to
+  std::vector<std::unique_ptr<MailQueue>> mail;  // from * count + to (null where `only` left one out)
 };
 
 // A channel instance's change that waits until every block has gone past its instant: a lane freed (copy ==

@@ -28,9 +28,11 @@ using graph::VertexId;
 using graph::kNoVertex;
 
 // A hop_end event's aux: the channel instance whose lane it frees, marked when another block goes on with the
-// copy; or kGoOn, the event of the block that goes on with it.
+// copy; or kGoOn | the hop that ended, the event of the block that goes on with it. The hop travels with the
+// event because blocks on other processes do not share the copy's plan (instances stay below 2^30).
 constexpr std::uint32_t kLaneOnly = 1u << 31;
-constexpr std::uint32_t kGoOn = ~0u;
+constexpr std::uint32_t kGoOn = 3u << 30;
+constexpr bool goes_on(std::uint32_t aux) { return (aux & kGoOn) == kGoOn; }
 
 // The engine (engine.hpp). Its members are defined in the class, in this one file: see Engine for why.
 class EventEngine final : public Engine {
@@ -136,6 +138,7 @@ class EventEngine final : public Engine {
     const std::size_t key = std::size_t{channel} * map_.model_nodes() + node;
     if (instance_of_.size() <= key) instance_of_.resize(key + 1, ~0u);
     if (instance_of_[key] == ~0u) {
+      assert(instances_.size() < (1u << 30));  // hop_end's aux marks take the top two bits
       instance_of_[key] = static_cast<std::uint32_t>(instances_.size());
       instances_.push_back({channel, node, model_.channels[channel].lanes,
                             link_ != nullptr && link_->shared_instance(key), {}});
@@ -540,7 +543,9 @@ class EventEngine final : public Engine {
       if (next_owner != link_->me()) {
         push(end, c, EventType::hop_end, inst | kLaneOnly);
         link_->send(next_owner,
-                    {core::held(end), c, static_cast<std::uint32_t>(EventType::hop_end), kGoOn, Mail::Kind::event}, at);
+                    {core::held(end), c, static_cast<std::uint32_t>(EventType::hop_end), kGoOn | plan.hop,
+                     Mail::Kind::event},
+                    at);
         return;
       }
     }
@@ -548,7 +553,9 @@ class EventEngine final : public Engine {
   }
 
   void on_hop_end(VertexId c, std::uint32_t aux) {
-    if (aux != kGoOn) {
+    if (goes_on(aux)) {
+      plan_of(c).hop = aux & ~kGoOn;
+    } else {
       const std::uint32_t inst = aux & ~kLaneOnly;
       if (instances_[inst].shared) {
         link_->defer({now_, round_, inst, kNoVertex});
