@@ -7,6 +7,7 @@
 #include "graph/event_graph.hpp"
 #include "core/result.hpp"
 #include "machine_models/machine_model.hpp"
+#include "replay/block_network.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_result.hpp"
 
@@ -45,6 +46,10 @@ struct ReplayExecution {
   std::uint32_t threads = 0;  // workers for the blocks; 0: one per block
   std::uint32_t min_block_operations = 150000;
   std::int64_t min_lookahead_ns = 1000;
+  // Not null: the replay runs over processes, one block per rank, this process being the network's rank
+  // (docs/scale.md, "One replay over MPI ranks"). blocks, threads and the two limits above are not used then.
+  // Rank 0 gets the whole result; what another rank gets holds only its own block's part.
+  BlockNetwork* network = nullptr;
 };
 
 // What the result keeps beyond the times of every operation.

@@ -13,6 +13,7 @@
 #include "replay/src/block_mail.hpp"
 #include "replay/src/block_protocol.hpp"
 #include "replay/src/engine.hpp"
+#include "replay/src/network_replay.hpp"
 #include "replay/src/partition.hpp"
 #include "replay/src/shared_state.hpp"
 
@@ -23,6 +24,7 @@ const char* queue_order_name(QueueOrder o) { return o == QueueOrder::observed ? 
 
 core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
                                         const machine::MachineModel& model, const ReplayOptions& options) {
+  if (options.execution.network) return run_over_network(g, map, model, options);
   SharedState shared;
   const Noise noise = options.rules.noise;
   Partition partition;

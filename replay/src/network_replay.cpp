@@ -1,0 +1,153 @@
+#include "replay/src/network_replay.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "replay/src/assemble_result.hpp"
+#include "replay/src/block_protocol.hpp"
+#include "replay/src/block_result_wire.hpp"
+#include "replay/src/byte_wire.hpp"
+#include "replay/src/engine.hpp"
+#include "replay/src/network_pump.hpp"
+#include "replay/src/partition.hpp"
+#include "replay/src/shared_state.hpp"
+
+namespace rr::replay {
+
+namespace {
+
+using InitError = std::optional<std::pair<graph::VertexId, core::InputError>>;
+
+// The blocks' uint8 numbers bound the ranks (Partition::of_vertex).
+constexpr std::uint32_t kMaxRanks = 255;
+
+std::optional<core::InputError> too_many_ranks(std::uint32_t ranks, std::uint32_t model_nodes) {
+  const std::uint32_t usable = std::min(model_nodes, kMaxRanks);
+  if (ranks <= usable) return std::nullopt;
+  const std::string why = model_nodes <= kMaxRanks ? "the model has " + std::to_string(model_nodes) + " node(s)"
+                                                   : "a replay splits into at most that many blocks";
+  return core::InputError{{std::to_string(ranks) + " ranks", 0, std::nullopt},
+                          "each rank replays the blocks of its own model nodes, and this replay can use at most " +
+                              std::to_string(usable) + " rank(s): " + why};
+}
+
+// Why the split cannot serve this replay, or null.
+const char* why_alone(const machine::MachineModel& model, const Partition& p) {
+  if (model.node.cores > 0) return "the model's nodes share cores, and a node's clock would cross blocks";
+  if (model.runtime.processor_start_ns > 0) return "processors start up, and a node's clock would cross blocks";
+  return p.count < 2 ? p.why_not : nullptr;
+}
+
+// Every rank tells every other whether its block could be set up; the error of the lowest task, as on one engine.
+std::optional<core::InputError> agree_on_start(BlockNetwork& net, Inbox& inbox, const InitError& mine,
+                                               const machine::MachineModel& model) {
+  ByteWriter w;
+  w.put(WireKind::start);
+  w.put<std::uint8_t>(mine.has_value());
+  w.put<graph::VertexId>(mine ? mine->first : 0);
+  const std::string text = mine ? mine->second.message : std::string();
+  w.put_all<char>(text);
+  const std::vector<std::byte> status = w.take();
+  for (std::uint32_t x = 0; x < net.ranks(); ++x)
+    if (x != net.rank()) net.send(x, status);
+  InitError lowest = mine;
+  for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
+    const auto m = inbox.next(WireKind::start, true);
+    ByteReader in(m->bytes);
+    in.get<WireKind>();
+    const bool failed = in.get<std::uint8_t>() != 0;
+    const auto v = in.get<graph::VertexId>();
+    const auto message = in.get_all<char>();
+    if (failed && (!lowest || v < lowest->first))
+      lowest = {{v, core::InputError{{model.source, 0, std::nullopt}, std::string(message.begin(), message.end())}}};
+  }
+  if (!lowest) return std::nullopt;
+  return lowest->second;
+}
+
+// This rank's block, replayed with the others over the network until no rank has anything left.
+void replay_block(BlockNetwork& net, Inbox& inbox, Blocks& blocks, BlockLink& link, Engine& engine) {
+  link.publish(engine);
+  NetworkPump pump(net, inbox, blocks);
+  pump.send();
+  for (;;) {
+    const bool came = pump.receive(false);
+    const bool did = link.step(engine);
+    pump.send();
+    if (came || did) continue;
+    if (pump.finished()) break;
+    pump.receive(true);  // nothing to do until another rank says something
+  }
+  pump.farewell();
+}
+
+// Rank 0: every other block's part laid into `shared` beside its own; their outputs in block order.
+std::vector<BlockOutput> gather(const graph::EventGraph& g, const MachineMap& map, const Partition& p,
+                                BlockNetwork& net, Inbox& inbox, SharedState& shared, BlockOutput own) {
+  std::vector<BlockOutput> outputs(net.ranks());
+  std::vector<CopyStart> starts = copies_started_for_others(g, p, 0, shared.r.ops);
+  for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
+    const auto m = inbox.next(WireKind::result, true);
+    outputs[m->from] = unpack_block_result(g, map, p, m->from, m->bytes, shared, starts);
+  }
+  lay_copy_starts(starts, shared.r.ops);
+  outputs[0] = std::move(own);
+  return outputs;
+}
+
+}  // namespace
+
+core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const MachineMap& map,
+                                              const machine::MachineModel& model, const ReplayOptions& options) {
+  BlockNetwork& net = *options.execution.network;
+  const std::uint32_t ranks = net.ranks(), me = net.rank();
+  SharedState shared;
+  auto refuse = [&](core::InputError error) -> core::Expected<ReplayResult> {
+    net.part_done();
+    return error;
+  };
+  if (auto error = too_many_ranks(ranks, map.model_nodes())) return refuse(*error);
+  if (auto error = plan_copies(g, map, model, shared)) return refuse(*error);
+  init_shared(g, map, options.rules.noise, shared);
+  Partition partition;
+  if (ranks > 1 && model.node.cores == 0 && model.runtime.processor_start_ns <= 0)
+    partition = partition_by_node(g, map, model, shared.copies, options.rules.noise, ranks, {0, 0});
+  if (const char* why = why_alone(model, partition); why || ranks == 1) {
+    if (me != 0) {  // rank 0 replays it all
+      net.part_done();
+      return std::move(shared.r);
+    }
+    if (why && ranks > 1) net.note(std::string("the replay runs on rank 0 alone: ") + why);
+    const std::unique_ptr<Engine> engine = make_engine(g, map, model, options, shared);
+    if (auto error = engine->init_block()) return refuse(error->second);
+    engine->run_alone();
+    std::vector<BlockOutput> outputs;
+    outputs.push_back(engine->take_output());
+    assemble_result(g, map, options.detail.stuck_examples, shared, outputs);
+    net.part_done();
+    return std::move(shared.r);
+  }
+  Blocks blocks(std::move(partition), me);
+  const Partition& p = blocks.partition;
+  BlockLink link(blocks, me);
+  const std::unique_ptr<Engine> engine = make_engine(g, map, model, options, shared, &link);
+  Inbox inbox(net);
+  if (auto error = agree_on_start(net, inbox, engine->init_block(), model)) return refuse(*error);
+  replay_block(net, inbox, blocks, link, *engine);
+  if (me != 0) {
+    net.send(0, pack_block_result(g, map, p, me, shared, engine->take_output()));
+    net.part_done();
+    return std::move(shared.r);  // this block's part only
+  }
+  std::vector<BlockOutput> outputs = gather(g, map, p, net, inbox, shared, engine->take_output());
+  shared.r.blocks = ranks;
+  assemble_result(g, map, options.detail.stuck_examples, shared, outputs);
+  net.part_done();
+  return std::move(shared.r);
+}
+
+}  // namespace rr::replay

@@ -1,0 +1,166 @@
+// One replay over ranks (ReplayExecution::network, docs/scale.md) gives rank 0 what one engine gives, field by field
+// (replay/result_difference.hpp), with the ranks as threads on an in-process network that delivers messages from
+// different ranks in a shuffled order (tests/support/in_process_network.hpp): every generator family, copies whose
+// first hop is on another rank, noise, the bundled real traces and Legion Prof logs, at 2 to 4 ranks; what the split
+// cannot serve on rank 0 alone; too many ranks refused by every rank alike.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gen/generators.hpp"
+#include "gen/log_writer.hpp"
+#include "gen/s3d.hpp"
+#include "gen/truth_files.hpp"
+#include "machine_models/machine_writer.hpp"
+#include "replay/replay_engine.hpp"
+#include "replay/result_difference.hpp"
+#include "session/session.hpp"
+#include "support/in_process_network.hpp"
+#include "support/test_dir.hpp"
+
+namespace rr::gen {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kTitan = RR_SOURCE_DIR "/data/machines/titan.toml";
+
+// Every rank's replay of `trace` on `model`, each a thread with its own machine map, as each process has its own.
+std::vector<core::Expected<session::ReplayRun>> replay_on_ranks(const session::LoadedTrace& trace,
+                                                               const machine::MachineModel& model,
+                                                               session::ReplaySettings settings, std::uint32_t ranks,
+                                                               rr::testing::InProcessNetwork& net) {
+  std::vector<std::optional<core::Expected<session::ReplayRun>>> runs(ranks);
+  std::vector<std::thread> threads;
+  settings.critical_path = false;  // a rank other than 0 holds its block's part only
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r, settings]() mutable {
+      settings.engine.execution.network = &net.rank(r);
+      runs[r] = session::replay_on(trace, model, settings);
+    });
+  for (auto& t : threads) t.join();
+  std::vector<core::Expected<session::ReplayRun>> out;
+  for (auto& run : runs) out.push_back(std::move(*run));
+  return out;
+}
+
+// Rank 0's result at 2, 3 and 4 ranks (those the model's nodes allow) against one engine's. How many runs were split.
+int expect_ranks_same(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
+                      double sigma = 0) {
+  session::ReplaySettings settings;
+  settings.critical_path = false;
+  settings.engine.detail.record_intervals = true;
+  settings.engine.rules.noise = {sigma, 7};
+  auto one = session::replay_trace(trace, {machine, {}}, settings);
+  if (!one.ok()) {
+    ADD_FAILURE() << label << ": " << one.error().to_string();
+    return 0;
+  }
+  int split = 0;
+  for (std::uint32_t ranks = 2; ranks <= std::min(4u, one->map.model_nodes()); ++ranks) {
+    rr::testing::InProcessNetwork net(ranks, ranks);
+    auto runs = replay_on_ranks(trace, one->model, settings, ranks, net);
+    EXPECT_EQ(net.parts_done(), ranks) << label;
+    if (!runs[0].ok()) {
+      ADD_FAILURE() << label << " at " << ranks << " ranks: " << runs[0].error().to_string();
+      continue;
+    }
+    split += runs[0]->result.blocks > 1;
+    EXPECT_EQ(net.notes().empty(), runs[0]->result.blocks > 1) << label;
+    EXPECT_EQ(replay::first_difference(one->result, runs[0]->result), std::nullopt)
+        << label << " on " << machine << " at " << ranks << " ranks (" << runs[0]->result.blocks << " blocks)";
+  }
+  return split;
+}
+
+session::LoadedTrace write_and_load(const Program& program, const fs::path& dir) {
+  TruthMachine machine;
+  const Truth truth = schedule(program, machine);
+  write_trace(program, truth, machine, dir.string(), Compression::none);
+  auto trace = session::load_trace({dir.string()}, {});
+  EXPECT_TRUE(trace.ok());
+  return std::move(*trace);
+}
+
+TEST(ReplayNetwork, EveryGeneratorFamilyGivesTheOneEngineResult) {
+  const SmallOptions four{4, 2, 3};
+  S3dOptions mixed;
+  mixed.nodes = 4;
+  mixed.mapping = "mixed";
+  const std::vector<std::pair<const char*, Program>> families = {
+      {"chain", make_chain(80, four)},          {"fork-join", make_fork_join(9, 5, four)},
+      {"random-dag", make_random_dag(2500, four)}, {"stencil 3-D", make_stencil(3, 3, {8, 2, 5})},
+      {"s3d mixed", make_s3d(mixed)},           {"random-dag, 8 nodes", make_random_dag(6000, {8, 2, 7})}};
+  for (const auto& [name, program] : families) {
+    const rr::testing::TestDir dir("rr_network");
+    const session::LoadedTrace trace = write_and_load(program, dir.path());
+    int split = expect_ranks_same(trace, (dir.path() / "machine.toml").string(), name);
+    split += expect_ranks_same(trace, kTitan, name, 0.3);
+    EXPECT_GT(split, 0) << name << " was never split over ranks";
+  }
+}
+
+// A remote copy's first hop on another rank's channel instance (a request without lookahead), its second hop back.
+TEST(ReplayNetwork, FirstHopsOnAnotherRanksChannel) {
+  const rr::testing::TestDir dir("rr_network_far_nic");
+  const Program program = make_random_dag(6000, {8, 2, 7});
+  const session::LoadedTrace trace = write_and_load(program, dir.path());
+  machine::MachineModel model = truth_machine_model(program, TruthMachine{});
+  ASSERT_EQ(model.channels[1].name, "nic");
+  model.channels[1].destination_side = true;
+  for (machine::CopyPath& path : model.paths)
+    if (path.remote) path.hops = {1, 0};
+  const fs::path machine = dir.path() / "far_nic.toml";
+  std::ofstream(machine) << machine::to_toml(model, "The generators' machine with the NIC on the far side");
+  EXPECT_GT(expect_ranks_same(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
+}
+
+TEST(ReplayNetwork, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {
+  for (const char* dir : {"real/full_circuit_2node_p4_cpu2", "s3d/dme_mixed_4n", "legion-prof/circuit_mpi2_medium_cpu2_util1"}) {
+    auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + dir}, {});
+    ASSERT_TRUE(trace.ok()) << dir;
+    expect_ranks_same(*trace, kTitan, dir);
+  }
+}
+
+// Shared cores run on rank 0 alone, which says so; the others have nothing of their own.
+TEST(ReplayNetwork, SharedCoresRunOnRankZeroAlone) {
+  const rr::testing::TestDir dir("rr_network_cores");
+  S3dOptions mixed;
+  mixed.nodes = 4;
+  mixed.mapping = "mixed";
+  const session::LoadedTrace trace = write_and_load(make_s3d(mixed), dir.path());
+  auto model = session::load_machine_for(trace, {kTitan, {"node.cores=2"}});
+  ASSERT_TRUE(model.ok());
+  auto one = session::replay_on(trace, *model, {});
+  ASSERT_TRUE(one.ok());
+  rr::testing::InProcessNetwork net(3, 1);
+  auto runs = replay_on_ranks(trace, *model, {}, 3, net);
+  ASSERT_TRUE(runs[0].ok());
+  EXPECT_EQ(runs[0]->result.blocks, 1u);
+  EXPECT_EQ(replay::first_difference(one->result, runs[0]->result), std::nullopt);
+  ASSERT_EQ(net.notes().size(), 1u);
+  EXPECT_NE(net.notes()[0].find("rank 0 alone"), std::string::npos) << net.notes()[0];
+}
+
+TEST(ReplayNetwork, MoreRanksThanModelNodesIsRefusedByEveryRank) {
+  auto trace = session::load_trace({RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2"}, {});
+  ASSERT_TRUE(trace.ok());
+  auto model = session::load_machine_for(*trace, {kTitan, {}});
+  ASSERT_TRUE(model.ok());
+  rr::testing::InProcessNetwork net(3, 1);
+  auto runs = replay_on_ranks(*trace, *model, {}, 3, net);
+  for (const auto& run : runs) {
+    ASSERT_FALSE(run.ok());
+    EXPECT_NE(run.error().to_string().find("at most 2 rank(s)"), std::string::npos) << run.error().to_string();
+  }
+  EXPECT_EQ(net.parts_done(), 3u);
+}
+
+}  // namespace
+}  // namespace rr::gen
