@@ -3,6 +3,10 @@
 
 #include <CLI/CLI.hpp>
 
+namespace rr::replay {
+class BlockNetwork;
+}
+
 namespace rr::app {
 
 // Exit codes of every subcommand (README, "Using it": 0 ok, 1 bad input, 2 usage).
@@ -13,6 +17,7 @@ inline constexpr int kExitUsage = 2;
 // Options every subcommand that reads a trace shares.
 struct CommonOptions {
   unsigned threads = 0;
+  replay::BlockNetwork* network = nullptr;  // realm-replay-mpi: the command's replay runs over these ranks
 };
 
 // Adds `stats` to `app`; the returned callback runs it and gives the exit code.

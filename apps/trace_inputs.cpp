@@ -180,7 +180,10 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
   auto trace = open_trace(command, in.trace, common, in.reading);
   if (!trace) return nullptr;
   if (auto note = session::eft_note(settings->mapping)) print_message(command, "note: " + *note);
+  settings->engine.execution.network = common.network;
   auto run = session::replay_trace(*trace, {in.machine, in.overrides}, *settings);
+  // Over MPI ranks only this replay: the what-ifs and samples that reuse the settings run on rank 0 alone.
+  settings->engine.execution.network = nullptr;
   if (!run) {
     print_error(command, run.error().to_string());
     return nullptr;

@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev libbenchmark-dev libsqlite3-dev sqlite3
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pandas python3-matplotlib python3-pytest
   zstd xz-utils gzip tar
+  openmpi-bin libopenmpi-dev
   chromium
 )
 

@@ -1,0 +1,102 @@
+#include "mpi_network.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace rr::app {
+
+namespace {
+
+// A message under kPiece bytes goes whole (kWhole); a longer one as its length (kLong), then pieces (kPiece) that
+// follow it from the same sender, which nothing else from that sender can come between.
+constexpr int kWhole = 1, kLong = 2, kPiece = 3;
+constexpr std::size_t kPieceBytes = std::size_t{1} << 30;
+
+}  // namespace
+
+MpiNetwork::MpiNetwork() {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  rank_ = static_cast<std::uint32_t>(rank);
+  ranks_ = static_cast<std::uint32_t>(size);
+}
+
+void MpiNetwork::send(std::uint32_t to, std::vector<std::byte> bytes) {
+  complete_sends(false);
+  Sending& s = sending_.emplace_back();
+  s.bytes = std::move(bytes);
+  const int dest = static_cast<int>(to);
+  if (s.bytes.size() < kPieceBytes) {
+    s.requests.resize(1);
+    MPI_Isend(s.bytes.data(), static_cast<int>(s.bytes.size()), MPI_BYTE, dest, kWhole, MPI_COMM_WORLD, &s.requests[0]);
+    return;
+  }
+  s.length = s.bytes.size();
+  s.requests.resize(1 + (s.length + kPieceBytes - 1) / kPieceBytes);
+  MPI_Isend(&s.length, 1, MPI_UINT64_T, dest, kLong, MPI_COMM_WORLD, &s.requests[0]);
+  for (std::size_t i = 1, at = 0; at < s.length; ++i, at += kPieceBytes)
+    MPI_Isend(s.bytes.data() + at, static_cast<int>(std::min(kPieceBytes, s.length - at)), MPI_BYTE, dest, kPiece,
+              MPI_COMM_WORLD, &s.requests[i]);
+}
+
+// Frees the buffers of the sends that are done, oldest first; with `wait`, waits for all.
+void MpiNetwork::complete_sends(bool wait) {
+  while (!sending_.empty()) {
+    auto& requests = sending_.front().requests;
+    if (wait) {
+      MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    } else {
+      int done = 0;
+      MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
+      if (!done) return;
+    }
+    sending_.pop_front();
+  }
+}
+
+std::optional<replay::BlockNetwork::Message> MpiNetwork::receive(bool wait) {
+  complete_sends(false);
+  MPI_Status status;
+  if (wait) {
+    MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+  } else {
+    int arrived = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &arrived, &status);
+    if (!arrived) return std::nullopt;
+  }
+  Message m;
+  m.from = static_cast<std::uint32_t>(status.MPI_SOURCE);
+  if (status.MPI_TAG == kWhole) {
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    m.bytes.resize(static_cast<std::size_t>(count));
+    MPI_Recv(m.bytes.data(), count, MPI_BYTE, status.MPI_SOURCE, kWhole, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return m;
+  }
+  std::uint64_t length = 0;
+  MPI_Recv(&length, 1, MPI_UINT64_T, status.MPI_SOURCE, kLong, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  m.bytes.resize(length);
+  for (std::size_t at = 0; at < length; at += kPieceBytes)
+    MPI_Recv(m.bytes.data() + at, static_cast<int>(std::min<std::size_t>(kPieceBytes, length - at)), MPI_BYTE,
+             status.MPI_SOURCE, kPiece, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return m;
+}
+
+void MpiNetwork::note(std::string_view text) {
+  const std::string line = "realm-replay-mpi: note: " + std::string(text) + "\n";
+  std::fputs(line.c_str(), stderr);
+}
+
+void MpiNetwork::part_done() {
+  complete_sends(true);
+  part_over_ = true;
+  if (rank_ == 0) return;
+  std::fflush(nullptr);
+  MPI_Finalize();
+  std::exit(0);
+}
+
+}  // namespace rr::app
