@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A replay over MPI ranks that loses a rank ends, never hangs: a rank that cannot read its trace ends the run with
+# a message naming the rank and the file (the ranks get different command lines here, as ranks on machines with
+# different disks would read different files), and a rank killed from outside ends it too (mpirun says so).
+# Usage: mpi_failure_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
+set -uo pipefail
+bin=$1 mpibin=$2 src=$3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1 \
+  OMPI_MCA_hwloc_base_binding_policy=none
+titan=$src/data/machines/titan.toml
+good=$src/data/traces/real/full_circuit_2node_p4_cpu2
+
+# cannot_read RANK: that rank is given a file that does not exist, the other the trace.
+cannot_read() {
+  local missing=$tmp/node_logs_of_rank_$1 first=$good second=$good
+  if [ "$1" = 0 ]; then first=$missing; else second=$missing; fi
+  timeout 60 mpirun -np 1 "$mpibin" replay -q "$first" -m "$titan" : -np 1 "$mpibin" replay -q "$second" -m "$titan" \
+    > /dev/null 2> "$tmp/err"
+  local code=$?
+  if [ $code = 0 ] || [ $code = 124 ]; then echo "FAILED: rank $1 could not read its file, exit code $code"; cat "$tmp/err"; exit 1; fi
+  grep -q "rank $1 of 2 stopped" "$tmp/err" && grep -q "node_logs_of_rank_$1" "$tmp/err" || {
+    echo "FAILED: the message does not name rank $1 and its file:"; cat "$tmp/err"; exit 1; }
+  echo "rank $1 could not read its file: the run ended (exit code $code) naming it"
+}
+cannot_read 1
+cannot_read 0
+
+# A rank killed while the run goes on (a trace that takes a few seconds to read and replay on each rank).
+"$bin" gen s3d --nodes 16 --strategy mixed --steps 2 -o "$tmp/big" > /dev/null
+mpirun -np 3 "$mpibin" replay -q "$tmp/big" -m "$titan" > /dev/null 2> "$tmp/kill.err" &
+run=$!
+victim=
+for _ in $(seq 1 100); do
+  victim=$(pgrep -P "$run" -f realm-replay-mpi | sed -n 2p)
+  [ -n "$victim" ] && break
+  sleep 0.1
+done
+[ -n "$victim" ] || { echo "FAILED: no rank of mpirun $run to kill"; kill "$run"; exit 1; }
+sleep 1
+kill -9 "$victim"
+for _ in $(seq 1 600); do kill -0 "$run" 2> /dev/null || break; sleep 0.1; done
+if kill -0 "$run" 2> /dev/null; then echo "FAILED: mpirun still runs a minute after a rank was killed"; kill "$run"; exit 1; fi
+wait "$run"; code=$?
+[ $code != 0 ] || { echo "FAILED: a run with a killed rank exited 0"; exit 1; }
+echo "a rank killed from outside: the run ended (exit code $code)"
+head -5 "$tmp/kill.err"

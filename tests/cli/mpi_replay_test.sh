@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# One replay over MPI ranks (realm-replay-mpi, docs/scale.md) prints on rank 0 what realm-replay prints, byte for
+# byte: text and JSON reports (critical path included) and the timeline, at 1 to 4 ranks (as many as the model has
+# nodes), on a trace of every generator family, the bundled real traces, S3D traces and Legion Prof logs. More
+# ranks than model nodes is refused, naming how many can be used.
+# Usage: mpi_replay_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
+set -euo pipefail
+bin=$1 mpibin=$2 src=$3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# CI runs as root, which mpirun refuses unless told; shared memory only: every rank is on this machine.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1 \
+  OMPI_MCA_hwloc_base_binding_policy=none
+titan=$src/data/machines/titan.toml
+
+"$bin" gen s3d --nodes 4 --strategy mixed -o "$tmp/s3d" > /dev/null
+"$bin" gen chain --nodes 4 --length 200 -o "$tmp/chain" > /dev/null
+"$bin" gen fork-join --nodes 4 --stages 6 -o "$tmp/fork-join" > /dev/null
+"$bin" gen stencil --nodes 4 --steps 3 -o "$tmp/stencil" > /dev/null
+"$bin" gen random-dag --nodes 4 --ops 4000 -o "$tmp/random-dag" > /dev/null
+
+# mpi_same NAME RANKS ARGS...: the MPI program's report (and timeline) at RANKS ranks against one process's.
+mpi_same() {
+  local name=$1 ranks=$2; shift 2
+  "$bin" replay -q "$@" --timeline "$tmp/one.tl" > "$tmp/one.out"
+  timeout 120 mpirun -np "$ranks" "$mpibin" replay -q "$@" --timeline "$tmp/mpi.tl" > "$tmp/mpi.out" 2> "$tmp/mpi.err" || {
+    echo "FAILED: $name at $ranks ranks:"; cat "$tmp/mpi.err"; exit 1; }
+  cmp "$tmp/one.out" "$tmp/mpi.out" || { echo "FAILED: $name at $ranks ranks: the report differs"; exit 1; }
+  cmp "$tmp/one.tl" "$tmp/mpi.tl" || { echo "FAILED: $name at $ranks ranks: the timeline differs"; exit 1; }
+}
+
+# check TRACE MACHINE [options]: text and JSON at 1 to 4 ranks, or as many as the model has nodes (which the
+# report's first line says).
+check() {
+  local trace=$1 machine=$2; shift 2
+  local nodes
+  nodes=$("$bin" replay -q "$trace" -m "$machine" --no-what-ifs "$@" | head -1 | grep -o '[0-9]* node(s)' | cut -d' ' -f1)
+  local top=$(( nodes < 4 ? nodes : 4 ))
+  for ranks in $(seq 1 "$top"); do
+    mpi_same "$trace" "$ranks" "$trace" -m "$machine" "$@"
+    mpi_same "$trace --json" "$ranks" "$trace" -m "$machine" --json "$@"
+  done
+  echo "same at 1 to $top rank(s): $(basename "$trace") on $(basename "$machine") $*"
+}
+
+for family in s3d chain fork-join stencil random-dag; do
+  check "$tmp/$family" "$tmp/$family/machine.toml"
+done
+check "$tmp/s3d" "$titan"
+check "$tmp/random-dag" "$titan" --placement pool
+for t in "$src"/data/traces/real/full_* "$src"/data/traces/s3d/* "$src"/data/traces/legion-prof/*/; do
+  check "${t%/}" "$titan"
+done
+
+# Too many ranks: refused by name, with the count that can be used.
+if timeout 60 mpirun -np 3 "$mpibin" replay -q "$src/data/traces/real/full_circuit_2node_p4_cpu2" -m "$titan" \
+     > /dev/null 2> "$tmp/many.err"; then
+  echo "FAILED: 3 ranks on 2 model nodes ran"; exit 1
+fi
+grep -q "3 ranks: .*at most 2 rank(s): the model has 2 node(s)" "$tmp/many.err" || { cat "$tmp/many.err"; exit 1; }
+echo "3 ranks on 2 model nodes: refused"
+echo "mpi replay: rank 0 prints what one process prints"
