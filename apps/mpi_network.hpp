@@ -36,6 +36,7 @@ class MpiNetwork final : public replay::BlockNetwork {
     std::vector<MPI_Request> requests;
   };
   void complete_sends(bool wait);
+  bool arrived(MPI_Status& status, bool wait);
 
   std::uint32_t rank_ = 0, ranks_ = 1;
   std::deque<Sending> sending_;
