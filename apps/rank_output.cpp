@@ -28,10 +28,11 @@ RankOutput::RankOutput(std::uint32_t rank) : rank_(rank) {
     ::dup2(null, STDOUT_FILENO);
     ::close(null);
   }
-  char name[] = "/tmp/realm-replay-mpi-stderr-XXXXXX";
-  kept_ = ::mkstemp(name);
+  const char* tmp = std::getenv("TMPDIR");
+  std::string name = std::string(tmp && *tmp ? tmp : "/tmp") + "/realm-replay-mpi-stderr-XXXXXX";
+  kept_ = ::mkstemp(name.data());
   if (kept_ < 0) return;  // standard error stays as it is
-  ::unlink(name);
+  ::unlink(name.c_str());
   real_stderr_ = ::dup(STDERR_FILENO);
   ::dup2(kept_, STDERR_FILENO);
 }

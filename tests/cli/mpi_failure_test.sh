@@ -27,7 +27,7 @@ cannot_read 1
 cannot_read 0
 
 # A rank killed while the run goes on (a trace that takes a few seconds to read and replay on each rank).
-"$bin" gen s3d --nodes 16 --strategy mixed --steps 2 -o "$tmp/big" > /dev/null
+"$bin" gen s3d --nodes 32 --mechanism heptane --strategy mixed --steps 2 -o "$tmp/big" > /dev/null
 mpirun -np 3 "$mpibin" replay -q "$tmp/big" -m "$titan" > /dev/null 2> "$tmp/kill.err" &
 run=$!
 victim=
@@ -37,8 +37,8 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$victim" ] || { echo "FAILED: no rank of mpirun $run to kill"; kill "$run"; exit 1; }
-sleep 1
-kill -9 "$victim"
+sleep 0.5
+kill -9 "$victim" || { echo "FAILED: rank $victim ended before it could be killed"; exit 1; }
 for _ in $(seq 1 600); do kill -0 "$run" 2> /dev/null || break; sleep 0.1; done
 if kill -0 "$run" 2> /dev/null; then echo "FAILED: mpirun still runs a minute after a rank was killed"; kill "$run"; exit 1; fi
 wait "$run"; code=$?
