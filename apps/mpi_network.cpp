@@ -62,9 +62,10 @@ void MpiNetwork::complete_sends(bool wait) {
 // Whether a message has come (its envelope in `status`); with `wait`, waits until one has. A rank waits for the
 // others' progress thousands of times in a replay, mostly for microseconds: it looks without pause for 50 us, then
 // yields its core between looks (a rank that shares its core, with more ranks than cores or another program's
-// work, hands it to one that has something to do; MPI_Probe's busy wait held each turn to a scheduler's time
-// slice: 7.6 s of waiting instead of 0.2 s at 2 ranks beside other work), and after 5 ms, a long wait (another
-// rank still reading), sleeps between looks, longer and longer up to 0.5 ms.
+// work, hands it to one that has something to do), and after 5 ms, a long wait (another rank still reading),
+// sleeps between looks, longer and longer up to 0.5 ms. On 2 shared cores MPI_Probe's busy wait made a replay
+// at 4 ranks take 451 s instead of 9.5 s, and sleeping from the first miss 7.6 s of waiting at 2 ranks instead
+// of 0.2 s (docs/scale.md, One replay over MPI ranks).
 bool MpiNetwork::arrived(MPI_Status& status, bool wait) {
   using Clock = std::chrono::steady_clock;
   constexpr auto kBusyLooks = std::chrono::microseconds(50);
