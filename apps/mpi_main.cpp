@@ -19,10 +19,12 @@ namespace {
 
 // Parses the command line: -1 to go on, else the exit code (help, version, or a usage error, which CLI11 printed).
 int parse(CLI::App& app, int argc, char** argv) {
-  if (auto problem = rr::app::unknown_command(app, argc, argv)) {
-    rr::app::print_error("", *problem);
-    return rr::app::kExitUsage;
-  }
+  // A mistyped command and the old --json FILE form get an answer of their own, as from realm-replay.
+  for (auto problem : {rr::app::unknown_command(app, argc, argv), rr::app::json_file_form(argc, argv)})
+    if (problem) {
+      rr::app::print_error("", *problem);
+      return rr::app::kExitUsage;
+    }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -30,15 +30,18 @@ std::optional<core::InputError> too_many_ranks(std::uint32_t ranks, std::uint32_
   if (ranks <= usable) return std::nullopt;
   const std::string why = model_nodes <= kMaxRanks ? "the model has " + std::to_string(model_nodes) + " node(s)"
                                                    : "a replay splits into at most that many blocks";
-  return core::InputError{{std::to_string(ranks) + " ranks", 0, std::nullopt},
-                          "each rank replays the blocks of its own model nodes, and this replay can use at most " +
-                              std::to_string(usable) + " rank(s): " + why};
+  core::InputError error;  // (filled in place: GCC 12 warns, wrongly, of a braced one's uninitialised string)
+  error.where.file = std::to_string(ranks) + " ranks";
+  error.message = "each rank replays the blocks of its own model nodes, and this replay can use at most " +
+                  std::to_string(usable) + " rank(s): " + why;
+  return error;
 }
 
 // Why the split cannot serve this replay, or null.
-const char* why_alone(const machine::MachineModel& model, const Partition& p) {
+const char* why_alone(const machine::MachineModel& model, const ReplayOptions& options, const Partition& p) {
   if (model.node.cores > 0) return "the model's nodes share cores, and a node's clock would cross blocks";
   if (model.runtime.processor_start_ns > 0) return "processors start up, and a node's clock would cross blocks";
+  if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
   return p.count < 2 ? p.why_not : nullptr;
 }
 
@@ -62,8 +65,11 @@ std::optional<core::InputError> agree_on_start(BlockNetwork& net, Inbox& inbox, 
     const bool failed = in.get<std::uint8_t>() != 0;
     const auto v = in.get<graph::VertexId>();
     const auto message = in.get_all<char>();
-    if (failed && (!lowest || v < lowest->first))
-      lowest = {{v, core::InputError{{model.source, 0, std::nullopt}, std::string(message.begin(), message.end())}}};
+    if (failed && (!lowest || v < lowest->first)) {
+      lowest.emplace(v, core::InputError{});
+      lowest->second.where.file = model.source;
+      lowest->second.message.assign(message.begin(), message.end());
+    }
   }
   if (!lowest) return std::nullopt;
   return lowest->second;
@@ -114,9 +120,9 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
   if (auto error = plan_copies(g, map, model, shared)) return refuse(*error);
   init_shared(g, map, options.rules.noise, shared);
   Partition partition;
-  if (ranks > 1 && model.node.cores == 0 && model.runtime.processor_start_ns <= 0)
+  if (ranks > 1 && !why_alone(model, options, partition))  // (not split yet: only what precedes the partition)
     partition = partition_by_node(g, map, model, shared.copies, options.rules.noise, ranks, {0, 0});
-  if (const char* why = why_alone(model, partition); why || ranks == 1) {
+  if (const char* why = why_alone(model, options, partition); why || ranks == 1) {
     if (me != 0) {  // rank 0 replays it all
       net.part_done();
       return std::move(shared.r);

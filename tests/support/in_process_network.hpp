@@ -1,6 +1,7 @@
 // A replay over ranks (replay/block_network.hpp) with its ranks as threads of one process: what one rank sends
 // another arrives in the order sent, but messages from different ranks come in an order a seeded generator picks,
-// and a rank that does not wait often finds nothing although something has come, as over a slow network.
+// and a rank that does not wait often finds nothing although something has come, as over a slow network (unless
+// told not to be so shy).
 #pragma once
 
 #include <condition_variable>
@@ -19,7 +20,8 @@ namespace rr::testing {
 
 class InProcessNetwork {
  public:
-  InProcessNetwork(std::uint32_t ranks, std::uint64_t seed) : boxes_(ranks) {
+  // `shy`: a look that does not wait finds nothing one time in four, come or not.
+  InProcessNetwork(std::uint32_t ranks, std::uint64_t seed, bool shy = true) : boxes_(ranks), shy_(shy) {
     for (std::uint32_t r = 0; r < ranks; ++r) {
       boxes_[r].from.resize(ranks);
       boxes_[r].random.seed(seed * 1000 + r);
@@ -61,7 +63,7 @@ class InProcessNetwork {
         for (std::uint32_t s = 0; s < box.from.size(); ++s)
           if (!box.from[s].empty()) senders.push_back(s);
         // Not waiting: one look in four finds nothing, come or not.
-        if (!senders.empty() && (wait || box.random() % 4 != 0)) {
+        if (!senders.empty() && (wait || !net_.shy_ || box.random() % 4 != 0)) {
           const std::uint32_t s = senders[box.random() % senders.size()];
           Message m{s, std::move(box.from[s].front())};
           box.from[s].pop_front();
@@ -87,6 +89,7 @@ class InProcessNetwork {
 
   mutable std::mutex mutex_;
   std::deque<Box> boxes_;
+  const bool shy_;
   std::deque<End> ends_;
   std::vector<std::string> notes_;
   std::uint32_t parts_done_ = 0;
