@@ -30,7 +30,7 @@ std::function<int()> add_pack_command(CLI::App& app, CommonOptions& common) {
   cmd->add_option("--examples", opts->reading.options.build.examples_per_finding, "ids kept per kind of graph finding")
       ->capture_default_str();
   cmd->add_flag("--no-fit", opts->no_fit,
-                "do not fit the traced machine's network latency now (about 14 replays): `-m traced` on the packed "
+                "do not fit the traced machine's network latency now (up to 16 replays): `-m traced` on the packed "
                 "trace then fits it each time, as on the logs");
   add_reading_options(cmd, opts->reading, common);
 
