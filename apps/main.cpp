@@ -39,23 +39,7 @@ int main(int argc, char** argv) {
   auto run_study = rr::app::add_study_command(app, common);
 
   // A mistyped command and the old --json FILE form get an answer of their own, not CLI11's "not expected".
-  for (auto problem : {rr::app::unknown_command(app, argc, argv), rr::app::json_file_form(argc, argv)})
-    if (problem) {
-      rr::app::print_error("", *problem);
-      return rr::app::kExitUsage;
-    }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return rr::app::kExitUsage;
-  }
+  if (const auto stop = rr::app::parse_command_line(app, argc, argv)) return *stop;
   rr::app::protect_command_line_inputs(app);
   const int code = [&] {
     try {

@@ -15,33 +15,6 @@
 #include "platform/output_target.hpp"
 #include "rank_output.hpp"
 
-namespace {
-
-// Parses the command line: -1 to go on, else the exit code (help, version, or a usage error, which CLI11 printed).
-int parse(CLI::App& app, int argc, char** argv) {
-  // A mistyped command and the old --json FILE form get an answer of their own, as from realm-replay.
-  for (auto problem : {rr::app::unknown_command(app, argc, argv), rr::app::json_file_form(argc, argv)})
-    if (problem) {
-      rr::app::print_error("", *problem);
-      return rr::app::kExitUsage;
-    }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return rr::app::kExitUsage;
-  }
-  return -1;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
@@ -62,7 +35,7 @@ int main(int argc, char** argv) {
   auto run_replay = rr::app::add_replay_command(app, common);
 
   // Every rank parses the same words; should one stop there, all do, with the highest code.
-  const int parsed = parse(app, argc, argv);
+  const int parsed = rr::app::parse_command_line(app, argc, argv).value_or(-1);  // -1: go on
   int stop = parsed;
   MPI_Allreduce(&parsed, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (stop >= 0) {

@@ -9,6 +9,8 @@
 #include <algorithm>
 
 #include "core/nearest_name.hpp"
+#include "commands.hpp"
+#include "messages.hpp"
 #include "session/session.hpp"
 
 namespace rr::app {
@@ -89,6 +91,27 @@ std::optional<std::string> json_file_form(int argc, const char* const* argv) {
     else if (arg == "--json" && i + 1 < argc && std::string_view(argv[i + 1]).ends_with(".json")) file = argv[i + 1];
     if (file.empty() || file == "true" || file == "false") continue;
     return "--json is a flag (JSON instead of text), and it takes no file: write --json -o " + file;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+  for (auto problem : {unknown_command(app, argc, argv), json_file_form(argc, argv)})
+    if (problem) {
+      print_error("", *problem);
+      return kExitUsage;
+    }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
   }
   return std::nullopt;
 }

@@ -28,4 +28,9 @@ std::optional<std::string> unknown_command(const CLI::App& app, int argc, const 
 // the file is named with -o. Not checked for `diff`, whose operands are JSON files.
 std::optional<std::string> json_file_form(int argc, const char* const* argv);
 
+// Reads the command line as every realm-replay program does: a mistyped command and the old --json FILE form are
+// answered first, in words of their own, then CLI11 parses. Returns the exit code to stop with (help, version, or a
+// usage error, each printed), or nothing to go on.
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
+
 }  // namespace rr::app
