@@ -7,8 +7,8 @@
 
 #include "explain/explain.hpp"
 #include "gen/generators.hpp"
-#include "gen/log_writer.hpp"
 #include "gen/plant.hpp"
+#include "support/generated_trace.hpp"
 #include "support/test_dir.hpp"
 
 namespace rr::explain {
@@ -16,12 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-session::LoadedTrace write_and_load(const fs::path& dir, gen::Program p, const gen::TruthMachine& m = {}) {
-  gen::write_trace(p, gen::schedule(p, m), m, dir.string(), gen::Compression::none);
-  auto t = session::load_trace({dir.string()}, {});
-  if (!t) ADD_FAILURE() << t.error().to_string();
-  return std::move(*t);
-}
+using rr::testing::write_and_load;
 
 replay::MachineMap map_of(const session::LoadedTrace& t) {
   auto model = session::load_machine_for(t, {"traced", {}});

@@ -14,12 +14,11 @@
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
 #include "gen/s3d.hpp"
-#include "gen/truth_files.hpp"
-#include "machine_models/machine_writer.hpp"
 #include "machine_models/mapping.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/result_difference.hpp"
 #include "session/session.hpp"
+#include "support/generated_trace.hpp"
 #include "support/test_dir.hpp"
 
 namespace rr::gen {
@@ -70,21 +69,12 @@ int expect_blocks_same(const session::LoadedTrace& trace, const std::string& mac
   return split;
 }
 
-session::LoadedTrace write_and_load(const Program& program, const fs::path& dir) {
-  TruthMachine machine;
-  const Truth truth = schedule(program, machine);
-  write_trace(program, truth, machine, dir.string(), Compression::none);
-  auto trace = session::load_trace({dir.string()}, {});
-  EXPECT_TRUE(trace.ok());
-  return std::move(*trace);
-}
-
 // An S3D-like trace of `nodes` nodes, mixed mapping (CPU and GPU tasks, host-device copies), written to dir.
 session::LoadedTrace mixed_s3d(std::uint32_t nodes, const fs::path& dir) {
   S3dOptions o;
   o.nodes = nodes;
   o.mapping = "mixed";
-  return write_and_load(make_s3d(o), dir);
+  return rr::testing::write_and_load(dir, make_s3d(o));
 }
 
 TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
@@ -108,7 +98,7 @@ TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
       {"random-dag, 8 nodes", make_random_dag(6000, {8, 2, 7})}};
   for (const Family& f : families) {
     const rr::testing::TestDir dir("rr_blocks");
-    const session::LoadedTrace trace = write_and_load(f.program, dir.path());
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), f.program);
     int split = expect_blocks_same(trace, (dir.path() / "machine.toml").string(), f.name);
     for (const auto& model : kModels) split += expect_blocks_same(trace, model, f.name);
     // Chains and fork-joins cross nodes at every step; every family is split on some machine.
@@ -139,14 +129,9 @@ TEST(ReplayBlocks, SharedCoresAndStartUpsRunOnOneEngine) {
 TEST(ReplayBlocks, FirstHopsOnAnotherBlocksChannel) {
   const rr::testing::TestDir dir("rr_blocks_shared");
   const Program program = make_random_dag(6000, {8, 2, 7});
-  const session::LoadedTrace trace = write_and_load(program, dir.path());
-  machine::MachineModel model = truth_machine_model(program, TruthMachine{});
-  ASSERT_EQ(model.channels[1].name, "nic");
-  model.channels[1].destination_side = true;
-  for (machine::CopyPath& path : model.paths)
-    if (path.remote) path.hops = {1, 0};  // the NIC, then the memcpy engine back on the source's side
+  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
   const fs::path machine = dir.path() / "far_nic.toml";
-  std::ofstream(machine) << machine::to_toml(model, "The generators' machine with the NIC on the far side");
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
   EXPECT_GT(expect_blocks_same(trace, machine.string(), "random-dag, NIC on the far side"), 0);
   EXPECT_GT(expect_blocks_same(trace, machine.string(), "random-dag, NIC on the far side, sigma 0.5", 0.5), 0);
 }
@@ -157,7 +142,7 @@ TEST(ReplayBlocks, NoiseIsTheSameOnEveryBlock) {
   EXPECT_GT(expect_blocks_same(trace, kModels[0], "s3d mixed, sigma 0.4", 0.4), 0);
   // Noise on the hops sets the lookahead of the hops handed to another block (each copy's own factor).
   const rr::testing::TestDir dag_dir("rr_blocks_noise_dag");
-  const session::LoadedTrace dag = write_and_load(make_random_dag(4000, {4, 2, 21}), dag_dir.path());
+  const session::LoadedTrace dag = rr::testing::write_and_load(dag_dir.path(), make_random_dag(4000, {4, 2, 21}));
   EXPECT_GT(expect_blocks_same(dag, (dag_dir.path() / "machine.toml").string(), "random-dag, sigma 0.8", 0.8), 0);
 }
 

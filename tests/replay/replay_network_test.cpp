@@ -6,21 +6,18 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "gen/generators.hpp"
-#include "gen/log_writer.hpp"
 #include "gen/s3d.hpp"
-#include "gen/truth_files.hpp"
-#include "machine_models/machine_writer.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/result_difference.hpp"
 #include "session/session.hpp"
 #include "support/in_process_network.hpp"
+#include "support/generated_trace.hpp"
 #include "support/test_dir.hpp"
 
 namespace rr::gen {
@@ -78,15 +75,6 @@ int expect_ranks_same(const session::LoadedTrace& trace, const std::string& mach
   return split;
 }
 
-session::LoadedTrace write_and_load(const Program& program, const fs::path& dir) {
-  TruthMachine machine;
-  const Truth truth = schedule(program, machine);
-  write_trace(program, truth, machine, dir.string(), Compression::none);
-  auto trace = session::load_trace({dir.string()}, {});
-  EXPECT_TRUE(trace.ok());
-  return std::move(*trace);
-}
-
 TEST(ReplayNetwork, EveryGeneratorFamilyGivesTheOneEngineResult) {
   const SmallOptions four{4, 2, 3};
   S3dOptions mixed;
@@ -98,7 +86,7 @@ TEST(ReplayNetwork, EveryGeneratorFamilyGivesTheOneEngineResult) {
       {"s3d mixed", make_s3d(mixed)},           {"random-dag, 8 nodes", make_random_dag(6000, {8, 2, 7})}};
   for (const auto& [name, program] : families) {
     const rr::testing::TestDir dir("rr_network");
-    const session::LoadedTrace trace = write_and_load(program, dir.path());
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
     int split = expect_ranks_same(trace, (dir.path() / "machine.toml").string(), name);
     split += expect_ranks_same(trace, kTitan, name, 0.3);
     EXPECT_GT(split, 0) << name << " was never split over ranks";
@@ -109,14 +97,9 @@ TEST(ReplayNetwork, EveryGeneratorFamilyGivesTheOneEngineResult) {
 TEST(ReplayNetwork, FirstHopsOnAnotherRanksChannel) {
   const rr::testing::TestDir dir("rr_network_far_nic");
   const Program program = make_random_dag(6000, {8, 2, 7});
-  const session::LoadedTrace trace = write_and_load(program, dir.path());
-  machine::MachineModel model = truth_machine_model(program, TruthMachine{});
-  ASSERT_EQ(model.channels[1].name, "nic");
-  model.channels[1].destination_side = true;
-  for (machine::CopyPath& path : model.paths)
-    if (path.remote) path.hops = {1, 0};
+  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
   const fs::path machine = dir.path() / "far_nic.toml";
-  std::ofstream(machine) << machine::to_toml(model, "The generators' machine with the NIC on the far side");
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
   EXPECT_GT(expect_ranks_same(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
 }
 
@@ -134,7 +117,7 @@ TEST(ReplayNetwork, SharedCoresRunOnRankZeroAlone) {
   S3dOptions mixed;
   mixed.nodes = 4;
   mixed.mapping = "mixed";
-  const session::LoadedTrace trace = write_and_load(make_s3d(mixed), dir.path());
+  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), make_s3d(mixed));
   auto model = session::load_machine_for(trace, {kTitan, {"node.cores=2"}});
   ASSERT_TRUE(model.ok());
   auto one = session::replay_on(trace, *model, {});

@@ -1,0 +1,40 @@
+// A generated program as a test's trace: scheduled on a truth machine, written as logs (with its truth and machine
+// files) to a folder, and read back through the session as every command reads a trace.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include "gen/log_writer.hpp"
+#include "gen/program.hpp"
+#include "gen/truth_files.hpp"
+#include "machine_models/machine_writer.hpp"
+#include "session/session.hpp"
+
+namespace rr::testing {
+
+inline session::LoadedTrace write_and_load(const std::filesystem::path& dir, const gen::Program& program,
+                                           const gen::TruthMachine& machine = {}) {
+  gen::write_trace(program, gen::schedule(program, machine), machine, dir.string(), gen::Compression::none);
+  auto trace = session::load_trace({dir.string()}, {});
+  if (!trace) ADD_FAILURE() << trace.error().to_string();
+  return std::move(*trace);
+}
+
+// The generators' truth machine for `program` with the NIC on the destination's side and a second hop back on the
+// source, written to `file`: a remote copy's first hop is on the far node's channel instance (a request without
+// lookahead, whatever splits the replay), its second hop back on its own node's. Call it under
+// ASSERT_NO_FATAL_FAILURE: it stops the test when channel 1 is not the NIC.
+inline void write_far_nic_machine(const std::filesystem::path& file, const gen::Program& program) {
+  machine::MachineModel model = gen::truth_machine_model(program, gen::TruthMachine{});
+  ASSERT_EQ(model.channels[1].name, "nic");
+  model.channels[1].destination_side = true;
+  for (machine::CopyPath& path : model.paths)
+    if (path.remote) path.hops = {1, 0};  // the NIC, then the memcpy engine back on the source's side
+  std::ofstream(file) << machine::to_toml(model, "The generators' machine with the NIC on the far side");
+}
+
+}  // namespace rr::testing
