@@ -6,8 +6,7 @@
 set -uo pipefail
 bin=$1 mpibin=$2 src=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1 \
-  OMPI_MCA_hwloc_base_binding_policy=none
+source "$(dirname "$0")/mpi_env.sh"
 titan=$src/data/machines/titan.toml
 good=$src/data/traces/real/full_circuit_2node_p4_cpu2
 

@@ -7,9 +7,7 @@
 set -euo pipefail
 bin=$1 mpibin=$2 src=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-# CI runs as root, which mpirun refuses unless told; shared memory only: every rank is on this machine.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1 \
-  OMPI_MCA_hwloc_base_binding_policy=none
+source "$(dirname "$0")/mpi_env.sh"
 titan=$src/data/machines/titan.toml
 
 "$bin" gen s3d --nodes 4 --strategy mixed -o "$tmp/s3d" > /dev/null
