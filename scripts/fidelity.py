@@ -256,12 +256,19 @@ CROSS_CONFIG_EXPLANATION = """What moves between configurations, and what the mo
   progresses during a stall. The log measures the stall; the replay freezes the node once per processor of the
   target, one stall after another, and work under way waits.
 - **What is left.**
-  - *Spinning.* A start-up is measured as long as it took in the traced run, with the threads that spun
-    beside it while it held the runtime. On one core beside two such threads, one start-up of
-    `circuit_small_cpu2_util1_1core` took 136 ms, three times the others, so predictions from that log come out
-    long and predictions into it short. Replaying the spinning (the threads running when a start-up begins share
-    the cores with it) was tried: the replay's concurrency at a start-up is not the run's, and the 20 pairs went
-    to 30% mean error.
+  - *Spinning.* A start-up is measured as long as it took in the traced run. Over the eleven one-process
+    logs of `data/traces` (these five and the six of `legion-prof`), a start-up with no other thread running
+    across it took as long as the log's other such start-ups (41–65 ms on these quiet runs). Of the six with one
+    or two threads running across the whole of it, three took 1.7–2.7 times as long as the log's others (on one
+    core: one start-up of `circuit_small_cpu2_util1_1core`, beside two threads; the other two on runs recorded
+    under load) and three no longer (two of them on the quiet two-core runs here). So predictions from
+    `circuit_small_cpu2_util1_1core` come out long and predictions into it short. Replaying the spinning was
+    tried: the start-up's work measured as its length times min(1, cores / (1 + threads running across)), and
+    in the replay a start-up sharing the cores with the threads running when it begins (at most one, two, or
+    all of them): the 20 pairs went to 18.6%, 23.1% and 30.5% mean. The replay's concurrency at a start-up is
+    not the run's: replayed on its own configuration, `circuit_small_cpu1_util1_1core`, whose start-ups had no
+    thread beside them, came out 25% long, because in the replay its CPU's first task starts while the
+    utility processor works.
   - *A slow log.* The log of `circuit_small_cpu2_util1_2cores` has a main loop twice as slow as the others'
     (its app-reported time is 133 ms against 30 ms unprofiled, its utility processor ran 432 meta-tasks where
     the others ran 240–320): no other log predicts that run, nor it the others.
