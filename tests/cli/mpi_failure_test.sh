@@ -25,18 +25,19 @@ cannot_read() {
 cannot_read 1
 cannot_read 0
 
-# A rank killed while the run goes on (a trace that takes a few seconds to read and replay on each rank).
+# A rank killed while the replay goes on: once rank 0 has said what it read (its reading summary on standard
+# error), every rank has read its part or nearly; the replay over three ranks then takes seconds.
 "$bin" gen s3d --nodes 32 --mechanism heptane --strategy mixed --steps 2 -o "$tmp/big" > /dev/null
-mpirun -np 3 "$mpibin" replay -q "$tmp/big" -m "$titan" > /dev/null 2> "$tmp/kill.err" &
+mpirun -np 3 "$mpibin" replay "$tmp/big" -m "$titan" > /dev/null 2> "$tmp/kill.err" &
 run=$!
 victim=
-for _ in $(seq 1 100); do
-  victim=$(pgrep -P "$run" -f realm-replay-mpi | sed -n 2p)
+for _ in $(seq 1 600); do
+  grep -q "realm-replay replay: read" "$tmp/kill.err" && victim=$(pgrep -P "$run" -f realm-replay-mpi | sed -n 3p)
   [ -n "$victim" ] && break
-  sleep 0.1
+  sleep 0.05
 done
-[ -n "$victim" ] || { echo "FAILED: no rank of mpirun $run to kill"; kill "$run"; exit 1; }
-sleep 0.5
+[ -n "$victim" ] || { echo "FAILED: rank 0 said nothing of its reading within 30 s, or no rank to kill"; cat "$tmp/kill.err"; kill "$run"; exit 1; }
+sleep 0.2
 kill -9 "$victim" || { echo "FAILED: rank $victim ended before it could be killed"; exit 1; }
 for _ in $(seq 1 600); do kill -0 "$run" 2> /dev/null || break; sleep 0.1; done
 if kill -0 "$run" 2> /dev/null; then echo "FAILED: mpirun still runs a minute after a rank was killed"; kill "$run"; exit 1; fi
