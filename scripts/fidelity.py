@@ -161,6 +161,12 @@ def wall_spread(run_dir):
     return times[0] / median - 1, times[-1] / median - 1
 
 
+def main_loop_ms(run_dir):
+    """The app's reported main-loop times (ELAPSED TIME) of the three profiled runs, in ms; the first is the log's."""
+    line = " ".join(meta(run_dir, "app_reported_time_profiled"))
+    return [1000 * float(x.split()[0]) for x in line.split("ELAPSED TIME =")[1:]]
+
+
 def cross_config_section():
     """One app at five configurations: each run replayed as each other one, against that one's observed makespan."""
     runs = sorted(p for p in CONFIG_RUNS.iterdir() if p.is_dir())
@@ -175,8 +181,11 @@ def cross_config_section():
            "--set processors.cpu.count=CB --set processors.utility.count=UB` (K: cores, C: `-ll:cpu`, U: `-ll:util`) "
            "and compared with B's observed makespan. A's own row is its traced configuration. *B's spread*: the "
            "wall times of B's three profiled runs, lowest and highest against their median: how far one log of B "
-           "may stand from another.", "",
-           "| from A | as B | predicted | B observed | error | B's spread |", "|---|---|---|---|---|---|"]
+           "may stand from another. *B's main loop*: the time the app reports for its main loop in B's log, and (in "
+           "brackets) the least and the most of B's three profiled runs: the log's makespan holds it beside the "
+           "start-ups.", "",
+           "| from A | as B | predicted | B observed | error | B's spread | B's main loop |",
+           "|---|---|---|---|---|---|---|"]
     errors, own = [], []
     for a in runs:
         for b in runs:
@@ -189,8 +198,10 @@ def cross_config_section():
             e = est / observed[b.name] - 1
             (own if a == b else errors).append(abs(e))
             low, high = wall_spread(b)
+            loop = main_loop_ms(b)
             out.append(f"| {a.name} | {'(traced)' if a == b else b.name} | {ms(est)} | {ms(observed[b.name])} | "
-                       f"{100 * e:+.1f}% | {100 * low:+.0f}% / {100 * high:+.0f}% |")
+                       f"{100 * e:+.1f}% | {100 * low:+.0f}% / {100 * high:+.0f}% | "
+                       f"{loop[0]:.0f} ms ({min(loop):.0f}–{max(loop):.0f}) |")
     out += ["", f"Other configurations: mean |error| {100 * sum(errors) / len(errors):.1f}%, largest "
             f"{100 * max(errors):.1f}%, {sum(e <= 0.2 for e in errors)} of {len(errors)} within 20% (bar: mean 10%, "
             f"18 of 20 within 20%). Traced configurations: mean |error| {100 * sum(own) / len(own):.1f}%, largest "
@@ -269,9 +280,12 @@ CROSS_CONFIG_EXPLANATION = """What moves between configurations, and what the mo
     not the run's: replayed on its own configuration, `circuit_small_cpu1_util1_1core`, whose start-ups had no
     thread beside them, came out 25% long, because in the replay its CPU's first task starts while the
     utility processor works.
-  - *A slow log.* The log of `circuit_small_cpu2_util1_2cores` has a main loop twice as slow as the others'
-    (its app-reported time is 133 ms against 30 ms unprofiled, its utility processor ran 432 meta-tasks where
-    the others ran 240–320): no other log predicts that run, nor it the others.
+  - *Two speeds of the main loop.* With two CPU processors on two cores, and with four and two, the main loop
+    takes one of two speeds from run to run: 30–50 ms or 110–165 ms (the *main loop* column). With one CPU
+    processor on two cores, or on one core, a configuration's three runs differ by at most 18 ms. The log
+    of `circuit_small_cpu2_util1_2cores` is a slow one (133 ms; its utility processor ran 432 meta-tasks where
+    the others ran 240–320), that of `circuit_small_cpu4_util2_2cores` a fast one (50 ms). A replay gives one
+    time, so the pairs into and out of those two logs carry up to 100 ms of that spread on 190–380 ms.
   - *More processors, more runtime work.* The four-CPU log holds twice the runtime work of the one-CPU logs
     (mapping, commit and analysis meta-tasks, and short stalls of about 10 ms in application tasks that the
     one-CPU logs do not have), so predictions from it to fewer processors come out 15–25% long.
