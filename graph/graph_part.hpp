@@ -1,0 +1,80 @@
+// One rank's part of the event graph, built from its own nodes' files only (docs/scale.md, "The graph built in
+// parts"): the vertices it replays, with their ids in the whole graph, their attributes and the edges leaving them,
+// and the findings it can decide. Ranks exchange only what crosses: producers of events that others reference, and
+// what a reference resolved in one rank's files gives the owner of the vertices it joins.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/trace_records.hpp"
+#include "graph/event_graph.hpp"
+#include "graph/graph_builder.hpp"
+#include "graph/graph_findings.hpp"
+#include "graph/rank_exchange.hpp"
+
+namespace rr::graph {
+
+// Which rank replays each model node: consecutive nodes together, node n on rank n * ranks / nodes, as
+// partition_by_node gives blocks their nodes. Under the traced placement without fold a vertex's model node is its
+// graph node (EventGraph::node); a node past the last goes with the last, a vertex without a node to rank 0.
+struct NodeRanks {
+  std::uint32_t ranks = 1;
+  std::uint32_t nodes = 1;
+  std::uint32_t rank_of(std::uint32_t node) const;
+};
+
+// This rank's files of a 2015 Realm trace: the traced nodes whose model node is in its range.
+struct PartFiles {
+  const core::TraceRecords* records = nullptr;  // its files only, as parser::read_trace read them; null: reading failed
+  std::string read_error;                       // why reading failed, naming the file (and line)
+  std::vector<std::uint32_t> file_index;        // each of its files' index in the whole trace's file order
+  std::uint32_t total_files = 0;                // files in the whole trace
+};
+
+// The vertices one rank owns, in ascending id; every array below but the payload contents is indexed alike.
+struct GraphPart {
+  std::uint32_t rank = 0;
+  VertexId whole_vertices = 0;  // vertices of the whole graph
+  std::vector<VertexId> ids;
+  std::vector<OpKind> kind;
+  std::vector<std::uint32_t> node;
+  std::vector<core::EventKey> event;
+  std::vector<VertexId> issuer;
+  std::vector<std::uint32_t> position;
+  std::vector<std::uint32_t> payload;  // as the whole graph's payload(v): global indices
+  // What a payload names, for the kinds that have one: by local index, the entry of its kind's array.
+  std::vector<std::uint32_t> local_payload;
+  std::vector<TaskInfo> tasks;
+  std::vector<CopyInfo> copies;
+  std::vector<BarrierPhaseInfo> phases;
+  std::vector<std::int64_t> barrier_values;
+  std::vector<WaitInfo> waits;  // a task_resume's wait
+  // Out-edges by local index, in the whole graph's order; targets are whole-graph ids.
+  std::vector<std::uint64_t> edge_offset;
+  std::vector<VertexId> successors;
+  std::vector<EdgeKind> successor_kinds;
+  // What this rank decided: counts and examples. Summed over ranks, the counts are the whole build's for every
+  // finding but cycles, which no rank can see alone.
+  GraphFindings findings;
+
+  std::size_t size() const { return ids.size(); }
+  // The local index of whole-graph vertex v, or size() when this rank does not own it.
+  std::size_t local(VertexId v) const;
+  std::span<const VertexId> successors_of(std::size_t i) const {
+    return {successors.data() + edge_offset[i], successors.data() + edge_offset[i + 1]};
+  }
+  std::span<const EdgeKind> successor_kinds_of(std::size_t i) const {
+    return {successor_kinds.data() + edge_offset[i], successor_kinds.data() + edge_offset[i + 1]};
+  }
+};
+
+// Builds this rank's part; every rank of `exchange` calls it at once. A rank whose reading failed (files.records
+// null) still takes part in the first exchange, so that every rank stops with an error naming that rank and what it
+// could not read; std::runtime_error on every rank.
+GraphPart build_graph_part(const PartFiles& files, const NodeRanks& ranks, RankExchange& exchange,
+                           const BuildOptions& options = {});
+
+}  // namespace rr::graph

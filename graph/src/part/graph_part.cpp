@@ -1,0 +1,87 @@
+// The part build's entry point, its steps in order, and the exchanges between them.
+#include "graph/graph_part.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "graph/src/part/part_builder.hpp"
+
+namespace rr::graph {
+
+std::uint32_t NodeRanks::rank_of(std::uint32_t node) const {
+  if (node == kNoNode || nodes == 0) return 0;
+  const std::uint64_t n = std::min(node, nodes - 1);
+  return static_cast<std::uint32_t>(n * ranks / nodes);
+}
+
+std::size_t GraphPart::local(VertexId v) const {
+  const auto it = std::lower_bound(ids.begin(), ids.end(), v);
+  return it != ids.end() && *it == v ? static_cast<std::size_t>(it - ids.begin()) : ids.size();
+}
+
+namespace part_detail {
+
+namespace {
+constexpr std::byte kGoing{0}, kFailed{1};
+}  // namespace
+
+GraphPart PartBuilder::build() {
+  try {
+    lay_out();
+    resolve_references();
+    deliver();
+    order_tasks();
+    GraphPart part = assemble();
+    log_.append_to(part.findings);
+    part.findings.external_references = external_references_;
+    part.findings.pre_first_phase_references = pre_first_phase_references_;
+    return part;
+  } catch (const std::exception& e) {
+    // The others wait for this rank's next message: a failure in its place stops them too.
+    send_failure(e.what());
+    throw;
+  }
+}
+
+std::uint32_t PartBuilder::home_of(const core::EventKey& e) const {
+  if (width_ == core::IdWidth::unknown) return static_cast<std::uint32_t>(e.id() % ranks_.ranks);
+  return owner_of_node(owner_node(e.id()));
+}
+
+// Every message starts with whether its sender is still going; a failed rank's message says why it stopped.
+std::vector<std::vector<std::byte>> PartBuilder::exchange(std::vector<std::vector<std::byte>> to_each) {
+  for (auto& bytes : to_each) bytes.insert(bytes.begin(), kGoing);
+  std::vector<std::vector<std::byte>> from_each = exchange_.all_to_all(std::move(to_each));
+  for (std::uint32_t r = 0; r < from_each.size(); ++r) {
+    std::vector<std::byte>& bytes = from_each[r];
+    if (bytes.empty()) throw std::runtime_error("part build: rank " + std::to_string(r) + " sent an empty message");
+    if (bytes.front() == kFailed) {
+      failure_sent_ = true;  // the failed rank told every rank itself
+      const auto* text = reinterpret_cast<const char*>(bytes.data() + 1);
+      throw std::runtime_error("rank " + std::to_string(r) + " of " + std::to_string(exchange_.ranks()) +
+                               " stopped building its part of the graph: " + std::string(text, bytes.size() - 1));
+    }
+    bytes.erase(bytes.begin());
+  }
+  return from_each;
+}
+
+void PartBuilder::send_failure(const std::string& what) {
+  if (failure_sent_) return;
+  failure_sent_ = true;
+  std::vector<std::byte> bytes(what.size() + 1);
+  bytes[0] = kFailed;
+  std::memcpy(bytes.data() + 1, what.data(), what.size());
+  exchange_.send_to_all(bytes);
+}
+
+}  // namespace part_detail
+
+GraphPart build_graph_part(const PartFiles& files, const NodeRanks& ranks, RankExchange& exchange,
+                           const BuildOptions& options) {
+  return part_detail::PartBuilder(files, ranks, exchange, options).build();
+}
+
+}  // namespace rr::graph

@@ -1,0 +1,174 @@
+// Step 5 of the part build: the rank's vertices in ascending id, their payloads, the timing records joined (the
+// first in input order counts, as in the whole build), the checks of its own merges, tasks and copies, and its
+// out-edges in the whole graph's order.
+#include <algorithm>
+#include <string>
+
+#include "graph/src/part/part_builder.hpp"
+
+namespace rr::graph::part_detail {
+
+namespace {
+
+// Where an owned vertex's attributes come from.
+struct Owned {
+  VertexId id;
+  enum class From : std::uint8_t { note, phase, wait } from;
+  std::uint32_t index;  // into vertices_, phase_keys_ or waits_
+};
+
+}  // namespace
+
+// over 120 lines because it fills every array of the part in one pass over its vertices, kind by kind, then checks
+// them in another; the checks read what the pass just filled.
+GraphPart PartBuilder::assemble() {
+  std::vector<Owned> owned;
+  owned.reserve(vertices_.size() + waits_.size());
+  for (std::uint32_t i = 0; i < vertices_.size(); ++i) owned.push_back({vertices_[i].id, Owned::From::note, i});
+  for (std::uint32_t p = 0; p < phase_keys_.size(); ++p)
+    if (owner_of_node(owner_node(phase_keys_[p].id())) == rank())
+      owned.push_back({record_vertices_ + p, Owned::From::phase, p});
+  for (std::uint32_t w = 0; w < waits_.size(); ++w) owned.push_back({waits_[w].resume, Owned::From::wait, w});
+  std::sort(owned.begin(), owned.end(), [](const Owned& a, const Owned& b) { return a.id < b.id; });
+
+  GraphPart part;
+  part.rank = rank();
+  part.whole_vertices = first_resume_ + static_cast<VertexId>(total_waits_);
+  const std::size_t n = owned.size();
+  part.ids.reserve(n);
+  part.kind.reserve(n);
+  part.node.reserve(n);
+  part.event.reserve(n);
+  part.payload.reserve(n);
+  part.local_payload.assign(n, 0);
+  part.issuer.assign(n, kNoVertex);
+  part.position.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Owned& o = owned[i];
+    part.ids.push_back(o.id);
+    if (o.from == Owned::From::phase) {
+      part.kind.push_back(OpKind::barrier_phase);
+      part.node.push_back(owner_node(phase_keys_[o.index].id()));
+      part.event.push_back(phase_keys_[o.index]);
+      part.payload.push_back(o.index);
+      part.local_payload[i] = static_cast<std::uint32_t>(part.phases.size());
+      part.phases.push_back(phase_info_[o.index]);
+      continue;
+    }
+    if (o.from == Owned::From::wait) {
+      const WaitInfo& w = waits_[o.index];
+      const std::size_t task = part.local(w.task);  // a task's resumes come after it, which is already placed
+      part.kind.push_back(OpKind::task_resume);
+      part.node.push_back(part.node[task]);
+      part.event.push_back(part.event[task]);
+      part.payload.push_back(wait_index_[o.index]);
+      part.local_payload[i] = static_cast<std::uint32_t>(part.waits.size());
+      part.waits.push_back(w);
+      continue;
+    }
+    const VertexNote& v = vertices_[o.index];
+    part.kind.push_back(v.kind);
+    part.node.push_back(v.node);
+    part.event.push_back(v.event);
+    part.payload.push_back(v.payload);
+    if (v.kind == OpKind::task) {
+      part.local_payload[i] = static_cast<std::uint32_t>(part.tasks.size());
+      TaskInfo t;
+      t.func_id = v.func_id;
+      t.priority = v.priority;
+      t.processor = v.first;
+      const auto order = std::lower_bound(task_order_.begin(), task_order_.end(), v.id,
+                                          [](const TaskOrder& a, VertexId id) { return a.task < id; });
+      if (order != task_order_.end() && order->task == v.id) {
+        t.action_count = order->actions;
+        t.first_wait = order->first_wait;
+      }
+      part.tasks.push_back(t);
+    } else if (v.kind == OpKind::copy) {
+      part.local_payload[i] = static_cast<std::uint32_t>(part.copies.size());
+      part.copies.push_back({v.first, v.second, kNoValue});
+    } else if (v.kind == OpKind::barrier_alter || v.kind == OpKind::barrier_arrive) {
+      part.local_payload[i] = static_cast<std::uint32_t>(part.barrier_values.size());
+      part.barrier_values.push_back(v.value);
+    }
+  }
+  vertices_ = {};
+  for (const PositionNote& p : positions_) {
+    const std::size_t i = part.local(p.op);
+    if (i == n) throw std::logic_error("part build: a position for a vertex this rank does not own");
+    part.issuer[i] = p.issuer;
+    part.position[i] = p.position;
+  }
+  positions_ = {};
+
+  // Timing records: the first in input order counts, the others are findings.
+  auto join = [&](std::vector<TimingNote>& notes, auto&& set, core::Stat repeated) {
+    std::sort(notes.begin(), notes.end(), [](const TimingNote& a, const TimingNote& b) {
+      return a.vertex != b.vertex ? a.vertex < b.vertex : a.order < b.order;
+    });
+    for (std::size_t k = 0; k < notes.size(); ++k) {
+      const std::size_t i = part.local(notes[k].vertex);
+      if (i == n) throw std::logic_error("part build: a timing record for a vertex this rank does not own");
+      if (k > 0 && notes[k - 1].vertex == notes[k].vertex)
+        log_.note(repeated, part.event[i]);
+      else
+        set(part.local_payload[i], notes[k].value);
+    }
+    notes = {};
+  };
+  join(times_, [&](std::uint32_t t, std::uint64_t ns) { part.tasks[t].time_ns = static_cast<std::int64_t>(ns); },
+       core::Stat::duplicate_task_time);
+  join(sizes_, [&](std::uint32_t c, std::uint64_t bytes) { part.copies[c].bytes = bytes; },
+       core::Stat::duplicate_copy_size);
+
+  // The checks of the whole build (checks.cpp) on this rank's vertices: merge counts, tasks and copies unjoined.
+  std::sort(merge_counts_.begin(), merge_counts_.end(), [](const auto& a, const auto& b) { return a.merge < b.merge; });
+  auto counted = merge_counts_.cbegin();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (part.kind[i] == OpKind::merge) {
+      std::uint64_t found = 0;
+      for (; counted != merge_counts_.cend() && counted->merge == part.ids[i]; ++counted) found += counted->found;
+      if (found != part.payload[i])
+        log_.note(core::Stat::merge_count_mismatch, part.event[i], [&] {
+          return "announced " + std::to_string(part.payload[i]) + ", found " + std::to_string(found);
+        });
+    } else if (part.kind[i] == OpKind::task && part.tasks[part.local_payload[i]].time_ns == kNoTime) {
+      log_.note(core::Stat::task_without_time, part.event[i]);
+    } else if (part.kind[i] == OpKind::copy && part.copies[part.local_payload[i]].bytes == kNoValue) {
+      log_.note(core::Stat::copy_without_size, part.event[i]);
+    }
+  }
+  merge_counts_ = {};
+
+  // Out-edges: phase order of its phases, then everything delivered, by source and then in the whole graph's order.
+  for (const EdgeNote& e : phase_order_)
+    if (part.local(e.from) != n) edges_.push_back(e);
+  phase_order_ = {};
+  struct Placed {
+    std::size_t from;
+    const EdgeNote* edge;
+  };
+  std::vector<Placed> placed;
+  placed.reserve(edges_.size());
+  for (const EdgeNote& e : edges_) {
+    const std::size_t i = part.local(e.from);
+    if (i == n) throw std::logic_error("part build: an edge from a vertex this rank does not own");
+    placed.push_back({i, &e});
+  }
+  std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
+    return a.from != b.from ? a.from < b.from : a.edge->key < b.edge->key;
+  });
+  part.edge_offset.assign(n + 1, 0);
+  part.successors.reserve(placed.size());
+  part.successor_kinds.reserve(placed.size());
+  for (const Placed& p : placed) {
+    ++part.edge_offset[p.from + 1];
+    part.successors.push_back(p.edge->to);
+    part.successor_kinds.push_back(p.edge->kind);
+  }
+  for (std::size_t i = 0; i < n; ++i) part.edge_offset[i + 1] += part.edge_offset[i];
+  edges_ = {};
+  return part;
+}
+
+}  // namespace rr::graph::part_detail

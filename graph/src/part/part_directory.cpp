@@ -1,0 +1,166 @@
+// Step 2 of the part build: the producer of every event this rank's files name. Each event has a home rank, the rank
+// of the node that created it (the node bits of its id): producers are registered there and references asked there,
+// so no rank holds the producers of the whole trace. The home decides what needs every producer of an event:
+// duplicate producers (the first in vertex order wins, as in the whole build) and external events.
+#include <algorithm>
+#include <string>
+
+#include "graph/src/part/part_builder.hpp"
+#include "graph/src/part/part_wire.hpp"
+
+namespace rr::graph::part_detail {
+
+namespace {
+
+struct Query {
+  core::EventKey event;
+  std::uint32_t general = 0;  // a reference to any producer (a precondition, a merge input, an awaited event)
+};
+
+bool producer_less(const Producer& a, const Producer& b) {
+  return a.event == b.event ? a.vertex < b.vertex : event_less(a.event, b.event);
+}
+
+}  // namespace
+
+void PartBuilder::resolve_references() {
+  const std::uint32_t ranks = exchange_.ranks();
+  ByRank<Producer> producers(ranks);
+  std::vector<Query> queries;
+  auto produced = [&](VertexId v, OpKind kind, const core::EventKey& e, std::uint32_t node) {
+    if (!e.is_none()) producers[home_of(e)].push_back({e, v, kind, {}, owner_of_node(node)});
+  };
+  auto ask = [&](const core::EventKey& e, bool general) {
+    if (!e.is_none()) queries.push_back({e, general});
+  };
+  for (const BatchPlace& place : own_batches_) {
+    const core::RecordBatch& b = *place.batch;
+    for (std::uint32_t i = 0; i < b.task_requests.size(); ++i) {
+      const auto& r = b.task_requests[i];
+      produced(place.first_task + i, OpKind::task, r.finish, owner_node(r.target.value()));
+      ask(r.precondition, true);
+      ask(r.enclosing, false);
+    }
+    for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
+      const auto& r = b.copy_requests[i];
+      produced(place.first_copy + i, OpKind::copy, r.copy, place.node);
+      ask(r.wait_on, true);
+      ask(r.enclosing, false);
+    }
+    for (std::uint32_t i = 0; i < b.event_merges.size(); ++i)
+      produced(place.first_merge + i, OpKind::merge, b.event_merges[i].merged, place.node);
+    for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i) {
+      const auto& r = b.event_triggers[i];
+      produced(place.first_trigger + i, OpKind::trigger, r.event, place.node);
+      ask(r.wait_on, true);
+      ask(r.enclosing, false);
+    }
+    for (const auto& r : b.barrier_alters) ask(r.enclosing, false);
+    for (const auto& r : b.barrier_arrives) {
+      ask(r.wait_on, true);
+      ask(r.enclosing, false);
+    }
+    for (const auto& r : b.event_preconditions) {
+      ask(r.merged, false);
+      ask(r.input, true);
+    }
+    for (const auto& r : b.task_times) ask(r.finish, false);
+    for (const auto& r : b.copy_sizes) ask(r.copy, false);
+    for (const auto& r : b.task_waits) {
+      ask(r.waiter, false);
+      ask(r.awaited, true);
+    }
+  }
+  for (std::uint32_t p = 0; p < phase_keys_.size(); ++p) {
+    const std::uint32_t node = owner_node(phase_keys_[p].id());
+    if (owner_of_node(node) == rank()) produced(record_vertices_ + p, OpKind::barrier_phase, phase_keys_[p], node);
+  }
+  // One query per event and home; general if any reference to it is.
+  std::sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) {
+    return a.event == b.event ? a.general > b.general : event_less(a.event, b.event);
+  });
+  queries.erase(std::unique(queries.begin(), queries.end(),
+                            [](const Query& a, const Query& b) { return a.event == b.event; }),
+                queries.end());
+  ByRank<Query> asked(ranks);
+  for (const Query& q : queries) asked[home_of(q.event)].push_back(q);
+  queries = {};
+  std::vector<std::vector<std::byte>> to_each(ranks);
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    WireWriter out;
+    out.array(producers[r]);
+    out.array(asked[r]);
+    to_each[r] = out.take();
+  }
+  producers = {};
+  std::vector<std::vector<std::byte>> from_each = exchange(answer_as_home(exchange(std::move(to_each))));
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    WireReader in(from_each[r]);
+    const auto answers = in.array<Producer>();
+    if (answers.size() != asked[r].size()) throw std::runtime_error("part build: a home answered the wrong questions");
+    resolved_.insert(resolved_.end(), answers.begin(), answers.end());
+  }
+  std::sort(resolved_.begin(), resolved_.end(), producer_less);
+}
+
+// As the home: the directory of the events homed here, from every rank's producers, keeping the first producer of
+// each event in vertex order; then every rank's questions answered, in the order asked.
+std::vector<std::vector<std::byte>> PartBuilder::answer_as_home(std::vector<std::vector<std::byte>> from_each) {
+  const std::uint32_t ranks = exchange_.ranks();
+  std::vector<Producer> directory;
+  ByRank<Query> questions(ranks);
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    WireReader in(from_each[r]);
+    const auto got = in.array<Producer>();
+    directory.insert(directory.end(), got.begin(), got.end());
+    questions[r] = in.array<Query>();
+    from_each[r] = {};
+  }
+  std::sort(directory.begin(), directory.end(), producer_less);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < directory.size(); ++i) {
+    if (kept > 0 && directory[kept - 1].event == directory[i].event) {
+      const OpKind first = directory[kept - 1].kind, second = directory[i].kind;
+      log_.note(core::Stat::duplicate_producer, directory[i].event,
+                [&] { return std::string(op_kind_name(first)) + " and " + op_kind_name(second); });
+      continue;
+    }
+    directory[kept++] = directory[i];
+  }
+  directory.resize(kept);
+  std::vector<core::EventKey> externals;
+  std::vector<std::vector<std::byte>> to_each(ranks);
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    std::vector<Producer> answers;
+    answers.reserve(questions[r].size());
+    for (const Query& q : questions[r]) {
+      const Producer key{q.event, 0};
+      const auto it = std::lower_bound(directory.begin(), directory.end(), key, producer_less);
+      if (it != directory.end() && it->event == q.event) {
+        answers.push_back(*it);
+        continue;
+      }
+      answers.push_back({q.event, kNoVertex});
+      const auto first = first_phase_.find(q.event.id());
+      const bool before_first_phase = first != first_phase_.end() && q.event.gen < first->second;
+      if (q.general && !before_first_phase) externals.push_back(q.event);
+    }
+    WireWriter out;
+    out.array(answers);
+    to_each[r] = out.take();
+  }
+  std::sort(externals.begin(), externals.end(), event_less);
+  externals.erase(std::unique(externals.begin(), externals.end()), externals.end());
+  for (const core::EventKey& e : externals) log_.note(core::Stat::external_event, e);
+  directory = {};
+  return to_each;
+}
+
+// The directory's answer for an event this rank's files name (asked in resolve_references).
+const Producer& PartBuilder::producer(const core::EventKey& e) const {
+  const auto it = std::lower_bound(resolved_.begin(), resolved_.end(), Producer{e, 0}, producer_less);
+  if (it == resolved_.end() || !(it->event == e)) throw std::logic_error("part build: an event was never asked");
+  return *it;
+}
+
+}  // namespace rr::graph::part_detail

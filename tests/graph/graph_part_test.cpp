@@ -1,0 +1,408 @@
+// The graph built in parts over ranks (graph/graph_part.hpp), ranks as threads: each rank's part must be the whole
+// build's graph restricted to the vertices of its nodes (ids, kinds, nodes, events, issuers, positions, payloads and
+// what they name, the edges leaving them in order), and the findings summed over ranks the whole build's. On every
+// generator family, a damaged trace, the bundled real traces and random seeds, at 1 to 4 ranks; and a rank that
+// cannot read its file stops every rank with an error naming it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gen/generators.hpp"
+#include "gen/log_writer.hpp"
+#include "gen/s3d.hpp"
+#include "graph/graph_builder.hpp"
+#include "graph/graph_part.hpp"
+#include "parser/trace_reader.hpp"
+#include "replay/part_exchange.hpp"
+#include "support/in_process_network.hpp"
+#include "support/test_dir.hpp"
+
+namespace rr::graph {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One vertex of the whole graph as text: everything a part holds of it.
+std::string describe(const EventGraph& g, VertexId v) {
+  std::ostringstream out;
+  out << v << ' ' << op_kind_name(g.kind(v)) << " node " << g.node(v) << ' ' << core::to_string(g.event(v))
+      << " issuer " << g.issuer(v) << " position " << g.position(v) << " payload " << g.payload(v);
+  switch (g.kind(v)) {
+    case OpKind::task: {
+      const TaskInfo& t = g.task(v);
+      out << " task " << t.func_id << ',' << t.priority << ',' << t.processor.value() << ',' << t.time_ns << ','
+          << t.action_count << ',' << t.first_wait;
+      break;
+    }
+    case OpKind::copy:
+      out << " copy " << g.copy(v).src_memory.value() << ',' << g.copy(v).dst_memory.value() << ',' << g.copy(v).bytes;
+      break;
+    case OpKind::barrier_phase:
+      out << " phase " << g.phase(v).required << ',' << g.phase(v).arrived << ',' << g.phase(v).first;
+      break;
+    case OpKind::barrier_alter:
+    case OpKind::barrier_arrive: out << " value " << g.barrier_value(v); break;
+    case OpKind::task_resume: {
+      const WaitInfo& w = g.resume_wait(v);
+      out << " wait " << w.task << ',' << w.resume << ',' << w.awaited << ',' << core::to_string(w.event) << ','
+          << w.wait_ns << ',' << w.position;
+      break;
+    }
+    default: break;
+  }
+  out << " ->";
+  const auto succ = g.successors(v);
+  const auto kinds = g.successor_kinds(v);
+  for (std::size_t i = 0; i < succ.size(); ++i) out << ' ' << succ[i] << edge_kind_name(kinds[i]);
+  return out.str();
+}
+
+// The same text from a part's local vertex i.
+std::string describe(const GraphPart& p, std::size_t i) {
+  std::ostringstream out;
+  const std::uint32_t at = p.local_payload[i];
+  out << p.ids[i] << ' ' << op_kind_name(p.kind[i]) << " node " << p.node[i] << ' ' << core::to_string(p.event[i])
+      << " issuer " << p.issuer[i] << " position " << p.position[i] << " payload " << p.payload[i];
+  switch (p.kind[i]) {
+    case OpKind::task: {
+      const TaskInfo& t = p.tasks[at];
+      out << " task " << t.func_id << ',' << t.priority << ',' << t.processor.value() << ',' << t.time_ns << ','
+          << t.action_count << ',' << t.first_wait;
+      break;
+    }
+    case OpKind::copy:
+      out << " copy " << p.copies[at].src_memory.value() << ',' << p.copies[at].dst_memory.value() << ','
+          << p.copies[at].bytes;
+      break;
+    case OpKind::barrier_phase:
+      out << " phase " << p.phases[at].required << ',' << p.phases[at].arrived << ',' << p.phases[at].first;
+      break;
+    case OpKind::barrier_alter:
+    case OpKind::barrier_arrive: out << " value " << p.barrier_values[at]; break;
+    case OpKind::task_resume: {
+      const WaitInfo& w = p.waits[at];
+      out << " wait " << w.task << ',' << w.resume << ',' << w.awaited << ',' << core::to_string(w.event) << ','
+          << w.wait_ns << ',' << w.position;
+      break;
+    }
+    default: break;
+  }
+  out << " ->";
+  const auto succ = p.successors_of(i);
+  const auto kinds = p.successor_kinds_of(i);
+  for (std::size_t k = 0; k < succ.size(); ++k) out << ' ' << succ[k] << edge_kind_name(kinds[k]);
+  return out.str();
+}
+
+// Each rank's files read on their own, as a rank reads them: the traced nodes of its range.
+struct RankFiles {
+  std::optional<core::TraceRecords> records;
+  PartFiles files;
+};
+
+std::vector<RankFiles> read_by_rank(const core::TraceRecords& whole, const NodeRanks& ranks) {
+  std::vector<RankFiles> by_rank(ranks.ranks);
+  std::vector<std::vector<std::string>> paths(ranks.ranks);
+  for (std::uint32_t f = 0; f < whole.files.size(); ++f) {
+    const std::int32_t node = whole.files[f].node;
+    const std::uint32_t r = ranks.rank_of(node < 0 ? kNoNode : static_cast<std::uint32_t>(node));
+    paths[r].push_back(whole.files[f].path);
+    by_rank[r].files.file_index.push_back(f);
+  }
+  for (std::uint32_t r = 0; r < ranks.ranks; ++r) {
+    RankFiles& mine = by_rank[r];
+    mine.files.total_files = static_cast<std::uint32_t>(whole.files.size());
+    if (paths[r].empty()) {
+      mine.records.emplace();
+    } else {
+      auto read = parser::read_trace(paths[r], {});
+      if (!read) {
+        ADD_FAILURE() << read.error().to_string();
+        continue;
+      }
+      mine.records = std::move(*read);
+      for (std::size_t i = 0; i < mine.records->files.size(); ++i)
+        EXPECT_EQ(mine.records->files[i].path, whole.files[mine.files.file_index[i]].path);
+    }
+    mine.files.records = &*mine.records;
+  }
+  return by_rank;
+}
+
+// Every rank's part, built on threads over an in-process network; an error's text in place of a part that failed.
+struct Built {
+  std::vector<std::optional<GraphPart>> parts;
+  std::vector<std::string> errors;
+};
+
+// An exchange whose rank loses its network at its `fail_at`-th exchange (counted from 1), before sending anything.
+class FailingExchange final : public RankExchange {
+ public:
+  FailingExchange(RankExchange& inner, std::uint32_t fail_at) : inner_(inner), fail_at_(fail_at) {}
+  std::uint32_t ranks() const override { return inner_.ranks(); }
+  std::uint32_t rank() const override { return inner_.rank(); }
+  std::vector<std::vector<std::byte>> all_to_all(std::vector<std::vector<std::byte>> to_each) override {
+    if (++calls_ == fail_at_) throw std::runtime_error("the network went away");
+    return inner_.all_to_all(std::move(to_each));
+  }
+  void send_to_all(const std::vector<std::byte>& bytes) override { inner_.send_to_all(bytes); }
+
+ private:
+  RankExchange& inner_;
+  const std::uint32_t fail_at_;
+  std::uint32_t calls_ = 0;
+};
+
+// `failing` (with `fail_at`): the rank whose exchange fails, and at which exchange; ranks() for none.
+Built build_parts(const std::vector<PartFiles>& files, const NodeRanks& ranks, std::uint64_t seed,
+                  std::uint32_t failing = ~0u, std::uint32_t fail_at = 0) {
+  rr::testing::InProcessNetwork network(ranks.ranks, seed);
+  Built built;
+  built.parts.resize(ranks.ranks);
+  built.errors.resize(ranks.ranks);
+  std::vector<std::thread> threads;
+  for (std::uint32_t r = 0; r < ranks.ranks; ++r)
+    threads.emplace_back([&, r] {
+      replay::NetworkRankExchange network_exchange(network.rank(r));
+      FailingExchange exchange(network_exchange, r == failing ? fail_at : 0);
+      try {
+        built.parts[r] = build_graph_part(files[r], ranks, exchange);
+      } catch (const std::exception& e) {
+        built.errors[r] = e.what();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  return built;
+}
+
+std::uint32_t traced_nodes(const core::TraceRecords& trace) {
+  std::int32_t last = 0;
+  for (const core::FileRecords& f : trace.files) last = std::max(last, f.node);
+  return static_cast<std::uint32_t>(last) + 1;
+}
+
+// The parts at 1 to 4 ranks against the whole build of the trace in `dir`; returns how many edges leave one rank's
+// part for another's at two ranks.
+std::uint64_t expect_parts_are_the_whole(const fs::path& dir, const std::string& what, std::uint64_t seed = 1) {
+  SCOPED_TRACE(what);
+  auto read = parser::read_trace({dir.string()}, {});
+  if (!read.ok()) {
+    ADD_FAILURE() << read.error().to_string();
+    return 0;
+  }
+  const core::TraceRecords& trace = *read;
+  std::uint64_t crossing_at_two = 0;
+  const BuildResult whole = build_event_graph(trace);
+  const EventGraph& g = whole.graph;
+  for (std::uint32_t count = 1; count <= 4; ++count) {
+    SCOPED_TRACE(std::to_string(count) + " ranks");
+    const NodeRanks ranks{count, traced_nodes(trace)};
+    std::vector<RankFiles> by_rank = read_by_rank(trace, ranks);
+    std::vector<PartFiles> files;
+    for (const RankFiles& r : by_rank) files.push_back(r.files);
+    const Built built = build_parts(files, ranks, seed + count);
+    core::StatCounts summed;
+    std::uint64_t external_references = 0, pre_first_phase = 0, vertices = 0, crossing = 0;
+    for (std::uint32_t r = 0; r < count; ++r) {
+      if (!built.parts[r]) {
+        ADD_FAILURE() << "rank " << r << ": " << built.errors[r];
+        return 0;
+      }
+      const GraphPart& part = *built.parts[r];
+      EXPECT_EQ(part.whole_vertices, g.vertex_count());
+      std::vector<VertexId> expected;
+      for (VertexId v = 0; v < g.vertex_count(); ++v)
+        if (ranks.rank_of(g.node(v)) == r) expected.push_back(v);
+      if (part.ids != expected) {
+        ADD_FAILURE() << "rank " << r << " owns other vertices";
+        return 0;
+      }
+      for (std::size_t i = 0; i < part.size(); ++i) {
+        const std::string want = describe(g, part.ids[i]), got = describe(part, i);
+        if (want != got) {
+          ADD_FAILURE() << "rank " << r << "\n whole: " << want << "\n part:  " << got;
+          break;
+        }
+      }
+      for (VertexId to : part.successors) crossing += ranks.rank_of(g.node(to)) != r;
+      summed += part.findings.counts;
+      external_references += part.findings.external_references;
+      pre_first_phase += part.findings.pre_first_phase_references;
+      vertices += part.size();
+    }
+    EXPECT_EQ(vertices, g.vertex_count());
+    std::uint64_t whole_crossing = 0;
+    for (VertexId v = 0; v < g.vertex_count(); ++v)
+      for (VertexId to : g.successors(v)) whole_crossing += ranks.rank_of(g.node(to)) != ranks.rank_of(g.node(v));
+    EXPECT_EQ(crossing, whole_crossing);
+    if (count == 2) crossing_at_two = crossing;
+    for (core::Stat kind : core::finding_stats())
+      if (kind != core::Stat::cycle) {
+        EXPECT_EQ(summed[kind], whole.findings.count(kind)) << core::stat_key(kind);
+      }
+    EXPECT_EQ(external_references, whole.findings.external_references);
+    EXPECT_EQ(pre_first_phase, whole.findings.pre_first_phase_references);
+  }
+  return crossing_at_two;
+}
+
+void write_program(const fs::path& dir, const gen::Program& program, const gen::Quirks& quirks = {}) {
+  const gen::TruthMachine machine;
+  gen::write_trace(program, gen::schedule(program, machine), machine, dir.string(), gen::Compression::none, quirks);
+}
+
+TEST(GraphPart, EveryGeneratorFamilyAtOneToFourRanks) {
+  const gen::SmallOptions four{4, 2, 3};
+  gen::S3dOptions mixed;
+  mixed.nodes = 4;
+  mixed.mapping = "mixed";
+  gen::S3dOptions all;
+  all.nodes = 8;
+  all.mechanism = "heptane";
+  const std::vector<std::pair<const char*, gen::Program>> families = {
+      {"chain", gen::make_chain(80, four)},
+      {"fork-join", gen::make_fork_join(9, 5, four)},
+      {"random-dag", gen::make_random_dag(2500, four)},
+      {"stencil 1-D", gen::make_stencil(1, 4, four)},
+      {"stencil 3-D", gen::make_stencil(3, 3, {8, 2, 5})},
+      {"s3d mixed", gen::make_s3d(mixed)},
+      {"s3d all, 8 nodes", gen::make_s3d(all)}};
+  for (const auto& [name, program] : families) {
+    const rr::testing::TestDir dir("rr_graph_part");
+    write_program(dir.path(), program);
+    // Every family has edges between nodes: at two ranks, some leave one rank's part for another's.
+    EXPECT_GT(expect_parts_are_the_whole(dir.path(), name), 0u) << name;
+  }
+}
+
+// Duplicate producers, repeated Task Times across files, external preconditions, orphan Copy Sizes: every finding a
+// rank decides, and the first Task Time in input order wherever it was logged.
+TEST(GraphPart, DamagedTraceGivesTheWholeFindings) {
+  const rr::testing::TestDir dir("rr_graph_part_damaged");
+  gen::Quirks quirks;
+  quirks.orphan_copy_sizes = 0.1;
+  quirks.external_preconditions = 0.1;
+  write_program(dir.path(), gen::make_random_dag(6000, {3, 2, 5}), quirks);
+  std::ifstream in(dir.path() / "node_0.log");
+  std::ofstream out(dir.path() / "node_2.log", std::ios::app);
+  std::string line;
+  int requests = 0, times = 0;
+  while (std::getline(in, line) && (requests < 30 || times < 30)) {
+    if (line.find("Task Request:") != std::string::npos && requests++ < 30) out << line << '\n';
+    if (line.find("Task Time:") != std::string::npos && times++ < 30) out << line << '7' << '\n';
+  }
+  out.close();
+  auto read = parser::read_trace({dir.path().string()}, {});
+  ASSERT_TRUE(read.ok());
+  const BuildResult whole = build_event_graph(*read);
+  EXPECT_EQ(whole.findings.count(core::Stat::duplicate_producer), 30u);
+  EXPECT_EQ(whole.findings.count(core::Stat::duplicate_task_time), 30u);
+  EXPECT_GT(whole.findings.count(core::Stat::external_event), 0u);
+  EXPECT_GT(whole.findings.count(core::Stat::zero_byte_copy_orphan), 0u);
+  expect_parts_are_the_whole(dir.path(), "damaged random-dag");
+}
+
+TEST(GraphPart, BundledRealTraces) {
+  for (const char* name : {"full_circuit_2node_p4_cpu2", "full_ghost_b2_cpu2"})
+    expect_parts_are_the_whole(fs::path(RR_SOURCE_DIR) / "data/traces/real" / name, name);
+  // full_circuit's two nodes depend on each other (full_ghost is one node).
+  EXPECT_GT(expect_parts_are_the_whole(fs::path(RR_SOURCE_DIR) / "data/traces/real/full_circuit_2node_p4_cpu2", "circuit"),
+            0u);
+}
+
+TEST(GraphPart, BundledS3dSamples) {
+  for (const char* name : {"dme_mixed_4n", "dme_all_2n"}) {
+    EXPECT_GT(expect_parts_are_the_whole(fs::path(RR_SOURCE_DIR) / "data/traces/s3d" / name, name), 0u) << name;
+  }
+}
+
+TEST(GraphPart, RandomSeedsAndNodeCounts) {
+  for (std::uint64_t seed = 11; seed < 17; ++seed) {
+    const gen::SmallOptions options{static_cast<std::uint32_t>(2 + seed % 5), 1 + static_cast<std::uint32_t>(seed % 3),
+                                    seed};
+    const rr::testing::TestDir dir("rr_graph_part_seed");
+    write_program(dir.path(), gen::make_random_dag(1500, options));
+    expect_parts_are_the_whole(dir.path(), "random-dag seed " + std::to_string(seed), seed);
+  }
+}
+
+// A rank whose file cannot be read stops with its reading error; every other rank stops too, naming that rank and
+// its error (file and place), instead of waiting for it.
+TEST(GraphPart, ARankThatCannotReadItsFileStopsEveryRank) {
+  const rr::testing::TestDir dir("rr_graph_part_bad");
+  write_program(dir.path(), gen::make_chain(40, {3, 2, 1}));
+  auto whole = parser::read_trace({dir.path().string()}, {});
+  ASSERT_TRUE(whole.ok());
+  {
+    std::ofstream bad(dir.path() / "node_1.log", std::ios::app);
+    bad << "[1 - 7f] {2}{graph}: Task Request: 5 80800000 (20800005,1) (0,0) (0,0) 0 0x0 8\n";
+    bad << std::string("binary\0data", 11) << '\n';
+  }
+  const NodeRanks ranks{3, 3};
+  std::vector<PartFiles> files(3);
+  std::vector<core::TraceRecords> records(3);
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    const std::string path = whole->files[r].path;
+    files[r].file_index = {r};
+    files[r].total_files = 3;
+    auto read = parser::read_trace({path}, {});
+    if (read) {
+      records[r] = std::move(*read);
+      files[r].records = &records[r];
+    } else {
+      files[r].read_error = read.error().to_string();
+    }
+  }
+  ASSERT_EQ(files[1].records, nullptr) << "node_1.log was read although it holds a NUL byte";
+  ASSERT_NE(files[1].read_error.find("node_1.log"), std::string::npos) << files[1].read_error;
+  const Built built = build_parts(files, ranks, 7);
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    EXPECT_FALSE(built.parts[r]) << "rank " << r << " built a part";
+    EXPECT_NE(built.errors[r].find("node_1.log"), std::string::npos) << built.errors[r];
+    if (r != 1) {
+      EXPECT_NE(built.errors[r].find("rank 1 of 3"), std::string::npos) << built.errors[r];
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rr::graph
+
+namespace rr::graph {
+namespace {
+
+// A rank that fails between exchanges (here its network, at each of the build's six exchanges in turn) stops every
+// other rank at its next exchange, naming it, instead of leaving them waiting.
+TEST(GraphPart, ARankThatFailsLaterStopsEveryRank) {
+  const rr::testing::TestDir dir("rr_graph_part_later");
+  write_program(dir.path(), gen::make_chain(40, {3, 2, 1}));
+  auto whole = parser::read_trace({dir.path().string()}, {});
+  ASSERT_TRUE(whole.ok());
+  const NodeRanks ranks{3, 3};
+  std::vector<RankFiles> by_rank = read_by_rank(*whole, ranks);
+  std::vector<PartFiles> files;
+  for (const RankFiles& r : by_rank) files.push_back(r.files);
+  for (std::uint32_t fail_at = 1; fail_at <= 6; ++fail_at) {
+    const Built built = build_parts(files, ranks, fail_at, 2, fail_at);
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      EXPECT_FALSE(built.parts[r]) << "rank " << r << " built a part; exchange " << fail_at;
+      EXPECT_NE(built.errors[r].find("the network went away"), std::string::npos) << built.errors[r];
+      if (r != 2) {
+        EXPECT_NE(built.errors[r].find("rank 2 of 3"), std::string::npos) << built.errors[r];
+      }
+    }
+  }
+  // One more than the build makes: nothing fails.
+  const Built built = build_parts(files, ranks, 9, 2, 7);
+  for (std::uint32_t r = 0; r < 3; ++r) EXPECT_TRUE(built.parts[r]) << built.errors[r];
+}
+
+}  // namespace
+}  // namespace rr::graph
