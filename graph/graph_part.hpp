@@ -34,6 +34,16 @@ struct PartFiles {
   std::uint32_t total_files = 0;                // files in the whole trace
 };
 
+// What crossed ranks for one rank's part, and what it holds of the whole trace (docs/scale.md, "The graph built in
+// parts").
+struct PartTraffic {
+  std::uint64_t bytes_sent = 0;            // to the other ranks, over every exchange
+  std::uint64_t vertices_from_others = 0;  // owned vertices whose record another rank's files hold
+  std::uint64_t edges_from_others = 0;     // edges leaving owned vertices that another rank's records gave
+  std::uint64_t phases = 0;                // barrier phases, which every rank lists
+  std::uint64_t waiting_tasks = 0;         // tasks with Task Waits, which every rank lists
+};
+
 // The vertices one rank owns, in ascending id; every array below but the payload contents is indexed alike.
 struct GraphPart {
   std::uint32_t rank = 0;
@@ -59,6 +69,7 @@ struct GraphPart {
   // What this rank decided: counts and examples. Summed over ranks, the counts are the whole build's for every
   // finding but cycles, which no rank can see alone.
   GraphFindings findings;
+  PartTraffic traffic;
 
   std::size_t size() const { return ids.size(); }
   // The local index of whole-graph vertex v, or size() when this rank does not own it.

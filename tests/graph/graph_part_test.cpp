@@ -232,6 +232,17 @@ std::uint64_t expect_parts_are_the_whole(const fs::path& dir, const std::string&
         }
       }
       for (VertexId to : part.successors) crossing += ranks.rank_of(g.node(to)) != r;
+      // Every rank lists the phases and the waiting tasks; alone, it sends and receives nothing.
+      EXPECT_EQ(part.traffic.phases, g.phase_count());
+      std::vector<VertexId> waiting;
+      for (const WaitInfo& w : g.waits()) waiting.push_back(w.task);
+      waiting.erase(std::unique(waiting.begin(), waiting.end()), waiting.end());
+      EXPECT_EQ(part.traffic.waiting_tasks, waiting.size());
+      if (count == 1) {
+        EXPECT_EQ(part.traffic.bytes_sent + part.traffic.vertices_from_others + part.traffic.edges_from_others, 0u);
+      } else {
+        EXPECT_GT(part.traffic.bytes_sent, 0u);
+      }
       summed += part.findings.counts;
       external_references += part.findings.external_references;
       pre_first_phase += part.findings.pre_first_phase_references;

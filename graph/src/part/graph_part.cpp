@@ -37,6 +37,9 @@ GraphPart PartBuilder::build() {
     log_.append_to(part.findings);
     part.findings.external_references = external_references_;
     part.findings.pre_first_phase_references = pre_first_phase_references_;
+    traffic_.phases = phase_keys_.size();
+    traffic_.waiting_tasks = waits_before_.size();
+    part.traffic = traffic_;
     return part;
   } catch (const std::exception& e) {
     // The others wait for this rank's next message: a failure in its place stops them too.
@@ -52,7 +55,10 @@ std::uint32_t PartBuilder::home_of(const core::EventKey& e) const {
 
 // Every message starts with whether its sender is still going; a failed rank's message says why it stopped.
 std::vector<std::vector<std::byte>> PartBuilder::exchange(std::vector<std::vector<std::byte>> to_each) {
-  for (auto& bytes : to_each) bytes.insert(bytes.begin(), kGoing);
+  for (std::uint32_t r = 0; r < to_each.size(); ++r) {
+    to_each[r].insert(to_each[r].begin(), kGoing);
+    if (r != rank()) traffic_.bytes_sent += to_each[r].size();
+  }
   std::vector<std::vector<std::byte>> from_each = exchange_.all_to_all(std::move(to_each));
   for (std::uint32_t r = 0; r < from_each.size(); ++r) {
     std::vector<std::byte>& bytes = from_each[r];

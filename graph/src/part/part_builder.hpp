@@ -162,6 +162,7 @@ class PartBuilder {
   const BuildOptions& options_;
   FindingLog log_;
   bool failure_sent_ = false;
+  PartTraffic traffic_;
 
   // Layout, the same on every rank.
   core::IdWidth width_ = core::IdWidth::unknown;

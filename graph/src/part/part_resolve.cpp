@@ -202,10 +202,15 @@ void PartBuilder::deliver() {
   }
   const std::vector<std::vector<std::byte>> from_each = exchange(std::move(to_each));
   auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
-  for (const auto& bytes : from_each) {
-    WireReader in(bytes);
+  for (std::uint32_t r = 0; r < from_each.size(); ++r) {
+    WireReader in(from_each[r]);
+    const std::size_t vertices = vertices_.size(), edges = edges_.size();
     append(vertices_, in.array<VertexNote>());
     append(edges_, in.array<EdgeNote>());
+    if (r != rank()) {
+      traffic_.vertices_from_others += vertices_.size() - vertices;
+      traffic_.edges_from_others += edges_.size() - edges;
+    }
     append(actions_, in.array<ActionNote>());
     append(times_, in.array<TimingNote>());
     append(sizes_, in.array<TimingNote>());

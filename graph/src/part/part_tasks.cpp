@@ -93,11 +93,12 @@ void PartBuilder::order_tasks() {
     to_each[r] = out.take();
   }
   const std::vector<std::vector<std::byte>> from_each = exchange(std::move(to_each));
-  for (const auto& bytes : from_each) {
-    WireReader in(bytes);
+  for (std::uint32_t r = 0; r < from_each.size(); ++r) {
+    WireReader in(from_each[r]);
     const auto got = in.array<PositionNote>();
     positions_.insert(positions_.end(), got.begin(), got.end());
     const auto edges = in.array<EdgeNote>();
+    if (r != rank()) traffic_.edges_from_others += edges.size();
     edges_.insert(edges_.end(), edges.begin(), edges.end());  // wait edges are not moved, as in the whole build
   }
 }
