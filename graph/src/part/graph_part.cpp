@@ -53,15 +53,18 @@ std::uint32_t PartBuilder::home_of(const core::EventKey& e) const {
   return owner_of_node(owner_node(e.id()));
 }
 
-// Every message starts with whether its sender is still going; a failed rank's message says why it stopped.
+// Every message starts with whether its sender is still going (WireWriter writes it); a failed rank's message says
+// why it stopped. This rank's own entry is what it gave, unread here: a step keeps its own share as it is.
 std::vector<std::vector<std::byte>> PartBuilder::exchange(std::vector<std::vector<std::byte>> to_each) {
-  for (std::uint32_t r = 0; r < to_each.size(); ++r) {
-    to_each[r].insert(to_each[r].begin(), kGoing);
-    if (r != rank()) traffic_.bytes_sent += to_each[r].size();
-  }
+  for (std::uint32_t r = 0; r < to_each.size(); ++r)
+    if (r != rank()) {
+      if (to_each[r].empty()) to_each[r].push_back(kGoing);
+      traffic_.bytes_sent += to_each[r].size();
+    }
   std::vector<std::vector<std::byte>> from_each = exchange_.all_to_all(std::move(to_each));
   for (std::uint32_t r = 0; r < from_each.size(); ++r) {
-    std::vector<std::byte>& bytes = from_each[r];
+    if (r == rank()) continue;
+    const std::vector<std::byte>& bytes = from_each[r];
     if (bytes.empty()) throw std::runtime_error("part build: rank " + std::to_string(r) + " sent an empty message");
     if (bytes.front() == kFailed) {
       failure_sent_ = true;  // the failed rank told every rank itself
@@ -69,7 +72,6 @@ std::vector<std::vector<std::byte>> PartBuilder::exchange(std::vector<std::vecto
       throw std::runtime_error("rank " + std::to_string(r) + " of " + std::to_string(exchange_.ranks()) +
                                " stopped building its part of the graph: " + std::string(text, bytes.size() - 1));
     }
-    bytes.erase(bytes.begin());
   }
   return from_each;
 }

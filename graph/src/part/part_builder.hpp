@@ -48,6 +48,12 @@ struct Producer {
   std::uint32_t owner = 0;  // the rank that owns the producing vertex
 };
 
+// A reference to an event, asked of its home.
+struct Query {
+  core::EventKey event;
+  std::uint32_t general = 0;  // a reference to any producer (a precondition, a merge input, an awaited event)
+};
+
 // A vertex, from the rank whose files hold its record to the rank that owns it.
 struct VertexNote {
   VertexId id = kNoVertex;
@@ -144,7 +150,8 @@ class PartBuilder {
   void note_phase_findings(const std::unordered_map<std::uint64_t, std::uint32_t>& created);
   // part_directory.cpp
   void resolve_references();
-  std::vector<std::vector<std::byte>> answer_as_home(std::vector<std::vector<std::byte>> from_each);
+  std::vector<std::vector<std::byte>> answer_as_home(std::vector<std::vector<std::byte>> from_each,
+                                                     std::vector<Producer> directory, std::vector<Query> own_questions);
   const Producer& producer(const core::EventKey& e) const;
   // part_resolve.cpp
   void deliver();

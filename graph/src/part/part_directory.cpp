@@ -12,11 +12,6 @@ namespace rr::graph::part_detail {
 
 namespace {
 
-struct Query {
-  core::EventKey event;
-  std::uint32_t general = 0;  // a reference to any producer (a precondition, a merge input, an awaited event)
-};
-
 bool producer_less(const Producer& a, const Producer& b) {
   return a.event == b.event ? a.vertex < b.vertex : event_less(a.event, b.event);
 }
@@ -85,35 +80,47 @@ void PartBuilder::resolve_references() {
   ByRank<Query> asked(ranks);
   for (const Query& q : queries) asked[home_of(q.event)].push_back(q);
   queries = {};
+  // This rank's own share is never written out: it stays as it is, for the home step.
   std::vector<std::vector<std::byte>> to_each(ranks);
+  std::vector<std::size_t> asked_of(ranks);
   for (std::uint32_t r = 0; r < ranks; ++r) {
+    asked_of[r] = asked[r].size();
+    if (r == rank()) continue;
     WireWriter out;
     out.array(producers[r]);
     out.array(asked[r]);
     to_each[r] = out.take();
+    producers[r] = {};
+    asked[r] = {};
   }
-  producers = {};
-  std::vector<std::vector<std::byte>> from_each = exchange(answer_as_home(exchange(std::move(to_each))));
+  std::vector<std::vector<std::byte>> from_each =
+      exchange(answer_as_home(exchange(std::move(to_each)), std::move(producers[rank()]), std::move(asked[rank()])));
   for (std::uint32_t r = 0; r < ranks; ++r) {
+    if (r == rank()) continue;
     WireReader in(from_each[r]);
-    const auto answers = in.array<Producer>();
-    if (answers.size() != asked[r].size()) throw std::runtime_error("part build: a home answered the wrong questions");
-    resolved_.insert(resolved_.end(), answers.begin(), answers.end());
+    const std::size_t before = resolved_.size();
+    in.append_to(resolved_);
+    if (resolved_.size() - before != asked_of[r])
+      throw std::runtime_error("part build: a home answered the wrong questions");
+    from_each[r] = {};
   }
   std::sort(resolved_.begin(), resolved_.end(), producer_less);
 }
 
 // As the home: the directory of the events homed here, from every rank's producers, keeping the first producer of
-// each event in vertex order; then every rank's questions answered, in the order asked.
-std::vector<std::vector<std::byte>> PartBuilder::answer_as_home(std::vector<std::vector<std::byte>> from_each) {
+// each event in vertex order; then every rank's questions answered, in the order asked (this rank's own straight
+// into resolved_).
+std::vector<std::vector<std::byte>> PartBuilder::answer_as_home(std::vector<std::vector<std::byte>> from_each,
+                                                                std::vector<Producer> directory,
+                                                                std::vector<Query> own_questions) {
   const std::uint32_t ranks = exchange_.ranks();
-  std::vector<Producer> directory;
   ByRank<Query> questions(ranks);
+  questions[rank()] = std::move(own_questions);
   for (std::uint32_t r = 0; r < ranks; ++r) {
+    if (r == rank()) continue;
     WireReader in(from_each[r]);
-    const auto got = in.array<Producer>();
-    directory.insert(directory.end(), got.begin(), got.end());
-    questions[r] = in.array<Query>();
+    in.append_to(directory);
+    in.append_to(questions[r]);
     from_each[r] = {};
   }
   std::sort(directory.begin(), directory.end(), producer_less);
@@ -131,11 +138,11 @@ std::vector<std::vector<std::byte>> PartBuilder::answer_as_home(std::vector<std:
   std::vector<core::EventKey> externals;
   std::vector<std::vector<std::byte>> to_each(ranks);
   for (std::uint32_t r = 0; r < ranks; ++r) {
-    std::vector<Producer> answers;
-    answers.reserve(questions[r].size());
+    std::vector<Producer> mine;
+    std::vector<Producer>& answers = r == rank() ? resolved_ : mine;
+    answers.reserve(answers.size() + questions[r].size());
     for (const Query& q : questions[r]) {
-      const Producer key{q.event, 0};
-      const auto it = std::lower_bound(directory.begin(), directory.end(), key, producer_less);
+      const auto it = std::lower_bound(directory.begin(), directory.end(), Producer{q.event, 0}, producer_less);
       if (it != directory.end() && it->event == q.event) {
         answers.push_back(*it);
         continue;
@@ -145,6 +152,8 @@ std::vector<std::vector<std::byte>> PartBuilder::answer_as_home(std::vector<std:
       const bool before_first_phase = first != first_phase_.end() && q.event.gen < first->second;
       if (q.general && !before_first_phase) externals.push_back(q.event);
     }
+    questions[r] = {};
+    if (r == rank()) continue;
     WireWriter out;
     out.array(answers);
     to_each[r] = out.take();
@@ -152,7 +161,6 @@ std::vector<std::vector<std::byte>> PartBuilder::answer_as_home(std::vector<std:
   std::sort(externals.begin(), externals.end(), event_less);
   externals.erase(std::unique(externals.begin(), externals.end()), externals.end());
   for (const core::EventKey& e : externals) log_.note(core::Stat::external_event, e);
-  directory = {};
   return to_each;
 }
 

@@ -185,6 +185,7 @@ void PartBuilder::deliver() {
         counts[kept++] = counts[i];
     }
     counts.resize(kept);
+    if (r == rank()) continue;  // this rank's own share is never written out
     WireWriter out;
     out.array(vertex_out_[r]);
     out.array(edge_out_[r]);
@@ -200,21 +201,32 @@ void PartBuilder::deliver() {
     size_out_[r] = {};
     merge_out_[r] = {};
   }
-  const std::vector<std::vector<std::byte>> from_each = exchange(std::move(to_each));
-  auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+  vertices_ = std::move(vertex_out_[rank()]);
+  edges_ = std::move(edge_out_[rank()]);
+  actions_ = std::move(action_out_[rank()]);
+  times_ = std::move(time_out_[rank()]);
+  sizes_ = std::move(size_out_[rank()]);
+  merge_counts_ = std::move(merge_out_[rank()]);
+  vertex_out_ = {};
+  edge_out_ = {};
+  action_out_ = {};
+  time_out_ = {};
+  size_out_ = {};
+  merge_out_ = {};
+  std::vector<std::vector<std::byte>> from_each = exchange(std::move(to_each));
   for (std::uint32_t r = 0; r < from_each.size(); ++r) {
+    if (r == rank()) continue;
     WireReader in(from_each[r]);
     const std::size_t vertices = vertices_.size(), edges = edges_.size();
-    append(vertices_, in.array<VertexNote>());
-    append(edges_, in.array<EdgeNote>());
-    if (r != rank()) {
-      traffic_.vertices_from_others += vertices_.size() - vertices;
-      traffic_.edges_from_others += edges_.size() - edges;
-    }
-    append(actions_, in.array<ActionNote>());
-    append(times_, in.array<TimingNote>());
-    append(sizes_, in.array<TimingNote>());
-    append(merge_counts_, in.array<MergeCountNote>());
+    in.append_to(vertices_);
+    in.append_to(edges_);
+    in.append_to(actions_);
+    in.append_to(times_);
+    in.append_to(sizes_);
+    in.append_to(merge_counts_);
+    traffic_.vertices_from_others += vertices_.size() - vertices;
+    traffic_.edges_from_others += edges_.size() - edges;
+    from_each[r] = {};
   }
 }
 

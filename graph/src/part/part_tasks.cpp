@@ -87,19 +87,26 @@ void PartBuilder::order_tasks() {
   edges_.insert(edges_.end(), issue_edges.begin(), issue_edges.end());
   std::vector<std::vector<std::byte>> to_each(ranks);
   for (std::uint32_t r = 0; r < ranks; ++r) {
+    if (r == rank()) continue;  // this rank's own share is never written out
     WireWriter out;
     out.array(positions[r]);
     out.array(wait_edges[r]);
     to_each[r] = out.take();
+    positions[r] = {};
+    wait_edges[r] = {};
   }
-  const std::vector<std::vector<std::byte>> from_each = exchange(std::move(to_each));
+  positions_ = std::move(positions[rank()]);
+  edges_.insert(edges_.end(), wait_edges[rank()].begin(), wait_edges[rank()].end());  // not moved, as in the whole build
+  wait_edges = {};
+  std::vector<std::vector<std::byte>> from_each = exchange(std::move(to_each));
   for (std::uint32_t r = 0; r < from_each.size(); ++r) {
+    if (r == rank()) continue;
     WireReader in(from_each[r]);
-    const auto got = in.array<PositionNote>();
-    positions_.insert(positions_.end(), got.begin(), got.end());
-    const auto edges = in.array<EdgeNote>();
-    if (r != rank()) traffic_.edges_from_others += edges.size();
-    edges_.insert(edges_.end(), edges.begin(), edges.end());  // wait edges are not moved, as in the whole build
+    in.append_to(positions_);
+    const std::size_t edges = edges_.size();
+    in.append_to(edges_);
+    traffic_.edges_from_others += edges_.size() - edges;
+    from_each[r] = {};
   }
 }
 

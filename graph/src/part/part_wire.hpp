@@ -1,10 +1,12 @@
 // The bytes of the part build's exchanges: values and arrays of plain structs, written in order and read back in
-// the same order. Every rank runs the same build, so the layout is the struct's own; a message cut short or longer
-// than its reader expects is an error, never a read past its end.
+// the same order. Every rank runs the same build, so the layout is the struct's own; a message cut short is an
+// error, never a read past its end. A message's first byte says whether its sender is still going (0, written
+// here) or stopped (PartBuilder::send_failure): written first, so that no byte of the message moves to make room.
 #pragma once
 
 #include <cstddef>
 #include <cstring>
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -13,6 +15,7 @@ namespace rr::graph::part_detail {
 
 class WireWriter {
  public:
+  WireWriter() : bytes_{std::byte{0}} {}
   template <class T>
   void value(const T& x) {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -34,7 +37,10 @@ class WireWriter {
 
 class WireReader {
  public:
-  explicit WireReader(const std::vector<std::byte>& bytes) : bytes_(bytes) {}
+  // Reads past the first byte, which the exchange has checked.
+  explicit WireReader(const std::vector<std::byte>& bytes) : bytes_(bytes), at_(1) {
+    if (bytes.empty()) throw std::runtime_error("part build: an empty message");
+  }
   template <class T>
   T value() {
     T x;
@@ -44,12 +50,20 @@ class WireReader {
   template <class T>
   std::vector<T> array() {
     const auto n = value<std::uint64_t>();
-    if (n > (bytes_.size() - at_) / (sizeof(T) == 0 ? 1 : sizeof(T))) throw std::runtime_error("part build: a message is cut short");
+    if (n > (bytes_.size() - at_) / sizeof(T)) throw std::runtime_error("part build: a message is cut short");
     std::vector<T> xs(n);
     copy(xs.data(), n * sizeof(T));
     return xs;
   }
-  bool done() const { return at_ == bytes_.size(); }
+  // Appends the next array to `to`, with no copy in between.
+  template <class T>
+  void append_to(std::vector<T>& to) {
+    const auto n = value<std::uint64_t>();
+    if (n > (bytes_.size() - at_) / sizeof(T)) throw std::runtime_error("part build: a message is cut short");
+    const std::size_t old = to.size();
+    to.resize(old + n);
+    copy(to.data() + old, n * sizeof(T));
+  }
 
  private:
   void copy(void* to, std::size_t n) {
@@ -58,7 +72,7 @@ class WireReader {
     at_ += n;
   }
   const std::vector<std::byte>& bytes_;
-  std::size_t at_ = 0;
+  std::size_t at_;
 };
 
 }  // namespace rr::graph::part_detail
