@@ -29,6 +29,9 @@ struct NodeRanks {
 // This rank's files of a 2015 Realm trace: the traced nodes whose model node is in its range.
 struct PartFiles {
   const core::TraceRecords* records = nullptr;  // its files only, as parser::read_trace read them; null: reading failed
+  // The same records when the build may free each batch's graph records once they are resolved, as
+  // build_event_graph_releasing does (machine records, counts and statistics stay); null: they stay whole.
+  core::TraceRecords* releasable = nullptr;
   std::string read_error;                       // why reading failed, naming the file (and line)
   std::vector<std::uint32_t> file_index;        // each of its files' index in the whole trace's file order
   std::uint32_t total_files = 0;                // files in the whole trace

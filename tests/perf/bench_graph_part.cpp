@@ -91,6 +91,7 @@ int parts(const std::string& dir, std::uint32_t ranks) {
       }
       if (records) {
         files.records = &*records;
+        files.releasable = &*records;
         records_read[r] = records->record_count();
       }
       replay::NetworkRankExchange exchange(network.rank(r));

@@ -74,8 +74,8 @@ GraphPart PartBuilder::assemble() {
     if (v.kind == OpKind::task) {
       part.local_payload[i] = static_cast<std::uint32_t>(part.tasks.size());
       TaskInfo t;
-      t.func_id = v.func_id;
-      t.priority = v.priority;
+      t.func_id = v.second.lo;
+      t.priority = static_cast<std::int32_t>(v.second.hi);
       t.processor = v.first;
       const auto order = std::lower_bound(task_order_.begin(), task_order_.end(), v.id,
                                           [](const TaskOrder& a, VertexId id) { return a.task < id; });
@@ -89,17 +89,17 @@ GraphPart PartBuilder::assemble() {
       part.copies.push_back({v.first, v.second, kNoValue});
     } else if (v.kind == OpKind::barrier_alter || v.kind == OpKind::barrier_arrive) {
       part.local_payload[i] = static_cast<std::uint32_t>(part.barrier_values.size());
-      part.barrier_values.push_back(v.value);
+      part.barrier_values.push_back(static_cast<std::int64_t>(v.first.value()));
     }
   }
-  vertices_ = {};
+  release(vertices_);
   for (const PositionNote& p : positions_) {
     const std::size_t i = part.local(p.op);
     if (i == n) throw std::logic_error("part build: a position for a vertex this rank does not own");
     part.issuer[i] = p.issuer;
     part.position[i] = p.position;
   }
-  positions_ = {};
+  release(positions_);
 
   // Timing records: the first in input order counts, the others are findings.
   auto join = [&](std::vector<TimingNote>& notes, auto&& set, core::Stat repeated) {
@@ -114,7 +114,7 @@ GraphPart PartBuilder::assemble() {
       else
         set(part.local_payload[i], notes[k].value);
     }
-    notes = {};
+    release(notes);
   };
   join(times_, [&](std::uint32_t t, std::uint64_t ns) { part.tasks[t].time_ns = static_cast<std::int64_t>(ns); },
        core::Stat::duplicate_task_time);
@@ -138,36 +138,29 @@ GraphPart PartBuilder::assemble() {
       log_.note(core::Stat::copy_without_size, part.event[i]);
     }
   }
-  merge_counts_ = {};
+  release(merge_counts_);
 
   // Out-edges: phase order of its phases, then everything delivered, by source and then in the whole graph's order.
   for (const EdgeNote& e : phase_order_)
     if (part.local(e.from) != n) edges_.push_back(e);
-  phase_order_ = {};
-  struct Placed {
-    std::size_t from;
-    const EdgeNote* edge;
-  };
-  std::vector<Placed> placed;
-  placed.reserve(edges_.size());
-  for (const EdgeNote& e : edges_) {
-    const std::size_t i = part.local(e.from);
-    if (i == n) throw std::logic_error("part build: an edge from a vertex this rank does not own");
-    placed.push_back({i, &e});
-  }
-  std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
-    return a.from != b.from ? a.from < b.from : a.edge->key < b.edge->key;
-  });
+  release(phase_order_);
+  // Whole ids ascend as local indices do: sorted by source id, the edges are in local order.
+  std::sort(edges_.begin(), edges_.end(),
+            [](const EdgeNote& a, const EdgeNote& b) { return a.from != b.from ? a.from < b.from : a.key < b.key; });
   part.edge_offset.assign(n + 1, 0);
-  part.successors.reserve(placed.size());
-  part.successor_kinds.reserve(placed.size());
-  for (const Placed& p : placed) {
-    ++part.edge_offset[p.from + 1];
-    part.successors.push_back(p.edge->to);
-    part.successor_kinds.push_back(p.edge->kind);
+  part.successors.reserve(edges_.size());
+  part.successor_kinds.reserve(edges_.size());
+  std::size_t from = 0;
+  for (const EdgeNote& e : edges_) {
+    while (from < n && part.ids[from] < e.from) ++from;
+    if (from == n || part.ids[from] != e.from)
+      throw std::logic_error("part build: an edge from a vertex this rank does not own");
+    ++part.edge_offset[from + 1];
+    part.successors.push_back(e.to);
+    part.successor_kinds.push_back(e.kind);
   }
   for (std::size_t i = 0; i < n; ++i) part.edge_offset[i + 1] += part.edge_offset[i];
-  edges_ = {};
+  release(edges_);
   return part;
 }
 

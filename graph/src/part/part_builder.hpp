@@ -20,6 +20,7 @@
 
 #include "graph/graph_part.hpp"
 #include "graph/src/finding_log.hpp"
+#include "platform/freed_memory.hpp"
 
 namespace rr::graph::part_detail {
 
@@ -37,6 +38,7 @@ struct BatchPlace {
            end = 0;
   std::uint32_t task_info = 0, copy_info = 0, alter_value = 0, arrive_value = 0;
   const core::RecordBatch* batch = nullptr;  // this rank's batches only
+  core::RecordBatch* releasable = nullptr;   // the same, when the build may free its records
 };
 
 // Where a referenced event is produced: the directory's answer.
@@ -54,7 +56,8 @@ struct Query {
   std::uint32_t general = 0;  // a reference to any producer (a precondition, a merge input, an awaited event)
 };
 
-// A vertex, from the rank whose files hold its record to the rank that owns it.
+// A vertex, from the rank whose files hold its record to the rank that owns it: 44 bytes, what its kind needs in
+// two handles.
 struct VertexNote {
   VertexId id = kNoVertex;
   OpKind kind = OpKind::task;
@@ -62,12 +65,10 @@ struct VertexNote {
   std::uint32_t node = kNoNode;
   core::EventKey event;
   std::uint32_t payload = 0;
-  std::uint32_t func_id = 0;
-  std::int32_t priority = 0;
-  core::Handle first;   // a task's processor; a copy's source memory
-  core::Handle second;  // a copy's destination memory
-  std::int64_t value = 0;  // an Alter's delta, an Arrive's count
+  core::Handle first;   // a task's processor; a copy's source memory; an Alter's delta or an Arrive's count
+  core::Handle second;  // a task's function (lo) and priority (hi); a copy's destination memory
 };
+static_assert(sizeof(VertexNote) == 44);
 
 struct EdgeNote {
   VertexId from = kNoVertex;
@@ -156,6 +157,12 @@ class PartBuilder {
   // part_resolve.cpp
   void deliver();
   void resolve_batch(const BatchPlace& b);
+  void release_records(const BatchPlace& b);
+  // Frees an array for good, its pages given back.
+  template <class T>
+  void release(std::vector<T>& array) {
+    freed_.released(platform::free_array(array));
+  }
   const Producer* general_reference(const core::EventKey& e);
   // part_tasks.cpp
   void order_tasks();
@@ -170,6 +177,7 @@ class PartBuilder {
   FindingLog log_;
   bool failure_sent_ = false;
   PartTraffic traffic_;
+  platform::FreedMemory freed_;  // what freeing records and notes gave back, handed to the system as it goes
 
   // Layout, the same on every rank.
   core::IdWidth width_ = core::IdWidth::unknown;

@@ -28,7 +28,18 @@ void PartBuilder::resolve_references() {
   auto ask = [&](const core::EventKey& e, bool general) {
     if (!e.is_none()) queries.push_back({e, general});
   };
+  // One query per event, general if any reference to it is: batch by batch, then all, so that the list of every
+  // reference (many name one enclosing task) is never whole.
+  auto one_per_event = [](std::vector<Query>& list, std::size_t from) {
+    std::sort(list.begin() + static_cast<std::ptrdiff_t>(from), list.end(), [](const Query& a, const Query& b) {
+      return a.event == b.event ? a.general > b.general : event_less(a.event, b.event);
+    });
+    list.erase(std::unique(list.begin() + static_cast<std::ptrdiff_t>(from), list.end(),
+                           [](const Query& a, const Query& b) { return a.event == b.event; }),
+               list.end());
+  };
   for (const BatchPlace& place : own_batches_) {
+    const std::size_t batch_queries = queries.size();
     const core::RecordBatch& b = *place.batch;
     for (std::uint32_t i = 0; i < b.task_requests.size(); ++i) {
       const auto& r = b.task_requests[i];
@@ -65,21 +76,16 @@ void PartBuilder::resolve_references() {
       ask(r.waiter, false);
       ask(r.awaited, true);
     }
+    one_per_event(queries, batch_queries);
   }
   for (std::uint32_t p = 0; p < phase_keys_.size(); ++p) {
     const std::uint32_t node = owner_node(phase_keys_[p].id());
     if (owner_of_node(node) == rank()) produced(record_vertices_ + p, OpKind::barrier_phase, phase_keys_[p], node);
   }
-  // One query per event and home; general if any reference to it is.
-  std::sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) {
-    return a.event == b.event ? a.general > b.general : event_less(a.event, b.event);
-  });
-  queries.erase(std::unique(queries.begin(), queries.end(),
-                            [](const Query& a, const Query& b) { return a.event == b.event; }),
-                queries.end());
+  one_per_event(queries, 0);
   ByRank<Query> asked(ranks);
   for (const Query& q : queries) asked[home_of(q.event)].push_back(q);
-  queries = {};
+  release(queries);
   // This rank's own share is never written out: it stays as it is, for the home step.
   std::vector<std::vector<std::byte>> to_each(ranks);
   std::vector<std::size_t> asked_of(ranks);
@@ -90,8 +96,8 @@ void PartBuilder::resolve_references() {
     out.array(producers[r]);
     out.array(asked[r]);
     to_each[r] = out.take();
-    producers[r] = {};
-    asked[r] = {};
+    release(producers[r]);
+    release(asked[r]);
   }
   std::vector<std::vector<std::byte>> from_each =
       exchange(answer_as_home(exchange(std::move(to_each)), std::move(producers[rank()]), std::move(asked[rank()])));
@@ -102,7 +108,7 @@ void PartBuilder::resolve_references() {
     in.append_to(resolved_);
     if (resolved_.size() - before != asked_of[r])
       throw std::runtime_error("part build: a home answered the wrong questions");
-    from_each[r] = {};
+    release(from_each[r]);
   }
   std::sort(resolved_.begin(), resolved_.end(), producer_less);
 }
@@ -121,7 +127,7 @@ std::vector<std::vector<std::byte>> PartBuilder::answer_as_home(std::vector<std:
     WireReader in(from_each[r]);
     in.append_to(directory);
     in.append_to(questions[r]);
-    from_each[r] = {};
+    release(from_each[r]);
   }
   std::sort(directory.begin(), directory.end(), producer_less);
   std::size_t kept = 0;
@@ -152,7 +158,7 @@ std::vector<std::vector<std::byte>> PartBuilder::answer_as_home(std::vector<std:
       const bool before_first_phase = first != first_phase_.end() && q.event.gen < first->second;
       if (q.general && !before_first_phase) externals.push_back(q.event);
     }
-    questions[r] = {};
+    release(questions[r]);
     if (r == rank()) continue;
     WireWriter out;
     out.array(answers);

@@ -81,6 +81,8 @@ std::vector<std::byte> describe_files(const PartFiles& files) {
 
 void PartBuilder::lay_out() {
   if (files_.records == nullptr) throw std::runtime_error(files_.read_error);
+  if (files_.releasable && files_.releasable != files_.records)
+    throw std::invalid_argument("part build: releasable records must be the records read");
   if (files_.file_index.size() != files_.records->files.size())
     throw std::runtime_error("part build: the files' indices do not match the files read");
   const std::vector<std::byte> mine = describe_files(files_);
@@ -141,6 +143,7 @@ void PartBuilder::lay_out() {
       if (v >= kNoVertex) throw std::runtime_error("part build: more operations than 32-bit vertex ids hold");
       if (f.rank == rank()) {
         b.batch = &files_.records->files[f.first_local].batches[bi];
+        if (files_.releasable) b.releasable = &files_.releasable->files[f.first_local].batches[bi];
         own_batches_.push_back(b);
       }
     }

@@ -62,26 +62,26 @@ void PartBuilder::resolve_batch(const BatchPlace& place) {
   for (std::uint32_t i = 0; i < b.task_requests.size(); ++i) {
     const auto& r = b.task_requests[i];
     const VertexId v = place.first_task + i;
-    vertex({v, OpKind::task, {}, owner_node(r.target.value()), r.finish, place.task_info + i, r.func_id, r.priority,
-            r.target, {}, 0});
+    vertex({v, OpKind::task, {}, owner_node(r.target.value()), r.finish, place.task_info + i, r.target,
+            core::Handle{r.func_id, static_cast<std::uint32_t>(r.priority)}});
     edge(general_reference(r.precondition), v, EdgeKind::precondition, seq(v, false));
     issued(v, OpKind::task, r.finish, owner_node(r.target.value()), r.enclosing, r.line);
   }
   for (std::uint32_t i = 0; i < b.copy_requests.size(); ++i) {
     const auto& r = b.copy_requests[i];
     const VertexId v = place.first_copy + i;
-    vertex({v, OpKind::copy, {}, place.node, r.copy, place.copy_info + i, 0, 0, r.src_memory, r.dst_memory, 0});
+    vertex({v, OpKind::copy, {}, place.node, r.copy, place.copy_info + i, r.src_memory, r.dst_memory});
     edge(general_reference(r.wait_on), v, EdgeKind::precondition, seq(v, false));
     issued(v, OpKind::copy, r.copy, place.node, r.enclosing, r.line);
   }
   for (std::uint32_t i = 0; i < b.event_merges.size(); ++i) {
     const auto& r = b.event_merges[i];
-    vertex({place.first_merge + i, OpKind::merge, {}, place.node, r.merged, r.input_count, 0, 0, {}, {}, 0});
+    vertex({place.first_merge + i, OpKind::merge, {}, place.node, r.merged, r.input_count, {}, {}});
   }
   for (std::uint32_t i = 0; i < b.event_triggers.size(); ++i) {
     const auto& r = b.event_triggers[i];
     const VertexId v = place.first_trigger + i;
-    vertex({v, OpKind::trigger, {}, place.node, r.event, 0, 0, 0, {}, {}, 0});
+    vertex({v, OpKind::trigger, {}, place.node, r.event, 0, {}, {}});
     edge(general_reference(r.wait_on), v, EdgeKind::precondition, seq(v, false));
     issued(v, OpKind::trigger, r.event, place.node, r.enclosing, r.line);
   }
@@ -92,14 +92,16 @@ void PartBuilder::resolve_batch(const BatchPlace& place) {
   for (std::uint32_t i = 0; i < b.barrier_alters.size(); ++i) {
     const auto& r = b.barrier_alters[i];
     const VertexId v = place.first_alter + i;
-    vertex({v, OpKind::barrier_alter, {}, place.node, r.phase, place.alter_value + i, 0, 0, {}, {}, r.delta});
+    vertex({v, OpKind::barrier_alter, {}, place.node, r.phase, place.alter_value + i,
+            core::Handle::make(static_cast<std::uint64_t>(std::int64_t{r.delta})), {}});
     arrival(v, r.phase, place.alter_value + i);
     issued(v, OpKind::barrier_alter, r.phase, place.node, r.enclosing, r.line);
   }
   for (std::uint32_t i = 0; i < b.barrier_arrives.size(); ++i) {
     const auto& r = b.barrier_arrives[i];
     const VertexId v = place.first_arrive + i;
-    vertex({v, OpKind::barrier_arrive, {}, place.node, r.phase, place.arrive_value + i, 0, 0, {}, {}, r.count});
+    vertex({v, OpKind::barrier_arrive, {}, place.node, r.phase, place.arrive_value + i,
+            core::Handle::make(r.count), {}});
     arrival(v, r.phase, place.arrive_value + i);
     edge(general_reference(r.wait_on), v, EdgeKind::precondition, seq(v, false));
     issued(v, OpKind::barrier_arrive, r.phase, place.node, r.enclosing, r.line);
@@ -161,6 +163,27 @@ void PartBuilder::resolve_batch(const BatchPlace& place) {
   }
 }
 
+// A batch's graph records, once resolved: only its machine records stay (and its counts).
+void PartBuilder::release_records(const BatchPlace& place) {
+  core::RecordBatch* b = place.releasable;
+  if (b == nullptr) return;
+  auto free_records = [&](auto& records) {
+    b->released_records += records.size();
+    release(records);
+  };
+  free_records(b->task_requests);
+  free_records(b->task_times);
+  free_records(b->task_waits);
+  free_records(b->event_merges);
+  free_records(b->event_preconditions);
+  free_records(b->event_triggers);
+  free_records(b->barrier_creations);
+  free_records(b->barrier_alters);
+  free_records(b->barrier_arrives);
+  free_records(b->copy_requests);
+  free_records(b->copy_sizes);
+}
+
 // Every batch resolved, then one exchange: each owner receives its vertices and what joins them.
 void PartBuilder::deliver() {
   const std::uint32_t ranks = exchange_.ranks();
@@ -170,8 +193,33 @@ void PartBuilder::deliver() {
   time_out_.assign(ranks, {});
   size_out_.assign(ranks, {});
   merge_out_.assign(ranks, {});
-  for (const BatchPlace& place : own_batches_) resolve_batch(place);
-  resolved_ = {};
+  // Room for as many notes as this rank's records could give any one rank: room never written is never resident,
+  // and growing by doubling would leave up to half of each array unused at the peak.
+  std::size_t vertices = 0, edges = 0, actions = 0, times = 0, sizes = 0, merges = 0;
+  for (const BatchPlace& place : own_batches_) {
+    const core::RecordBatch& b = *place.batch;
+    const std::size_t issued = b.task_requests.size() + b.copy_requests.size() + b.event_triggers.size() +
+                               b.barrier_alters.size() + b.barrier_arrives.size();
+    vertices += place.end - place.first_task;
+    edges += issued + b.barrier_arrives.size() + b.event_preconditions.size();
+    actions += issued + b.task_waits.size();
+    times += b.task_times.size();
+    sizes += b.copy_sizes.size();
+    merges += b.event_preconditions.size();
+  }
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    vertex_out_[r].reserve(vertices);
+    edge_out_[r].reserve(edges);
+    action_out_[r].reserve(actions);
+    time_out_[r].reserve(times);
+    size_out_[r].reserve(sizes);
+    merge_out_[r].reserve(merges);
+  }
+  for (const BatchPlace& place : own_batches_) {
+    resolve_batch(place);
+    release_records(place);
+  }
+  release(resolved_);
   std::vector<std::vector<std::byte>> to_each(ranks);
   for (std::uint32_t r = 0; r < ranks; ++r) {
     // A merge's inputs counted here, one note per merge.
@@ -194,11 +242,11 @@ void PartBuilder::deliver() {
     out.array(size_out_[r]);
     out.array(counts);
     to_each[r] = out.take();
-    vertex_out_[r] = {};
-    edge_out_[r] = {};
-    action_out_[r] = {};
-    time_out_[r] = {};
-    size_out_[r] = {};
+    release(vertex_out_[r]);
+    release(edge_out_[r]);
+    release(action_out_[r]);
+    release(time_out_[r]);
+    release(size_out_[r]);
     merge_out_[r] = {};
   }
   vertices_ = std::move(vertex_out_[rank()]);
@@ -226,7 +274,7 @@ void PartBuilder::deliver() {
     in.append_to(merge_counts_);
     traffic_.vertices_from_others += vertices_.size() - vertices;
     traffic_.edges_from_others += edges_.size() - edges;
-    from_each[r] = {};
+    release(from_each[r]);
   }
 }
 

@@ -76,7 +76,7 @@ void PartBuilder::order_tasks() {
     }
     i = j;
   }
-  actions_ = {};
+  release(actions_);
   // Edges that leave a task that waits leave its last segment: its finish event fires when that ends.
   for (EdgeNote& e : edges_) {
     if (e.kind == EdgeKind::continuation) continue;
@@ -92,8 +92,8 @@ void PartBuilder::order_tasks() {
     out.array(positions[r]);
     out.array(wait_edges[r]);
     to_each[r] = out.take();
-    positions[r] = {};
-    wait_edges[r] = {};
+    release(positions[r]);
+    release(wait_edges[r]);
   }
   positions_ = std::move(positions[rank()]);
   edges_.insert(edges_.end(), wait_edges[rank()].begin(), wait_edges[rank()].end());  // not moved, as in the whole build
@@ -106,7 +106,7 @@ void PartBuilder::order_tasks() {
     const std::size_t edges = edges_.size();
     in.append_to(edges_);
     traffic_.edges_from_others += edges_.size() - edges;
-    from_each[r] = {};
+    release(from_each[r]);
   }
 }
 
