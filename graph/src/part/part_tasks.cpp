@@ -43,7 +43,10 @@ void PartBuilder::order_tasks() {
     std::size_t first, count;  // its waits in waits_
   };
   std::vector<Split> splits;
-  std::vector<EdgeNote> issue_edges;
+  // Each action adds one edge here (an issue, or a wait's continuation); room never written is never resident.
+  const std::size_t delivered = edges_.size();
+  edges_.reserve(delivered + actions_.size());
+  for (auto& p : positions) p.reserve(actions_.size());
   for (std::size_t i = 0, t = 0; i < actions_.size(); ++t) {
     const VertexId task = actions_[i].task;
     std::size_t j = i;
@@ -58,7 +61,7 @@ void PartBuilder::order_tasks() {
         positions[a.owner].push_back({a.op, task, position});
         // The segment the action falls in: the resume after the last wait before it.
         const VertexId from = waits_.size() > first_wait ? waits_.back().resume : task;
-        issue_edges.push_back({from, a.op, a.key, EdgeKind::issue});
+        edges_.push_back({from, a.op, a.key, EdgeKind::issue});
         continue;
       }
       const std::uint32_t g = before->waits + static_cast<std::uint32_t>(waits_.size() - first_wait);
@@ -77,14 +80,13 @@ void PartBuilder::order_tasks() {
     i = j;
   }
   release(actions_);
-  // Edges that leave a task that waits leave its last segment: its finish event fires when that ends.
-  for (EdgeNote& e : edges_) {
-    if (e.kind == EdgeKind::continuation) continue;
+  // Delivered edges that leave a task that waits leave its last segment: its finish event fires when that ends.
+  for (std::size_t i = 0; i < delivered; ++i) {
+    EdgeNote& e = edges_[i];
     const auto s = std::lower_bound(splits.begin(), splits.end(), e.from,
                                     [](const Split& x, VertexId v) { return x.task < v; });
     if (s != splits.end() && s->task == e.from) e.from = waits_[s->first + s->count - 1].resume;
   }
-  edges_.insert(edges_.end(), issue_edges.begin(), issue_edges.end());
   std::vector<std::vector<std::byte>> to_each(ranks);
   for (std::uint32_t r = 0; r < ranks; ++r) {
     if (r == rank()) continue;  // this rank's own share is never written out
