@@ -320,11 +320,26 @@ TEST(GraphPart, DamagedTraceGivesTheWholeFindings) {
   std::ofstream out(dir.path() / "node_2.log", std::ios::app);
   std::string line;
   int requests = 0, times = 0;
+  std::vector<std::string> finish_events;
   while (std::getline(in, line) && (requests < 30 || times < 30)) {
-    if (line.find("Task Request:") != std::string::npos && requests++ < 30) out << line << '\n';
+    if (line.find("Task Request:") != std::string::npos && requests++ < 30) {
+      out << line << '\n';
+      std::istringstream fields(line.substr(line.find("Task Request:") + 13));
+      std::string func, processor, finish;
+      fields >> func >> processor >> finish;
+      finish_events.push_back(finish);
+    }
     if (line.find("Task Time:") != std::string::npos && times++ < 30) out << line << '7' << '\n';
   }
+  // Task Waits of node 0's tasks logged in the files of nodes 1 and 2: waits that reach their task's owner from two
+  // other ranks.
+  ASSERT_GE(finish_events.size(), 4u);
+  std::ofstream node1(dir.path() / "node_1.log", std::ios::app);
+  for (std::size_t i = 0; i + 1 < 4; ++i)
+    (i % 2 == 0 ? out : node1) << "[" << (i % 2 == 0 ? 2 : 1) << " - 7f0000000001] {1}{graph}: Task Wait: "
+                               << finish_events[i] << ' ' << finish_events[i + 1] << ' ' << 10 + i << '\n';
   out.close();
+  node1.close();
   auto read = parser::read_trace({dir.path().string()}, {});
   ASSERT_TRUE(read.ok());
   const BuildResult whole = build_event_graph(*read);
@@ -332,6 +347,7 @@ TEST(GraphPart, DamagedTraceGivesTheWholeFindings) {
   EXPECT_EQ(whole.findings.count(core::Stat::duplicate_task_time), 30u);
   EXPECT_GT(whole.findings.count(core::Stat::external_event), 0u);
   EXPECT_GT(whole.findings.count(core::Stat::zero_byte_copy_orphan), 0u);
+  EXPECT_EQ(whole.graph.waits().size(), 3u);
   expect_parts_are_the_whole(dir.path(), "damaged random-dag");
 }
 

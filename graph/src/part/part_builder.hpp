@@ -78,15 +78,21 @@ struct EdgeNote {
   std::uint8_t unused[7] = {};
 };
 
-// An action of a task, to the task's owner: an operation it issues, or one of its Task Waits.
+// An action of a task, to the task's owner: an operation it issues, or one of its Task Waits (32 bytes: what only
+// a wait needs, which few actions are, is in a WaitDetail of its own).
 struct ActionNote {
   VertexId task = kNoVertex;
   VertexId op = kNoVertex;       // the issued operation; kNoVertex for a wait
   std::uint64_t where = 0;       // file << 40 | line: program order
-  std::uint64_t key = 0;         // the issue edge's key
+  std::uint64_t key = 0;         // the issue edge's key; a wait's: its WaitDetail's index among the owner's
   VertexId awaited = kNoVertex;  // a wait's: the awaited event's producer
   std::uint32_t owner = 0;       // the rank that owns the issued operation, or a wait's awaited producer
-  core::EventKey event;          // a wait's awaited event
+};
+static_assert(sizeof(ActionNote) == 32);
+
+struct WaitDetail {
+  core::EventKey event;  // the awaited event
+  std::uint32_t unused = 0;
   std::int64_t wait_ns = 0;
 };
 
@@ -199,6 +205,7 @@ class PartBuilder {
   ByRank<VertexNote> vertex_out_;
   ByRank<EdgeNote> edge_out_;
   ByRank<ActionNote> action_out_;
+  ByRank<WaitDetail> wait_out_;
   ByRank<TimingNote> time_out_, size_out_;
   ByRank<MergeCountNote> merge_out_;
 
@@ -206,6 +213,7 @@ class PartBuilder {
   std::vector<VertexNote> vertices_;
   std::vector<EdgeNote> edges_;
   std::vector<ActionNote> actions_;
+  std::vector<WaitDetail> wait_details_;
   std::vector<TimingNote> times_, sizes_;
   std::vector<MergeCountNote> merge_counts_;
   std::vector<PositionNote> positions_;

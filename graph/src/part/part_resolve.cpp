@@ -157,8 +157,8 @@ void PartBuilder::resolve_batch(const BatchPlace& place) {
     a.where = program_point(place.file, b.file_line(r.line));
     a.awaited = awaited_vertex;
     a.owner = awaited == nullptr ? 0 : awaited->owner;
-    a.event = r.awaited;
-    a.wait_ns = micros_to_ns(r.micros);
+    a.key = wait_out_[t->owner].size();
+    wait_out_[t->owner].push_back({r.awaited, 0, micros_to_ns(r.micros)});
     action_out_[t->owner].push_back(a);
   }
 }
@@ -190,6 +190,7 @@ void PartBuilder::deliver() {
   vertex_out_.assign(ranks, {});
   edge_out_.assign(ranks, {});
   action_out_.assign(ranks, {});
+  wait_out_.assign(ranks, {});
   time_out_.assign(ranks, {});
   size_out_.assign(ranks, {});
   merge_out_.assign(ranks, {});
@@ -238,6 +239,7 @@ void PartBuilder::deliver() {
     out.array(vertex_out_[r]);
     out.array(edge_out_[r]);
     out.array(action_out_[r]);
+    out.array(wait_out_[r]);
     out.array(time_out_[r]);
     out.array(size_out_[r]);
     out.array(counts);
@@ -245,6 +247,7 @@ void PartBuilder::deliver() {
     release(vertex_out_[r]);
     release(edge_out_[r]);
     release(action_out_[r]);
+    release(wait_out_[r]);
     release(time_out_[r]);
     release(size_out_[r]);
     merge_out_[r] = {};
@@ -252,12 +255,14 @@ void PartBuilder::deliver() {
   vertices_ = std::move(vertex_out_[rank()]);
   edges_ = std::move(edge_out_[rank()]);
   actions_ = std::move(action_out_[rank()]);
+  wait_details_ = std::move(wait_out_[rank()]);
   times_ = std::move(time_out_[rank()]);
   sizes_ = std::move(size_out_[rank()]);
   merge_counts_ = std::move(merge_out_[rank()]);
   vertex_out_ = {};
   edge_out_ = {};
   action_out_ = {};
+  wait_out_ = {};
   time_out_ = {};
   size_out_ = {};
   merge_out_ = {};
@@ -268,7 +273,12 @@ void PartBuilder::deliver() {
     const std::size_t vertices = vertices_.size(), edges = edges_.size();
     in.append_to(vertices_);
     in.append_to(edges_);
+    const std::size_t actions = actions_.size(), details = wait_details_.size();
     in.append_to(actions_);
+    in.append_to(wait_details_);
+    // A wait's detail index was the sender's: after this rank's own and those appended before.
+    for (std::size_t i = actions; i < actions_.size(); ++i)
+      if (actions_[i].op == kNoVertex) actions_[i].key += details;
     in.append_to(times_);
     in.append_to(sizes_);
     in.append_to(merge_counts_);

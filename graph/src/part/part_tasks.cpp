@@ -67,7 +67,8 @@ void PartBuilder::order_tasks() {
       const std::uint32_t g = before->waits + static_cast<std::uint32_t>(waits_.size() - first_wait);
       const VertexId resume = first_resume_ + g;
       const VertexId previous = waits_.size() > first_wait ? waits_.back().resume : task;
-      waits_.push_back({task, resume, a.awaited, a.event, a.wait_ns, position, -1.0f});
+      const WaitDetail& detail = wait_details_.at(a.key);
+      waits_.push_back({task, resume, a.awaited, detail.event, detail.wait_ns, position, -1.0f});
       wait_index_.push_back(g);
       edges_.push_back({previous, resume, edge_key(tail_run, 2 * std::uint64_t{g}), EdgeKind::continuation});
       if (a.awaited != kNoVertex)
@@ -80,6 +81,7 @@ void PartBuilder::order_tasks() {
     i = j;
   }
   release(actions_);
+  release(wait_details_);
   // Delivered edges that leave a task that waits leave its last segment: its finish event fires when that ends.
   for (std::size_t i = 0; i < delivered; ++i) {
     EdgeNote& e = edges_[i];
