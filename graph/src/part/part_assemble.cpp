@@ -36,6 +36,9 @@ GraphPart PartBuilder::assemble() {
   part.whole_vertices = first_resume_ + static_cast<VertexId>(total_waits_);
   const std::size_t n = owned.size();
   part.ids.reserve(n);
+  for (const Owned& o : owned) part.ids.push_back(o.id);
+  // The edges first: their notes are the largest, freed before the vertices' arrays grow.
+  place_edges(part);
   part.kind.reserve(n);
   part.node.reserve(n);
   part.event.reserve(n);
@@ -45,7 +48,6 @@ GraphPart PartBuilder::assemble() {
   part.position.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const Owned& o = owned[i];
-    part.ids.push_back(o.id);
     if (o.from == Owned::From::phase) {
       part.kind.push_back(OpKind::barrier_phase);
       part.node.push_back(owner_node(phase_keys_[o.index].id()));
@@ -140,7 +142,16 @@ GraphPart PartBuilder::assemble() {
   }
   release(merge_counts_);
 
-  // Out-edges: phase order of its phases, then everything delivered, by source and then in the whole graph's order.
+  return part;
+}
+
+// The part's out-edges: the phase order of its phases and everything delivered, by source and then in the whole
+// graph's order (their keys).
+void PartBuilder::place_edges(GraphPart& part) {
+  const std::size_t n = part.ids.size();
+  const auto own_phase_order = std::count_if(phase_order_.begin(), phase_order_.end(),
+                                             [&](const EdgeNote& e) { return part.local(e.from) != n; });
+  edges_.reserve(edges_.size() + static_cast<std::size_t>(own_phase_order));  // exactly, as WireReader::append_to
   for (const EdgeNote& e : phase_order_)
     if (part.local(e.from) != n) edges_.push_back(e);
   release(phase_order_);
@@ -161,7 +172,6 @@ GraphPart PartBuilder::assemble() {
   }
   for (std::size_t i = 0; i < n; ++i) part.edge_offset[i + 1] += part.edge_offset[i];
   release(edges_);
-  return part;
 }
 
 }  // namespace rr::graph::part_detail

@@ -175,6 +175,7 @@ class PartBuilder {
   void count_waits(const std::vector<WaitCount>& mine);
   // part_assemble.cpp
   GraphPart assemble();
+  void place_edges(GraphPart& part);
 
   const PartFiles& files_;
   const NodeRanks ranks_;

@@ -61,6 +61,7 @@ class WireReader {
     const auto n = value<std::uint64_t>();
     if (n > (bytes_.size() - at_) / sizeof(T)) throw std::runtime_error("part build: a message is cut short");
     const std::size_t old = to.size();
+    to.reserve(old + n);  // exactly: growing by doubling would leave room unused at the build's peak
     to.resize(old + n);
     copy(to.data() + old, n * sizeof(T));
   }
