@@ -66,7 +66,7 @@ struct GraphPart {
   std::vector<std::int64_t> barrier_values;
   std::vector<WaitInfo> waits;  // a task_resume's wait
   // Out-edges by local index, in the whole graph's order; targets are whole-graph ids.
-  std::vector<std::uint64_t> edge_offset;
+  std::vector<EdgeOffset> edge_offset;
   std::vector<VertexId> successors;
   std::vector<EdgeKind> successor_kinds;
   // What this rank decided: counts and examples. Summed over ranks, the counts are the whole build's for every

@@ -45,6 +45,7 @@ int whole(const std::string& dir) {
     std::fprintf(stderr, "%s\n", trace.error().to_string().c_str());
     return 1;
   }
+  core::drop_repeated_machine_records(*trace);  // as every command does after reading
   const graph::BuildResult built = graph::build_event_graph_releasing(*trace);
   std::printf("whole: %u vertices, %llu edges, %.2f s, peak %llu KiB\n", built.graph.vertex_count(),
               static_cast<unsigned long long>(built.graph.edge_count()), seconds_since(start),
@@ -84,8 +85,12 @@ int parts(const std::string& dir, std::uint32_t ranks) {
       std::optional<core::TraceRecords> records;
       if (!paths.empty()) {
         auto read = parser::read_trace(paths, {}, 1);
-        if (read) records = std::move(*read);
-        else files.read_error = read.error().to_string();
+        if (read) {
+          records = std::move(*read);
+          core::drop_repeated_machine_records(*records);
+        } else {
+          files.read_error = read.error().to_string();
+        }
       } else {
         records.emplace();
       }

@@ -44,6 +44,16 @@ GraphPart PartBuilder::assemble() {
   part.event.reserve(n);
   part.payload.reserve(n);
   part.local_payload.assign(n, 0);
+  std::size_t tasks = 0, copies = 0, values = 0;
+  for (const VertexNote& v : vertices_) {
+    tasks += v.kind == OpKind::task;
+    copies += v.kind == OpKind::copy;
+    values += v.kind == OpKind::barrier_alter || v.kind == OpKind::barrier_arrive;
+  }
+  part.tasks.reserve(tasks);
+  part.copies.reserve(copies);
+  part.barrier_values.reserve(values);
+  part.waits.reserve(waits_.size());
   part.issuer.assign(n, kNoVertex);
   part.position.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -158,6 +168,7 @@ void PartBuilder::place_edges(GraphPart& part) {
   // Whole ids ascend as local indices do: sorted by source id, the edges are in local order.
   std::sort(edges_.begin(), edges_.end(),
             [](const EdgeNote& a, const EdgeNote& b) { return a.from != b.from ? a.from < b.from : a.key < b.key; });
+  EventGraph::check_edge_count(edges_.size());  // 32-bit offsets, as the whole graph's
   part.edge_offset.assign(n + 1, 0);
   part.successors.reserve(edges_.size());
   part.successor_kinds.reserve(edges_.size());
