@@ -8,35 +8,25 @@
 
 namespace rr::graph::part_detail {
 
-namespace {
-
-// Where an owned vertex's attributes come from.
-struct Owned {
-  VertexId id;
-  enum class From : std::uint8_t { note, phase, wait } from;
-  std::uint32_t index;  // into vertices_, phase_keys_ or waits_
-};
-
-}  // namespace
-
 // over 120 lines because it fills every array of the part in one pass over its vertices, kind by kind, then checks
 // them in another; the checks read what the pass just filled.
 GraphPart PartBuilder::assemble() {
-  std::vector<Owned> owned;
-  owned.reserve(vertices_.size() + waits_.size());
-  for (std::uint32_t i = 0; i < vertices_.size(); ++i) owned.push_back({vertices_[i].id, Owned::From::note, i});
+  // Record vertices come before phases, phases before resumes (docs/scale.md, Global ids), and this rank's
+  // resumes are in id order already (waits_ is by task, then position): only the notes need sorting.
+  std::sort(vertices_.begin(), vertices_.end(), [](const VertexNote& a, const VertexNote& b) { return a.id < b.id; });
+  std::vector<std::uint32_t> own_phases;
   for (std::uint32_t p = 0; p < phase_keys_.size(); ++p)
-    if (owner_of_node(owner_node(phase_keys_[p].id())) == rank())
-      owned.push_back({record_vertices_ + p, Owned::From::phase, p});
-  for (std::uint32_t w = 0; w < waits_.size(); ++w) owned.push_back({waits_[w].resume, Owned::From::wait, w});
-  std::sort(owned.begin(), owned.end(), [](const Owned& a, const Owned& b) { return a.id < b.id; });
+    if (owner_of_node(owner_node(phase_keys_[p].id())) == rank()) own_phases.push_back(p);
+  const std::size_t notes = vertices_.size(), phases_end = notes + own_phases.size();
 
   GraphPart part;
   part.rank = rank();
   part.whole_vertices = first_resume_ + static_cast<VertexId>(total_waits_);
-  const std::size_t n = owned.size();
+  const std::size_t n = phases_end + waits_.size();
   part.ids.reserve(n);
-  for (const Owned& o : owned) part.ids.push_back(o.id);
+  for (const VertexNote& v : vertices_) part.ids.push_back(v.id);
+  for (std::uint32_t p : own_phases) part.ids.push_back(record_vertices_ + p);
+  for (const WaitInfo& w : waits_) part.ids.push_back(w.resume);
   // The edges first: their notes are the largest, freed before the vertices' arrays grow.
   place_edges(part);
   part.kind.reserve(n);
@@ -57,28 +47,29 @@ GraphPart PartBuilder::assemble() {
   part.issuer.assign(n, kNoVertex);
   part.position.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    const Owned& o = owned[i];
-    if (o.from == Owned::From::phase) {
+    if (i >= notes && i < phases_end) {
+      const std::uint32_t p = own_phases[i - notes];
       part.kind.push_back(OpKind::barrier_phase);
-      part.node.push_back(owner_node(phase_keys_[o.index].id()));
-      part.event.push_back(phase_keys_[o.index]);
-      part.payload.push_back(o.index);
+      part.node.push_back(owner_node(phase_keys_[p].id()));
+      part.event.push_back(phase_keys_[p]);
+      part.payload.push_back(p);
       part.local_payload[i] = static_cast<std::uint32_t>(part.phases.size());
-      part.phases.push_back(phase_info_[o.index]);
+      part.phases.push_back(phase_info_[p]);
       continue;
     }
-    if (o.from == Owned::From::wait) {
-      const WaitInfo& w = waits_[o.index];
+    if (i >= phases_end) {
+      const std::size_t index = i - phases_end;
+      const WaitInfo& w = waits_[index];
       const std::size_t task = part.local(w.task);  // a task's resumes come after it, which is already placed
       part.kind.push_back(OpKind::task_resume);
       part.node.push_back(part.node[task]);
       part.event.push_back(part.event[task]);
-      part.payload.push_back(wait_index_[o.index]);
+      part.payload.push_back(wait_index_[index]);
       part.local_payload[i] = static_cast<std::uint32_t>(part.waits.size());
       part.waits.push_back(w);
       continue;
     }
-    const VertexNote& v = vertices_[o.index];
+    const VertexNote& v = vertices_[i];
     part.kind.push_back(v.kind);
     part.node.push_back(v.node);
     part.event.push_back(v.event);

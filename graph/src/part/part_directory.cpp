@@ -38,6 +38,7 @@ void PartBuilder::resolve_references() {
                            [](const Query& a, const Query& b) { return a.event == b.event; }),
                list.end());
   };
+  std::size_t distinct = 0;  // queries after the last dedupe of the whole list
   for (const BatchPlace& place : own_batches_) {
     const std::size_t batch_queries = queries.size();
     const core::RecordBatch& b = *place.batch;
@@ -77,30 +78,42 @@ void PartBuilder::resolve_references() {
       ask(r.awaited, true);
     }
     one_per_event(queries, batch_queries);
+    // Batches name the same events again (a task's actions, its Task Time): the whole list is made one per event
+    // each time it has doubled, so it never holds much more than twice the events this rank's files name.
+    if (queries.size() > 2 * distinct + (std::size_t{1} << 16)) {
+      one_per_event(queries, 0);
+      distinct = queries.size();
+    }
   }
   for (std::uint32_t p = 0; p < phase_keys_.size(); ++p) {
     const std::uint32_t node = owner_node(phase_keys_[p].id());
     if (owner_of_node(node) == rank()) produced(record_vertices_ + p, OpKind::barrier_phase, phase_keys_[p], node);
   }
   one_per_event(queries, 0);
-  ByRank<Query> asked(ranks);
-  for (const Query& q : queries) asked[home_of(q.event)].push_back(q);
-  release(queries);
+  // Each home's questions in one run of the list, this rank's own first, in place: the order within a run does not
+  // matter (answers come back in the order asked, and resolved_ is sorted).
+  const auto own_end = std::partition(queries.begin(), queries.end(),
+                                      [&](const Query& q) { return home_of(q.event) == rank(); });
+  std::sort(own_end, queries.end(),
+            [&](const Query& a, const Query& b) { return home_of(a.event) < home_of(b.event); });
+  std::vector<std::size_t> asked_of(ranks, 0);
+  asked_of[rank()] = static_cast<std::size_t>(own_end - queries.begin());
+  for (auto q = own_end; q != queries.end(); ++q) ++asked_of[home_of(q->event)];
   // This rank's own share is never written out: it stays as it is, for the home step.
   std::vector<std::vector<std::byte>> to_each(ranks);
-  std::vector<std::size_t> asked_of(ranks);
+  const Query* next = queries.data() + asked_of[rank()];
   for (std::uint32_t r = 0; r < ranks; ++r) {
-    asked_of[r] = asked[r].size();
     if (r == rank()) continue;
     WireWriter out;
     out.array(producers[r]);
-    out.array(asked[r]);
+    out.array(next, asked_of[r]);
+    next += asked_of[r];
     to_each[r] = out.take();
     release(producers[r]);
-    release(asked[r]);
   }
+  queries.resize(asked_of[rank()]);
   std::vector<std::vector<std::byte>> from_each =
-      exchange(answer_as_home(exchange(std::move(to_each)), std::move(producers[rank()]), std::move(asked[rank()])));
+      exchange(answer_as_home(exchange(std::move(to_each)), std::move(producers[rank()]), std::move(queries)));
   for (std::uint32_t r = 0; r < ranks; ++r) {
     if (r == rank()) continue;
     WireReader in(from_each[r]);

@@ -29,6 +29,14 @@ class WireWriter {
     const auto* p = reinterpret_cast<const std::byte*>(xs.data());
     bytes_.insert(bytes_.end(), p, p + xs.size() * sizeof(T));
   }
+  // The same as array() for the n values from `data`.
+  template <class T>
+  void array(const T* data, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    value(static_cast<std::uint64_t>(n));
+    const auto* p = reinterpret_cast<const std::byte*>(data);
+    bytes_.insert(bytes_.end(), p, p + n * sizeof(T));
+  }
   std::vector<std::byte> take() { return std::move(bytes_); }
 
  private:
