@@ -28,7 +28,9 @@ struct NodeRanks {
 
 // This rank's files of a 2015 Realm trace: the traced nodes whose model node is in its range.
 struct PartFiles {
-  const core::TraceRecords* records = nullptr;  // its files only, as parser::read_trace read them; null: reading failed
+  // Its files only, as parser::read_trace reads them with the default chunk size (vertex ids follow the batches, so
+  // every rank must cut its files as the whole build's reading does); null: reading failed.
+  const core::TraceRecords* records = nullptr;
   // The same records when the build may free each batch's graph records once they are resolved, as
   // build_event_graph_releasing does (machine records, counts and statistics stay); null: they stay whole.
   core::TraceRecords* releasable = nullptr;
