@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/trace_stats.hpp"
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
 #include "gen/s3d.hpp"
@@ -376,16 +377,25 @@ TEST(GraphPart, RandomSeedsAndNodeCounts) {
 }
 
 // A rank whose file cannot be read stops with its reading error; every other rank stops too, naming that rank and
-// its error (file and place), instead of waiting for it.
-TEST(GraphPart, ARankThatCannotReadItsFileStopsEveryRank) {
+// its error, instead of waiting for it. Two errors: binary data (the reader's own error, with the file and offset),
+// and a malformed line read strictly (core::strict_problem, as --strict reads: the file and line).
+void expect_bad_file_stops_every_rank(bool binary) {
+  SCOPED_TRACE(binary ? "binary data" : "malformed line, read strictly");
   const rr::testing::TestDir dir("rr_graph_part_bad");
   write_program(dir.path(), gen::make_chain(40, {3, 2, 1}));
   auto whole = parser::read_trace({dir.path().string()}, {});
   ASSERT_TRUE(whole.ok());
+  std::uint64_t lines = 0;
   {
+    std::ifstream in(dir.path() / "node_1.log");
+    for (std::string line; std::getline(in, line);) ++lines;
     std::ofstream bad(dir.path() / "node_1.log", std::ios::app);
-    bad << "[1 - 7f] {2}{graph}: Task Request: 5 80800000 (20800005,1) (0,0) (0,0) 0 0x0 8\n";
-    bad << std::string("binary\0data", 11) << '\n';
+    if (binary) {
+      bad << std::string("binary\0data", 11) << '\n';
+    } else {
+      bad << "[1 - 7f] {2}{graph}: Task Request: 5 80800000 (20800005,1) (0,0)\n";  // fields missing
+      ++lines;
+    }
   }
   const NodeRanks ranks{3, 3};
   std::vector<PartFiles> files(3);
@@ -395,23 +405,32 @@ TEST(GraphPart, ARankThatCannotReadItsFileStopsEveryRank) {
     files[r].file_index = {r};
     files[r].total_files = 3;
     auto read = parser::read_trace({path}, {});
-    if (read) {
+    if (!read) {
+      files[r].read_error = read.error().to_string();
+    } else if (const auto problem = core::strict_problem(*read)) {
+      files[r].read_error = problem->to_string();
+    } else {
       records[r] = std::move(*read);
       files[r].records = &records[r];
-    } else {
-      files[r].read_error = read.error().to_string();
     }
   }
-  ASSERT_EQ(files[1].records, nullptr) << "node_1.log was read although it holds a NUL byte";
-  ASSERT_NE(files[1].read_error.find("node_1.log"), std::string::npos) << files[1].read_error;
+  ASSERT_EQ(files[1].records, nullptr) << "node_1.log was read although it is damaged";
+  const std::string where = binary ? "node_1.log" : "node_1.log:" + std::to_string(lines);
+  ASSERT_NE(files[1].read_error.find(where), std::string::npos) << files[1].read_error;
   const Built built = build_parts(files, ranks, 7);
   for (std::uint32_t r = 0; r < 3; ++r) {
     EXPECT_FALSE(built.parts[r]) << "rank " << r << " built a part";
-    EXPECT_NE(built.errors[r].find("node_1.log"), std::string::npos) << built.errors[r];
+    EXPECT_NE(built.errors[r].find(where), std::string::npos) << built.errors[r];
     if (r != 1) {
-      EXPECT_NE(built.errors[r].find("rank 1 of 3"), std::string::npos) << built.errors[r];
+      EXPECT_NE(built.errors[r].find("rank 1 of 3 stopped building its part of the graph"), std::string::npos)
+          << built.errors[r];
     }
   }
+}
+
+TEST(GraphPart, ARankThatCannotReadItsFileStopsEveryRank) {
+  expect_bad_file_stops_every_rank(true);
+  expect_bad_file_stops_every_rank(false);
 }
 
 }  // namespace
