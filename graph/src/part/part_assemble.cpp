@@ -158,7 +158,7 @@ void PartBuilder::place_edges(GraphPart& part) {
   release(phase_order_);
   // Whole ids ascend as local indices do: sorted by source id, the edges are in local order.
   std::sort(edges_.begin(), edges_.end(),
-            [](const EdgeNote& a, const EdgeNote& b) { return a.from != b.from ? a.from < b.from : a.key < b.key; });
+            [](const EdgeNote& a, const EdgeNote& b) { return a.from != b.from ? a.from < b.from : a.order < b.order; });
   EventGraph::check_edge_count(edges_.size());  // 32-bit offsets, as the whole graph's
   part.edge_offset.assign(n + 1, 0);
   part.successors.reserve(edges_.size());
@@ -170,7 +170,7 @@ void PartBuilder::place_edges(GraphPart& part) {
       throw std::logic_error("part build: an edge from a vertex this rank does not own");
     ++part.edge_offset[from + 1];
     part.successors.push_back(e.to);
-    part.successor_kinds.push_back(e.kind);
+    part.successor_kinds.push_back(e.kind());
   }
   for (std::size_t i = 0; i < n; ++i) part.edge_offset[i + 1] += part.edge_offset[i];
   release(edges_);

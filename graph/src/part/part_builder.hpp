@@ -25,8 +25,11 @@
 namespace rr::graph::part_detail {
 
 // Edges carry a key that orders them as the whole build's freeze does: its runs (barrier edges, then each batch's in
-// input order, then the waits' continuation and wait edges), and within a run the order it pushed them.
-inline std::uint64_t edge_key(std::uint64_t run, std::uint64_t seq) { return run << 40 | seq; }
+// input order, then the waits' continuation and wait edges), and within a run the order it pushed them. A run is
+// below 2^24 (lay_out refuses more batches) and an order within it below 2^37 (twice the 32-bit vertex ids and
+// values, plus a batch's merge inputs), so that a key and an edge's kind share 64 bits (EdgeNote).
+inline constexpr std::uint64_t kMaxRuns = std::uint64_t{1} << 24;
+inline std::uint64_t edge_key(std::uint64_t run, std::uint64_t seq) { return run << 37 | seq; }
 inline constexpr std::uint64_t kBarrierRun = 0;
 
 // One batch of the whole trace: where its vertices and payloads start.
@@ -70,13 +73,19 @@ struct VertexNote {
 };
 static_assert(sizeof(VertexNote) == 44);
 
+// An edge, to the owner of its source: 16 bytes, its kind in the three lowest bits below its key, so that sorting by
+// `order` sorts by key. Edges are the most numerous notes.
 struct EdgeNote {
   VertexId from = kNoVertex;
   VertexId to = kNoVertex;
-  std::uint64_t key = 0;
-  EdgeKind kind = EdgeKind::precondition;
-  std::uint8_t unused[7] = {};
+  std::uint64_t order = 0;  // edge_key(...) << 3 | kind
+
+  EdgeNote() = default;
+  EdgeNote(VertexId source, VertexId target, std::uint64_t key, EdgeKind kind)
+      : from(source), to(target), order(key << 3 | static_cast<std::uint64_t>(kind)) {}
+  EdgeKind kind() const { return static_cast<EdgeKind>(order & 7); }
 };
+static_assert(sizeof(EdgeNote) == 16 && kEdgeKindCount <= 8);
 
 // An action of a task, to the task's owner: an operation it issues, or one of its Task Waits (32 bytes: what only
 // a wait needs, which few actions are, is in a WaitDetail of its own).

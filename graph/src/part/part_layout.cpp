@@ -149,6 +149,9 @@ void PartBuilder::lay_out() {
     }
   }
   total_batches_ = global;
+  // Every batch is a run of edge keys, and so is the tail after them (edge_key).
+  if (std::uint64_t{total_batches_} + 2 > kMaxRuns)
+    throw std::runtime_error("part build: more batches than edge keys order (2^24 - 2)");
   record_vertices_ = static_cast<VertexId>(v);
   total_values_ = static_cast<std::uint32_t>(values);
   lay_out_phases(from_each);
