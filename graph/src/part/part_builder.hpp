@@ -44,14 +44,16 @@ struct BatchPlace {
   core::RecordBatch* releasable = nullptr;   // the same, when the build may free its records
 };
 
-// Where a referenced event is produced: the directory's answer.
+// Where a referenced event is produced: the directory's answer. 20 bytes, as a home holds one per event it keeps and
+// a rank one per event its files name, both beside the records.
+inline constexpr std::uint32_t kMaxRanks = std::uint32_t{1} << 24;
 struct Producer {
   core::EventKey event;
   VertexId vertex = kNoVertex;  // kNoVertex: nothing produces it
-  OpKind kind = OpKind::task;
-  std::uint8_t unused[3] = {};
-  std::uint32_t owner = 0;  // the rank that owns the producing vertex
+  std::uint32_t owner : 24 = 0;  // the rank that owns the producing vertex (below kMaxRanks)
+  OpKind kind : 8 = OpKind::task;
 };
+static_assert(sizeof(Producer) == 20);
 
 // A reference to an event, asked of its home.
 struct Query {

@@ -23,7 +23,7 @@ void PartBuilder::resolve_references() {
   ByRank<Producer> producers(ranks);
   std::vector<Query> queries;
   auto produced = [&](VertexId v, OpKind kind, const core::EventKey& e, std::uint32_t node) {
-    if (!e.is_none()) producers[home_of(e)].push_back({e, v, kind, {}, owner_of_node(node)});
+    if (!e.is_none()) producers[home_of(e)].push_back({e, v, owner_of_node(node), kind});
   };
   auto ask = [&](const core::EventKey& e, bool general) {
     if (!e.is_none()) queries.push_back({e, general});

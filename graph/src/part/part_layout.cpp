@@ -81,6 +81,7 @@ std::vector<std::byte> describe_files(const PartFiles& files) {
 
 void PartBuilder::lay_out() {
   if (files_.records == nullptr) throw std::runtime_error(files_.read_error);
+  if (exchange_.ranks() >= kMaxRanks) throw std::invalid_argument("part build: more ranks than 2^24 - 1");
   if (files_.releasable && files_.releasable != files_.records)
     throw std::invalid_argument("part build: releasable records must be the records read");
   if (files_.file_index.size() != files_.records->files.size())
