@@ -46,6 +46,14 @@ GraphPart PartBuilder::assemble() {
   part.waits.reserve(waits_.size());
   part.issuer.assign(n, kNoVertex);
   part.position.assign(n, 0);
+  for (const PositionNote& p : positions_) {
+    const std::size_t i = part.local(p.op);
+    if (i == n) throw std::logic_error("part build: a position for a vertex this rank does not own");
+    part.issuer[i] = p.issuer;
+    part.position[i] = p.position;
+  }
+  release(positions_);
+  // The vertex notes are read once, in order, and give their pages back as the arrays they fill grow.
   for (std::size_t i = 0; i < n; ++i) {
     if (i >= notes && i < phases_end) {
       const std::uint32_t p = own_phases[i - notes];
@@ -94,15 +102,9 @@ GraphPart PartBuilder::assemble() {
       part.local_payload[i] = static_cast<std::uint32_t>(part.barrier_values.size());
       part.barrier_values.push_back(static_cast<std::int64_t>(v.first.value()));
     }
+    discard_read(vertices_, i + 1);
   }
   release(vertices_);
-  for (const PositionNote& p : positions_) {
-    const std::size_t i = part.local(p.op);
-    if (i == n) throw std::logic_error("part build: a position for a vertex this rank does not own");
-    part.issuer[i] = p.issuer;
-    part.position[i] = p.position;
-  }
-  release(positions_);
 
   // Timing records: the first in input order counts, the others are findings.
   auto join = [&](std::vector<TimingNote>& notes, auto&& set, core::Stat repeated) {
@@ -164,7 +166,9 @@ void PartBuilder::place_edges(GraphPart& part) {
   part.successors.reserve(edges_.size());
   part.successor_kinds.reserve(edges_.size());
   std::size_t from = 0;
-  for (const EdgeNote& e : edges_) {
+  for (std::size_t k = 0; k < edges_.size(); ++k) {
+    discard_read(edges_, k);  // read in order, once: their pages go back as the part's edges grow
+    const EdgeNote& e = edges_[k];
     while (from < n && part.ids[from] < e.from) ++from;
     if (from == n || part.ids[from] != e.from)
       throw std::logic_error("part build: an edge from a vertex this rank does not own");

@@ -139,6 +139,14 @@ struct WaitCount {
   std::uint32_t waits = 0;
 };
 
+// Gives back the whole pages of an array's first `done` elements once they have been read for the last time: an
+// array read once front to back then shrinks while what is built from it grows. Acts every 2^16 elements, so that
+// it can be called for each one.
+template <class T>
+void discard_read(const std::vector<T>& array, std::size_t done) {
+  if (done % (std::size_t{1} << 16) == 0) platform::discard_pages(array.data(), done * sizeof(T));
+}
+
 // Messages to each rank, by destination.
 template <class T>
 using ByRank = std::vector<std::vector<T>>;

@@ -160,7 +160,9 @@ std::vector<std::vector<std::byte>> PartBuilder::answer_as_home(std::vector<std:
     std::vector<Producer> mine;
     std::vector<Producer>& answers = r == rank() ? resolved_ : mine;
     answers.reserve(answers.size() + questions[r].size());
-    for (const Query& q : questions[r]) {
+    for (std::size_t k = 0; k < questions[r].size(); ++k) {
+      discard_read(questions[r], k);  // read in order, once: their pages go back as the answers grow
+      const Query& q = questions[r][k];
       const auto it = std::lower_bound(directory.begin(), directory.end(), Producer{q.event, 0}, producer_less);
       if (it != directory.end() && it->event == q.event) {
         answers.push_back(*it);

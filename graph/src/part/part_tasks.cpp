@@ -55,6 +55,7 @@ void PartBuilder::order_tasks() {
     const bool waits = before != waits_before_.end() && before->task == task;
     const std::size_t first_wait = waits_.size();
     for (std::size_t k = i; k < j; ++k) {
+      discard_read(actions_, k);  // read in order, once: their pages go back as positions and edges grow
       const ActionNote& a = actions_[k];
       const auto position = static_cast<std::uint32_t>(k - i);
       if (a.op != kNoVertex) {
