@@ -176,6 +176,7 @@ class PartBuilder {
   void note_phase_findings(const std::unordered_map<std::uint64_t, std::uint32_t>& created);
   // part_directory.cpp
   void resolve_references();
+  void reserve_producers(ByRank<Producer>& producers) const;
   std::vector<std::vector<std::byte>> answer_as_home(std::vector<std::vector<std::byte>> from_each,
                                                      std::vector<Producer> directory, std::vector<Query> own_questions);
   const Producer& producer(const core::EventKey& e) const;

@@ -28,6 +28,7 @@ void PartBuilder::resolve_references() {
   auto ask = [&](const core::EventKey& e, bool general) {
     if (!e.is_none()) queries.push_back({e, general});
   };
+  reserve_producers(producers);
   // One query per event, general if any reference to it is: batch by batch, then all, so that the list of every
   // reference (many name one enclosing task) is never whole.
   auto one_per_event = [](std::vector<Query>& list, std::size_t from) {
@@ -37,6 +38,8 @@ void PartBuilder::resolve_references() {
     list.erase(std::unique(list.begin() + static_cast<std::ptrdiff_t>(from), list.end(),
                            [](const Query& a, const Query& b) { return a.event == b.event; }),
                list.end());
+    // The room the duplicates took gives its pages back until the list grows into it again.
+    platform::discard_pages(list.data() + list.size(), (list.capacity() - list.size()) * sizeof(Query));
   };
   std::size_t distinct = 0;  // queries after the last dedupe of the whole list
   for (const BatchPlace& place : own_batches_) {
@@ -124,6 +127,24 @@ void PartBuilder::resolve_references() {
     release(from_each[r]);
   }
   std::sort(resolved_.begin(), resolved_.end(), producer_less);
+}
+
+// Room for each home's producers, counted first: growing by doubling would copy the largest list at the step's peak.
+void PartBuilder::reserve_producers(ByRank<Producer>& producers) const {
+  std::vector<std::size_t> homed(producers.size(), 0);
+  auto count = [&](const core::EventKey& e) {
+    if (!e.is_none()) ++homed[home_of(e)];
+  };
+  for (const BatchPlace& place : own_batches_) {
+    const core::RecordBatch& b = *place.batch;
+    for (const auto& r : b.task_requests) count(r.finish);
+    for (const auto& r : b.copy_requests) count(r.copy);
+    for (const auto& r : b.event_merges) count(r.merged);
+    for (const auto& r : b.event_triggers) count(r.event);
+  }
+  for (const core::EventKey& phase : phase_keys_)
+    if (owner_of_node(owner_node(phase.id())) == rank()) count(phase);
+  for (std::size_t r = 0; r < producers.size(); ++r) producers[r].reserve(homed[r]);
 }
 
 // As the home: the directory of the events homed here, from every rank's producers, keeping the first producer of
