@@ -5,6 +5,7 @@
 #include <string>
 
 #include "graph/src/part/part_builder.hpp"
+#include "graph/src/part/part_wire.hpp"
 
 namespace rr::graph::part_detail {
 
@@ -154,7 +155,7 @@ void PartBuilder::place_edges(GraphPart& part) {
   const std::size_t n = part.ids.size();
   const auto own_phase_order = std::count_if(phase_order_.begin(), phase_order_.end(),
                                              [&](const EdgeNote& e) { return part.local(e.from) != n; });
-  edges_.reserve(edges_.size() + static_cast<std::size_t>(own_phase_order));  // exactly, as WireReader::append_to
+  grow_room(edges_, edges_.size() + static_cast<std::size_t>(own_phase_order));  // exactly, as WireReader::append_to
   for (const EdgeNote& e : phase_order_)
     if (part.local(e.from) != n) edges_.push_back(e);
   release(phase_order_);

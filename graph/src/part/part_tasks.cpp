@@ -43,9 +43,10 @@ void PartBuilder::order_tasks() {
     std::size_t first, count;  // its waits in waits_
   };
   std::vector<Split> splits;
-  // Each action adds one edge here (an issue, or a wait's continuation); room never written is never resident.
+  // Each action adds one edge here (an issue, or a wait's continuation), and each wait of the whole graph at most one
+  // wait edge (its own or another rank's), all without growing the array again.
   const std::size_t delivered = edges_.size();
-  edges_.reserve(delivered + actions_.size());
+  grow_room(edges_, delivered + actions_.size() + total_waits_);
   for (auto& p : positions) p.reserve(actions_.size());
   for (std::size_t i = 0, t = 0; i < actions_.size(); ++t) {
     const VertexId task = actions_[i].task;

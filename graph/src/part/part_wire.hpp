@@ -4,6 +4,7 @@
 // here) or stopped (PartBuilder::send_failure): written first, so that no byte of the message moves to make room.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <cstdint>
@@ -11,7 +12,27 @@
 #include <type_traits>
 #include <vector>
 
+#include "platform/freed_memory.hpp"
+
 namespace rr::graph::part_detail {
+
+// Gives `array` room for `room` elements without holding it twice, as reserve would while it copies: the elements
+// move to the new room a block at a time, each block's old pages given back once it is copied.
+template <class T>
+void grow_room(std::vector<T>& array, std::size_t room) {
+  if (room <= array.capacity()) return;
+  std::vector<T> grown;
+  grown.reserve(room);
+  constexpr std::size_t kBlock = std::size_t{1} << 16;
+  for (std::size_t at = 0; at < array.size(); at += kBlock) {
+    const std::size_t end = std::min(array.size(), at + kBlock);
+    grown.insert(grown.end(), array.begin() + static_cast<std::ptrdiff_t>(at),
+                 array.begin() + static_cast<std::ptrdiff_t>(end));
+    platform::discard_pages(array.data(), end * sizeof(T));
+  }
+  platform::free_array(array);
+  array = std::move(grown);
+}
 
 class WireWriter {
  public:
@@ -69,7 +90,7 @@ class WireReader {
     const auto n = value<std::uint64_t>();
     if (n > (bytes_.size() - at_) / sizeof(T)) throw std::runtime_error("part build: a message is cut short");
     const std::size_t old = to.size();
-    to.reserve(old + n);  // exactly: growing by doubling would leave room unused at the build's peak
+    grow_room(to, old + n);  // exactly: growing by doubling would leave room unused at the build's peak
     to.resize(old + n);
     copy(to.data() + old, n * sizeof(T));
   }
