@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -90,7 +91,10 @@ struct GraphPart {
 // Builds this rank's part; every rank of `exchange` calls it at once. A rank whose reading failed (files.records
 // null) still takes part in the first exchange, so that every rank stops with an error naming that rank and what it
 // could not read; std::runtime_error on every rank.
+// `after_step`, when given, is called with each step's name as it ends (layout, directory, deliveries, tasks,
+// assembly): the benchmark reads each step's peak memory there.
 GraphPart build_graph_part(const PartFiles& files, const NodeRanks& ranks, RankExchange& exchange,
-                           const BuildOptions& options = {});
+                           const BuildOptions& options = {},
+                           const std::function<void(const char* step)>& after_step = nullptr);
 
 }  // namespace rr::graph

@@ -32,11 +32,19 @@ GraphPart PartBuilder::build() {
     // What reading freed (the repeated machine records, dropped once every file is read) stays in the heap until it
     // is trimmed, under every step's peak: 79 MiB on a rank of the 1,024-node S3D trace at four ranks.
     platform::FreedMemory::give_back();
+    const auto ended = [&](const char* step) {
+      if (after_step_) after_step_(step);
+    };
     lay_out();
+    ended("layout");
     resolve_references();
+    ended("directory");
     deliver();
+    ended("deliveries");
     order_tasks();
+    ended("tasks");
     GraphPart part = assemble();
+    ended("assembly");
     log_.append_to(part.findings);
     part.findings.external_references = external_references_;
     part.findings.pre_first_phase_references = pre_first_phase_references_;
@@ -91,8 +99,8 @@ void PartBuilder::send_failure(const std::string& what) {
 }  // namespace part_detail
 
 GraphPart build_graph_part(const PartFiles& files, const NodeRanks& ranks, RankExchange& exchange,
-                           const BuildOptions& options) {
-  return part_detail::PartBuilder(files, ranks, exchange, options).build();
+                           const BuildOptions& options, const std::function<void(const char*)>& after_step) {
+  return part_detail::PartBuilder(files, ranks, exchange, options, after_step).build();
 }
 
 }  // namespace rr::graph

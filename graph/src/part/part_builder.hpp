@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -153,8 +154,10 @@ using ByRank = std::vector<std::vector<T>>;
 
 class PartBuilder {
  public:
-  PartBuilder(const PartFiles& files, const NodeRanks& ranks, RankExchange& exchange, const BuildOptions& options)
-      : files_(files), ranks_(ranks), exchange_(exchange), options_(options), log_(options.examples_per_finding) {}
+  PartBuilder(const PartFiles& files, const NodeRanks& ranks, RankExchange& exchange, const BuildOptions& options,
+              const std::function<void(const char*)>& after_step)
+      : files_(files), ranks_(ranks), exchange_(exchange), options_(options), after_step_(after_step),
+        log_(options.examples_per_finding) {}
 
   GraphPart build();
 
@@ -201,6 +204,7 @@ class PartBuilder {
   const NodeRanks ranks_;
   RankExchange& exchange_;
   const BuildOptions& options_;
+  const std::function<void(const char*)>& after_step_;
   FindingLog log_;
   bool failure_sent_ = false;
   PartTraffic traffic_;
