@@ -182,7 +182,9 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
   if (auto note = session::eft_note(settings->mapping)) print_message(command, "note: " + *note);
   settings->engine.execution.network = common.network;
   auto run = session::replay_trace(*trace, {in.machine, in.overrides}, *settings);
-  // Over MPI ranks only this replay: the what-ifs and samples that reuse the settings run on rank 0 alone.
+  // Over MPI ranks this replay and its critical path, walked over the ranks: the what-ifs and samples that reuse the
+  // settings run on rank 0 alone, and every other rank's part ends here.
+  if (settings->engine.execution.network && run) settings->engine.execution.network->part_done();
   settings->engine.execution.network = nullptr;
   if (!run) {
     print_error(command, run.error().to_string());

@@ -3,8 +3,10 @@
 // implementation of this (ReplayExecution::network), and tests an in-process one.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -28,9 +30,15 @@ class BlockNetwork {
   virtual std::optional<Message> receive(bool wait) = 0;
   // Rank 0 says something about how the replay runs (it runs on rank 0 alone, and why).
   virtual void note(std::string_view text) = 0;
-  // This rank's part in the replay is over: rank 0 holds all it needs from it. Rank 0 goes on with the command
-  // (its report); a program may end any other rank's process here.
+  // This rank's part in the command is over: rank 0 holds all it needs from it (the replay, its critical path and
+  // its what-ifs are done). The command calls it, not the replay, which is followed by more work over the ranks.
+  // Rank 0 goes on with the command (its report); a program may end any other rank's process here.
   virtual void part_done() = 0;
+
+  // Messages taken in before the stage that wants them (a replay, the critical path's walk, the next replay), by
+  // their first byte, in the order they came. The network keeps them, not a stage: a fast rank's first message of
+  // the next stage may come while this rank is still in the one before.
+  std::array<std::deque<Message>, 8> kept;
 };
 
 }  // namespace rr::replay

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/event_graph.hpp"
@@ -60,6 +61,9 @@ struct CriticalPath {
   std::array<TimeNs, kPathClassCount> by_class{};
   std::map<std::string, TimeNs> by_label;  // finer: per kind+function, per copy path, per contended resource
   std::map<PathResource, TimeNs> contention;  // the contention class by resource; sums to by_class[contention]
+  // The compute class by function and the kind it ran on (a task on no model processor left out; background work
+  // as CPU): what "Bounded by" ranks functions by, summed where each step's operation is known.
+  std::map<std::pair<std::uint32_t, core::ProcessorKind>, TimeNs> compute_by_function;
   TimeNs lower_bound_ns = 0;  // infinite-resource bound: the same durations and latencies, no queueing
 };
 

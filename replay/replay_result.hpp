@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,11 @@ struct StuckExample {
   graph::VertexId vertex = graph::kNoVertex;
   std::string reason;
 };
+
+// A replay over ranks (replay/block_network.hpp): the network and who owns which operation, kept with a rank's
+// result for what goes on over the ranks after the replay (the critical path's walk). Defined in
+// replay/src/rank_part.hpp.
+struct RankPart;
 
 struct ReplayResult {
   TimeNs makespan_ns = 0;
@@ -113,6 +119,10 @@ struct ReplayResult {
   // How the replay ran, not what it found: the blocks it was split into (ReplayExecution::blocks), 1 for one
   // engine. The rest of the result is the same for any count.
   std::uint32_t blocks = 1;
+  // Set by a replay split over ranks, and on a rank other than 0 of one that ran on rank 0 alone: then the
+  // analyses of this result (critical_path) run over the ranks too, each rank reading only its own operations'
+  // records. Null for a replay in one process, and on rank 0 of one that ran there alone.
+  std::shared_ptr<const RankPart> over_ranks;
 };
 
 }  // namespace rr::replay

@@ -81,7 +81,6 @@ std::vector<std::byte> pack_block_result(const graph::EventGraph& g, const Machi
   });
   w.put_all<OperationWire>(ops);
   w.put_all<PhaseState>(phases);
-  w.put_all<CopyStart>(copies_started_for_others(g, p, block, r.ops));
   std::vector<ProcessorUsage> processors;
   processors_of(map, p, block, [&](std::uint32_t i) { processors.push_back(r.processors[i]); });
   w.put_all<ProcessorUsage>(processors);
@@ -97,8 +96,7 @@ std::vector<std::byte> pack_block_result(const graph::EventGraph& g, const Machi
 }
 
 BlockOutput unpack_block_result(const graph::EventGraph& g, const MachineMap& map, const Partition& p,
-                                std::uint32_t block, std::span<const std::byte> bytes, SharedState& shared,
-                                std::vector<CopyStart>& starts) {
+                                std::uint32_t block, std::span<const std::byte> bytes, SharedState& shared) {
   ReplayResult& r = shared.r;
   ByteReader in(bytes);
   in.get<WireKind>();
@@ -114,7 +112,6 @@ BlockOutput unpack_block_result(const graph::EventGraph& g, const MachineMap& ma
       shared.phase[g.payload(v)] = phases[phase++];
     }
   });
-  for (const CopyStart& s : in.get_all<CopyStart>()) starts.push_back(s);
   const auto processors = in.get_all<ProcessorUsage>();
   std::size_t at = 0;
   processors_of(map, p, block, [&](std::uint32_t i) { r.processors[i] = processors.at(at++); });

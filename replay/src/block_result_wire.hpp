@@ -1,7 +1,8 @@
 // A block's part of the result of a replay over ranks (network_replay.hpp): what its engine wrote into its own
-// process's shared state (its operations' records, processors and phases, and the starts of other blocks' copies
-// whose first hop it ran) and its output. Its rank lays them into bytes; rank 0 lays them into its shared state,
-// which then holds what the shared state of a replay on threads holds.
+// process's shared state (its operations' records, made whole with the starts of its copies whose first hop
+// another block ran: exchange_copy_starts, its processors and phases) and its output. Its rank lays them into
+// bytes; rank 0 lays them into its shared state, which then holds what the shared state of a replay on threads
+// holds.
 #pragma once
 
 #include <cstddef>
@@ -26,17 +27,16 @@ struct CopyStart {
 std::vector<std::byte> pack_block_result(const graph::EventGraph& g, const MachineMap& map, const Partition& p,
                                          std::uint32_t block, const SharedState& shared, const BlockOutput& out);
 
-// Rank 0: lays block `block`'s result into `shared` and gives its output; the starts of copies it ran the first hop
-// of are added to `starts`, to be laid once every block's records are in (lay_copy_starts).
+// Rank 0: lays block `block`'s result into `shared` and gives its output.
 BlockOutput unpack_block_result(const graph::EventGraph& g, const MachineMap& map, const Partition& p,
-                                std::uint32_t block, std::span<const std::byte> bytes, SharedState& shared,
-                                std::vector<CopyStart>& starts);
+                                std::uint32_t block, std::span<const std::byte> bytes, SharedState& shared);
 
 // The copies of other blocks whose first hop block `block` started, from its own records.
 std::vector<CopyStart> copies_started_for_others(const graph::EventGraph& g, const Partition& p, std::uint32_t block,
                                                  const OperationRecords& ops);
 
-// Each copy's record, which holds what its own block wrote, gets its start from the block of its first hop.
+// Each copy's record, which holds what its own block wrote, gets its start from the block of its first hop (on the
+// copy's own rank, before its records are used).
 void lay_copy_starts(const std::vector<CopyStart>& starts, OperationRecords& ops);
 
 }  // namespace rr::replay

@@ -21,7 +21,7 @@ struct PacketHead {
 };
 
 WireKind kind_of(const BlockNetwork::Message& m) {
-  if (m.bytes.empty() || std::to_integer<std::uint8_t>(m.bytes[0]) > static_cast<std::uint8_t>(WireKind::result))
+  if (m.bytes.empty() || std::to_integer<std::uint8_t>(m.bytes[0]) >= kWireKinds)
     throw std::logic_error("replay over ranks: a message of no known kind from rank " + std::to_string(m.from));
   return static_cast<WireKind>(m.bytes[0]);
 }
@@ -29,7 +29,8 @@ WireKind kind_of(const BlockNetwork::Message& m) {
 }  // namespace
 
 std::optional<BlockNetwork::Message> Inbox::next(WireKind kind, bool wait) {
-  auto& kept = kept_[static_cast<std::size_t>(kind)];
+  static_assert(kWireKinds <= std::tuple_size_v<decltype(BlockNetwork::kept)>);
+  auto& kept = net_.kept[static_cast<std::size_t>(kind)];
   if (!kept.empty()) {
     BlockNetwork::Message m = std::move(kept.front());
     kept.pop_front();
@@ -38,7 +39,7 @@ std::optional<BlockNetwork::Message> Inbox::next(WireKind kind, bool wait) {
   while (auto m = net_.receive(wait)) {
     const WireKind k = kind_of(*m);
     if (k == kind) return m;
-    kept_[static_cast<std::size_t>(k)].push_back(std::move(*m));
+    net_.kept[static_cast<std::size_t>(k)].push_back(std::move(*m));
   }
   return std::nullopt;
 }

@@ -22,11 +22,13 @@
 
 namespace rr::replay {
 
-// The first byte of every message of a replay over ranks.
-enum class WireKind : std::uint8_t { start, packet, result };
+// The first byte of every message of a replay over ranks: a block's start, its packets, the starts of copies whose
+// first hop another block ran, its part of the result for rank 0; the critical path's walk and its lower bound.
+enum class WireKind : std::uint8_t { start, packet, copy_starts, result, path, bound };
+inline constexpr std::uint8_t kWireKinds = 6;
 
 // Messages that come before the stage that wants them (a fast rank's first packets while this one still waits
-// for the start), kept by kind in the order they came.
+// for the start), kept by kind in the order they came (BlockNetwork::kept).
 class Inbox {
  public:
   explicit Inbox(BlockNetwork& net) : net_(net) {}
@@ -35,7 +37,6 @@ class Inbox {
 
  private:
   BlockNetwork& net_;
-  std::array<std::deque<BlockNetwork::Message>, 3> kept_;
 };
 
 class NetworkPump {

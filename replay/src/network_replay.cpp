@@ -14,6 +14,7 @@
 #include "replay/src/engine.hpp"
 #include "replay/src/network_pump.hpp"
 #include "replay/src/partition.hpp"
+#include "replay/src/rank_part.hpp"
 #include "replay/src/shared_state.hpp"
 
 namespace rr::replay {
@@ -91,18 +92,45 @@ void replay_block(BlockNetwork& net, Inbox& inbox, Blocks& blocks, BlockLink& li
   pump.farewell();
 }
 
+// Each block's records of its own operations made whole: a copy's start comes from the block that ran its first
+// hop, when that is another one.
+void exchange_copy_starts(const graph::EventGraph& g, const Partition& p, BlockNetwork& net, Inbox& inbox,
+                          OperationRecords& ops) {
+  std::vector<std::vector<CopyStart>> to(net.ranks());
+  for (const CopyStart& s : copies_started_for_others(g, p, net.rank(), ops)) to[p.of_vertex[s.copy]].push_back(s);
+  for (std::uint32_t x = 0; x < net.ranks(); ++x) {
+    if (x == net.rank()) continue;
+    ByteWriter w;
+    w.put(WireKind::copy_starts);
+    w.put_all<CopyStart>(to[x]);
+    net.send(x, w.take());
+  }
+  for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
+    const auto m = inbox.next(WireKind::copy_starts, true);
+    ByteReader in(m->bytes);
+    in.get<WireKind>();
+    lay_copy_starts(in.get_all<CopyStart>(), ops);
+  }
+}
+
 // Rank 0: every other block's part laid into `shared` beside its own; their outputs in block order.
 std::vector<BlockOutput> gather(const graph::EventGraph& g, const MachineMap& map, const Partition& p,
                                 BlockNetwork& net, Inbox& inbox, SharedState& shared, BlockOutput own) {
   std::vector<BlockOutput> outputs(net.ranks());
-  std::vector<CopyStart> starts = copies_started_for_others(g, p, 0, shared.r.ops);
   for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
     const auto m = inbox.next(WireKind::result, true);
-    outputs[m->from] = unpack_block_result(g, map, p, m->from, m->bytes, shared, starts);
+    outputs[m->from] = unpack_block_result(g, map, p, m->from, m->bytes, shared);
   }
-  lay_copy_starts(starts, shared.r.ops);
   outputs[0] = std::move(own);
   return outputs;
+}
+
+std::shared_ptr<const RankPart> rank_part(BlockNetwork& net, Partition partition, bool holds_nothing) {
+  auto part = std::make_shared<RankPart>();
+  part->net = &net;
+  part->partition = std::move(partition);
+  part->holds_nothing = holds_nothing;
+  return part;
 }
 
 }  // namespace
@@ -124,7 +152,7 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
     partition = partition_by_node(g, map, model, shared.copies, options.rules.noise, ranks, {0, 0});
   if (const char* why = why_alone(model, options, partition); why || ranks == 1) {
     if (me != 0) {  // rank 0 replays it all
-      net.part_done();
+      shared.r.over_ranks = rank_part(net, {}, true);
       return std::move(shared.r);
     }
     if (why && ranks > 1) net.note(std::string("the replay runs on rank 0 alone: ") + why);
@@ -134,7 +162,6 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
     std::vector<BlockOutput> outputs;
     outputs.push_back(engine->take_output());
     assemble_result(g, map, options.detail.stuck_examples, shared, outputs);
-    net.part_done();
     return std::move(shared.r);
   }
   Blocks blocks(std::move(partition), me);
@@ -144,15 +171,16 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
   Inbox inbox(net);
   if (auto error = agree_on_start(net, inbox, engine->init_block(), model)) return refuse(*error);
   replay_block(net, inbox, blocks, link, *engine);
+  exchange_copy_starts(g, p, net, inbox, shared.r.ops);
   if (me != 0) {
     net.send(0, pack_block_result(g, map, p, me, shared, engine->take_output()));
-    net.part_done();
+    shared.r.over_ranks = rank_part(net, std::move(blocks.partition), false);
     return std::move(shared.r);  // this block's part only
   }
   std::vector<BlockOutput> outputs = gather(g, map, p, net, inbox, shared, engine->take_output());
   shared.r.blocks = ranks;
   assemble_result(g, map, options.detail.stuck_examples, shared, outputs);
-  net.part_done();
+  shared.r.over_ranks = rank_part(net, std::move(blocks.partition), false);
   return std::move(shared.r);
 }
 

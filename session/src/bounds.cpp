@@ -121,16 +121,7 @@ std::vector<RunBound> find_bounds(const LoadedTrace& trace, const ReplayRun& run
     resources[all] += t;
   }
   // Functions by the kind they ran on: their compute on the path.
-  std::map<std::pair<std::uint32_t, core::ProcessorKind>, TimeNs> functions;
-  for (const replay::PathStep& st : cp.steps) {
-    if (st.cls != replay::PathClass::compute) continue;
-    const graph::OpKind kind = g.kind(st.vertex);
-    if (kind == graph::OpKind::background) {
-      functions[{g.task(st.vertex).func_id, core::ProcessorKind::cpu}] += st.end - st.begin;
-    } else if (const replay::ModelProcessor* p = run.map.processor(run.result.processor_of[st.vertex])) {
-      functions[{g.task(g.task_of(st.vertex)).func_id, p->kind}] += st.end - st.begin;
-    }
-  }
+  const auto& functions = cp.compute_by_function;
 
   std::vector<std::tuple<TimeNs, std::string, RunBound>> ranked;
   for (const auto& [r, t] : resources) {
@@ -160,18 +151,18 @@ void run_what_ifs(const LoadedTrace& trace, const ReplaySettings& settings, std:
   as_run.mapping.processors = {};
   ReplaySettings pooled = as_run;
   pooled.mapping.placement = machine::Placement::pool;
+  auto run_one = [&](RunBound& b) {
+    if (b.overrides.empty()) return;
+    core::Expected<ReplayRun> run = replay_on(trace, b.changed, b.pool ? pooled : as_run);
+    if (run)
+      b.what_if_ns = run->result.makespan_ns;
+    else
+      b.what_if_error = run.error().to_string();
+  };
   const unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   tbb::task_arena arena(static_cast<int>(std::min<std::size_t>(workers, std::max<std::size_t>(1, bounds.size()))));
   arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, bounds.size(), [&](std::size_t i) {
-      RunBound& b = bounds[i];
-      if (b.overrides.empty()) return;
-      core::Expected<ReplayRun> run = replay_on(trace, b.changed, b.pool ? pooled : as_run);
-      if (run)
-        b.what_if_ns = run->result.makespan_ns;
-      else
-        b.what_if_error = run.error().to_string();
-    });
+    tbb::parallel_for(std::size_t{0}, bounds.size(), [&](std::size_t i) { run_one(bounds[i]); });
   });
 }
 

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gen/generators.hpp"
@@ -18,6 +17,7 @@
 #include "session/session.hpp"
 #include "support/in_process_network.hpp"
 #include "support/generated_trace.hpp"
+#include "support/ranks_as_threads.hpp"
 #include "support/test_dir.hpp"
 
 namespace rr::gen {
@@ -27,23 +27,20 @@ namespace fs = std::filesystem;
 
 const std::string kTitan = RR_SOURCE_DIR "/data/machines/titan.toml";
 
-// Every rank's replay of `trace` on `model`, each a thread with its own machine map, as each process has its own.
+// Every rank's replay of `trace` on `model`, each a thread with its own machine map, as each process has its own;
+// a rank whose replay went through says its part is done, as the command does once nothing more runs over ranks.
 std::vector<core::Expected<session::ReplayRun>> replay_on_ranks(const session::LoadedTrace& trace,
                                                                const machine::MachineModel& model,
                                                                session::ReplaySettings settings, std::uint32_t ranks,
                                                                rr::testing::InProcessNetwork& net) {
-  std::vector<std::optional<core::Expected<session::ReplayRun>>> runs(ranks);
-  std::vector<std::thread> threads;
-  settings.critical_path = false;  // a rank other than 0 holds its block's part only
-  for (std::uint32_t r = 0; r < ranks; ++r)
-    threads.emplace_back([&, r, settings]() mutable {
-      settings.engine.execution.network = &net.rank(r);
-      runs[r] = session::replay_on(trace, model, settings);
-    });
-  for (auto& t : threads) t.join();
-  std::vector<core::Expected<session::ReplayRun>> out;
-  for (auto& run : runs) out.push_back(std::move(*run));
-  return out;
+  settings.critical_path = false;  // (network_critical_path_test.cpp walks it over the ranks)
+  return rr::testing::on_ranks(net, ranks, [&](std::uint32_t, replay::BlockNetwork& end) {
+    session::ReplaySettings mine = settings;
+    mine.engine.execution.network = &end;
+    auto run = session::replay_on(trace, model, mine);
+    if (run) end.part_done();
+    return run;
+  });
 }
 
 // Rank 0's result at 2, 3 and 4 ranks (those the model's nodes allow) against one engine's. How many runs were split.
@@ -142,7 +139,7 @@ TEST(ReplayNetwork, MoreRanksThanModelNodesIsRefusedByEveryRank) {
     ASSERT_FALSE(run.ok());
     EXPECT_NE(run.error().to_string().find("at most 2 rank(s)"), std::string::npos) << run.error().to_string();
   }
-  EXPECT_EQ(net.parts_done(), 3u);
+  EXPECT_EQ(net.parts_done(), 3u);  // each rank, at its refusal
 }
 
 }  // namespace
