@@ -107,10 +107,13 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     auto s = open_replay("replay", opts->in, common, detail);
     if (!s) return kExitBadInput;
     if (auto problem = unknown_timeline_node(filter.nodes, s->run.map.model_nodes()); !problem.empty()) {
+      end_part_over_ranks(*s);  // (every rank finds it alike)
       print_error("replay", problem);
       return kExitUsage;
     }
+    // Over MPI ranks the what-ifs run over every rank, as the replay did; then the other ranks are done.
     const std::vector<session::RunBound> bounds = bounds_of(*s, opts->no_what_ifs, common.threads);
+    end_part_over_ranks(*s);
     ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, opts->in.overrides,
                     bounds_text("replay", opts->in, bounds, s->run.result.makespan_ns, opts->no_what_ifs, placement_of(*s))};
     ctx.machine = machine_context(opts->in, *s);

@@ -182,15 +182,22 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
   if (auto note = session::eft_note(settings->mapping)) print_message(command, "note: " + *note);
   settings->engine.execution.network = common.network;
   auto run = session::replay_trace(*trace, {in.machine, in.overrides}, *settings);
-  // Over MPI ranks this replay and its critical path, walked over the ranks: the what-ifs and samples that reuse the
-  // settings run on rank 0 alone, and every other rank's part ends here.
-  if (settings->engine.execution.network && run) settings->engine.execution.network->part_done();
-  settings->engine.execution.network = nullptr;
+  // Over MPI ranks: a replay that ran on rank 0 alone leaves the others nothing to do, and rank 0 goes on alone; a
+  // split one keeps the network for the what-ifs, which the command runs over the ranks too (end_part_over_ranks).
+  if (replay::BlockNetwork* net = settings->engine.execution.network; net && run && !replay::split_over_ranks(run->result)) {
+    net->part_done();
+    settings->engine.execution.network = nullptr;
+  }
   if (!run) {
     print_error(command, run.error().to_string());
     return nullptr;
   }
   return std::make_unique<OpenedReplay>(OpenedReplay{std::move(*trace), std::move(*run), std::move(*settings)});
+}
+
+void end_part_over_ranks(OpenedReplay& opened) {
+  if (replay::BlockNetwork* net = opened.settings.engine.execution.network) net->part_done();
+  opened.settings.engine.execution.network = nullptr;
 }
 
 RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common) {

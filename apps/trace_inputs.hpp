@@ -64,9 +64,13 @@ struct OpenedReplay {
 };
 
 // Reads, builds and replays with the settings of `in.replay`, keeping `detail` in the result; on failure prints
-// the error and returns null.
+// the error and returns null. Over MPI ranks (common.network), a replay split over the ranks keeps the network in
+// the settings, for the what-ifs that follow it over the ranks: the command ends the ranks' part after them.
 std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInputs& in, const CommonOptions& common,
                                           const replay::ResultDetail& detail = {}, bool critical_path = true);
+// Over MPI ranks: nothing more runs over the ranks (BlockNetwork::part_done: every rank but 0 ends here); what the
+// command replays from now on (noisy samples) runs on rank 0 alone. Nothing in one process.
+void end_part_over_ranks(OpenedReplay& opened);
 
 // The context of a command that replays `in` (its clock starts now); machine_context() adds the machine once open.
 RunContext replay_context(const char* command, const ReplayInputs& in, const CommonOptions& common);

@@ -72,6 +72,11 @@ struct ReplayOptions {
   TimeNs stop_after_ns = kNoStop;
 };
 
+// Whether `r` is this rank's part of a replay split over ranks (ReplayExecution::network): then what goes on from it
+// (its critical path, the what-if replays that follow) runs over every rank. False in one process, and on every
+// rank of a replay that ran on rank 0 alone.
+bool split_over_ranks(const ReplayResult& r);
+
 // Replays `g`. Fails (before replaying) when a copy needs a path the model does not describe.
 core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayOptions& options = {});

@@ -42,7 +42,9 @@ std::vector<RunBound> find_bounds(const LoadedTrace& trace, const ReplayRun& run
 
 // Replays each bound's what-if on `changed`, with `settings` (under pool placement when the bound says so) and
 // without a critical path, side by side on oneTBB (threads 0: every hardware thread). A what-if that fails keeps
-// its error; the others still run.
+// its error; the others still run. With a network in `settings` (a replay over ranks), every rank calls this with
+// the same bounds (find_bounds reads only the critical path's sums, which every rank has) and each what-if is one
+// replay over the ranks, in turn; rank 0's bounds get the estimates.
 void run_what_ifs(const LoadedTrace& trace, const ReplaySettings& settings, std::vector<RunBound>& bounds,
                   unsigned threads);
 

@@ -135,6 +135,8 @@ std::shared_ptr<const RankPart> rank_part(BlockNetwork& net, Partition partition
 
 }  // namespace
 
+bool split_over_ranks(const ReplayResult& r) { return r.over_ranks && !r.over_ranks->holds_nothing; }
+
 core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const MachineMap& map,
                                               const machine::MachineModel& model, const ReplayOptions& options) {
   BlockNetwork& net = *options.execution.network;

@@ -159,6 +159,11 @@ void run_what_ifs(const LoadedTrace& trace, const ReplaySettings& settings, std:
     else
       b.what_if_error = run.error().to_string();
   };
+  // Over ranks each what-if is one replay over every rank, which all run in the same order, one at a time.
+  if (settings.engine.execution.network) {
+    for (RunBound& b : bounds) run_one(b);
+    return;
+  }
   const unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   tbb::task_arena arena(static_cast<int>(std::min<std::size_t>(workers, std::max<std::size_t>(1, bounds.size()))));
   arena.execute([&] {

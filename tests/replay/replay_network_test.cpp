@@ -123,6 +123,11 @@ TEST(ReplayNetwork, SharedCoresRunOnRankZeroAlone) {
   auto runs = replay_on_ranks(trace, *model, {}, 3, net);
   ASSERT_TRUE(runs[0].ok());
   EXPECT_EQ(runs[0]->result.blocks, 1u);
+  // No rank goes on over the ranks from it (a what-if, a walk): rank 0 alone holds it.
+  for (const auto& run : runs) {
+    ASSERT_TRUE(run.ok());
+    EXPECT_FALSE(replay::split_over_ranks(run->result));
+  }
   EXPECT_EQ(replay::first_difference(one->result, runs[0]->result), std::nullopt);
   ASSERT_EQ(net.notes().size(), 1u);
   EXPECT_NE(net.notes()[0].find("rank 0 alone"), std::string::npos) << net.notes()[0];

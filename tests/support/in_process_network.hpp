@@ -27,6 +27,7 @@ class InProcessNetwork {
       boxes_[r].random.seed(seed * 1000 + r);
     }
     for (std::uint32_t r = 0; r < ranks; ++r) ends_.emplace_back(*this, r);
+    sent_.resize(ranks);
   }
   replay::BlockNetwork& rank(std::uint32_t r) { return ends_[r]; }
   std::vector<std::string> notes() const {
@@ -36,6 +37,11 @@ class InProcessNetwork {
   std::uint32_t parts_done() const {
     const std::lock_guard lock(mutex_);
     return parts_done_;
+  }
+  // Messages rank `r` has sent so far.
+  std::uint64_t sent_by(std::uint32_t r) const {
+    const std::lock_guard lock(mutex_);
+    return sent_[r];
   }
 
  private:
@@ -53,6 +59,7 @@ class InProcessNetwork {
     void send(std::uint32_t to, std::vector<std::byte> bytes) override {
       const std::lock_guard lock(net_.mutex_);
       net_.boxes_[to].from[rank_].push_back(std::move(bytes));
+      ++net_.sent_[rank_];
       net_.boxes_[to].arrived.notify_one();
     }
     std::optional<Message> receive(bool wait) override {
@@ -93,6 +100,7 @@ class InProcessNetwork {
   std::deque<End> ends_;
   std::vector<std::string> notes_;
   std::uint32_t parts_done_ = 0;
+  std::vector<std::uint64_t> sent_;
 };
 
 }  // namespace rr::testing
