@@ -106,9 +106,7 @@ int expect_path_over_ranks(const session::LoadedTrace& trace, const std::string&
 }
 
 TEST(NetworkCriticalPath, WalkedBackAcrossRanksGivesTheOneEnginePath) {
-  S3dOptions mixed;
-  mixed.nodes = 4;
-  mixed.mapping = "mixed";
+  const S3dOptions mixed = rr::testing::mixed_s3d_options(4);
   // The least number of times the path of each must cross between ranks: an S3D step's path stays on one node.
   const std::vector<std::tuple<const char*, Program, int>> families = {
       {"s3d mixed", make_s3d(mixed), 0}, {"stencil 3-D", make_stencil(3, 3, {8, 2, 5}), 3},

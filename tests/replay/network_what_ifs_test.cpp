@@ -21,10 +21,7 @@ const std::string kTitan = RR_SOURCE_DIR "/data/machines/titan.toml";
 
 TEST(NetworkWhatIfs, RunOverEveryRankAndGiveOneProcesssEstimates) {
   const rr::testing::TestDir dir("rr_network_what_ifs");
-  S3dOptions mixed;
-  mixed.nodes = 4;
-  mixed.mapping = "mixed";
-  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), make_s3d(mixed));
+  const session::LoadedTrace trace = rr::testing::mixed_s3d(dir.path(), 4);
   for (const std::string& machine : {kTitan, (dir.path() / "machine.toml").string()}) {
     session::ReplaySettings settings;
     auto one = session::replay_trace(trace, {machine, {}}, settings);

@@ -69,14 +69,6 @@ int expect_blocks_same(const session::LoadedTrace& trace, const std::string& mac
   return split;
 }
 
-// An S3D-like trace of `nodes` nodes, mixed mapping (CPU and GPU tasks, host-device copies), written to dir.
-session::LoadedTrace mixed_s3d(std::uint32_t nodes, const fs::path& dir) {
-  S3dOptions o;
-  o.nodes = nodes;
-  o.mapping = "mixed";
-  return rr::testing::write_and_load(dir, make_s3d(o));
-}
-
 TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
   const SmallOptions four{4, 2, 3};
   struct Family {
@@ -109,7 +101,7 @@ TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
 // Shared cores and processor start-ups keep one engine whatever -j asks: the same result, never split.
 TEST(ReplayBlocks, SharedCoresAndStartUpsRunOnOneEngine) {
   const rr::testing::TestDir dir("rr_blocks_cores");
-  const session::LoadedTrace trace = mixed_s3d(4, dir.path());
+  const session::LoadedTrace trace = rr::testing::mixed_s3d(dir.path(), 4);
   std::stringstream generated;
   generated << std::ifstream(dir.path() / "machine.toml").rdbuf();
   const std::string base = generated.str();
@@ -138,7 +130,7 @@ TEST(ReplayBlocks, FirstHopsOnAnotherBlocksChannel) {
 
 TEST(ReplayBlocks, NoiseIsTheSameOnEveryBlock) {
   const rr::testing::TestDir dir("rr_blocks_noise");
-  const session::LoadedTrace trace = mixed_s3d(4, dir.path());
+  const session::LoadedTrace trace = rr::testing::mixed_s3d(dir.path(), 4);
   EXPECT_GT(expect_blocks_same(trace, kModels[0], "s3d mixed, sigma 0.4", 0.4), 0);
   // Noise on the hops sets the lookahead of the hops handed to another block (each copy's own factor).
   const rr::testing::TestDir dag_dir("rr_blocks_noise_dag");
@@ -161,7 +153,7 @@ TEST(ReplayBlocks, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {
 // (a task may then run on another node than its record's, and an issue cross blocks with no delay: one engine).
 TEST(ReplayBlocks, MappingsGiveTheOneEngineResult) {
   const rr::testing::TestDir dir("rr_blocks_mapping");
-  const session::LoadedTrace trace = mixed_s3d(8, dir.path());
+  const session::LoadedTrace trace = rr::testing::mixed_s3d(dir.path(), 8);
   std::vector<std::pair<std::string, session::ReplaySettings>> mappings;
   for (auto placement : {machine::Placement::traced, machine::Placement::pool, machine::Placement::eft}) {
     session::ReplaySettings s;

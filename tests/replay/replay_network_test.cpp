@@ -74,9 +74,7 @@ int expect_ranks_same(const session::LoadedTrace& trace, const std::string& mach
 
 TEST(ReplayNetwork, EveryGeneratorFamilyGivesTheOneEngineResult) {
   const SmallOptions four{4, 2, 3};
-  S3dOptions mixed;
-  mixed.nodes = 4;
-  mixed.mapping = "mixed";
+  const S3dOptions mixed = rr::testing::mixed_s3d_options(4);
   const std::vector<std::pair<const char*, Program>> families = {
       {"chain", make_chain(80, four)},          {"fork-join", make_fork_join(9, 5, four)},
       {"random-dag", make_random_dag(2500, four)}, {"stencil 3-D", make_stencil(3, 3, {8, 2, 5})},
@@ -111,10 +109,7 @@ TEST(ReplayNetwork, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {
 // Shared cores run on rank 0 alone, which says so; the others have nothing of their own.
 TEST(ReplayNetwork, SharedCoresRunOnRankZeroAlone) {
   const rr::testing::TestDir dir("rr_network_cores");
-  S3dOptions mixed;
-  mixed.nodes = 4;
-  mixed.mapping = "mixed";
-  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), make_s3d(mixed));
+  const session::LoadedTrace trace = rr::testing::mixed_s3d(dir.path(), 4);
   auto model = session::load_machine_for(trace, {kTitan, {"node.cores=2"}});
   ASSERT_TRUE(model.ok());
   auto one = session::replay_on(trace, *model, {});

@@ -10,6 +10,7 @@
 
 #include "gen/log_writer.hpp"
 #include "gen/program.hpp"
+#include "gen/s3d.hpp"
 #include "gen/truth_files.hpp"
 #include "machine_models/machine_writer.hpp"
 #include "session/session.hpp"
@@ -22,6 +23,19 @@ inline session::LoadedTrace write_and_load(const std::filesystem::path& dir, con
   auto trace = session::load_trace({dir.string()}, {});
   if (!trace) ADD_FAILURE() << trace.error().to_string();
   return std::move(*trace);
+}
+
+// An S3D-like program of `nodes` nodes, mixed mapping (CPU and GPU tasks, host-device copies).
+inline gen::S3dOptions mixed_s3d_options(std::uint32_t nodes) {
+  gen::S3dOptions o;
+  o.nodes = nodes;
+  o.mapping = "mixed";
+  return o;
+}
+
+// That program written to `dir` and read back.
+inline session::LoadedTrace mixed_s3d(const std::filesystem::path& dir, std::uint32_t nodes) {
+  return write_and_load(dir, gen::make_s3d(mixed_s3d_options(nodes)));
 }
 
 // The generators' truth machine for `program` with the NIC on the destination's side and a second hop back on the

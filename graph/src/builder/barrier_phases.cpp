@@ -4,6 +4,7 @@
 #include <string>
 
 #include "graph/src/builder/graph_builder_impl.hpp"
+#include "graph/src/phase_findings.hpp"
 
 namespace rr::graph::build_detail {
 
@@ -71,13 +72,8 @@ void GraphBuilder::complete_barriers() {
       info.first = previous == kNoVertex;
       if (previous != kNoVertex) barrier_edges_.push_back({previous, p, EdgeKind::phase_order});
       if (info.arrived < info.required)
-        log_.note(core::Stat::barrier_phase_incomplete, key, [&] {
-          std::string why = "needs " + std::to_string(info.required) + " arrivals, gets " + std::to_string(info.arrived);
-          if (stands_for > 1)
-            why += " (stands for the " + std::to_string(stands_for) + " generations " + std::to_string(gen) + ".." +
-                   std::to_string(gen + stands_for - 1) + " that no record mentions)";
-          return why;
-        });
+        log_.note(core::Stat::barrier_phase_incomplete, key,
+                  [&] { return incomplete_phase_why(info.required, info.arrived, gen, stands_for); });
       previous = p;
     };
     // The first phase is the smallest generation seen in Alter/Arrive; a missing generation in between still

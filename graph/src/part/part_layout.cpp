@@ -7,6 +7,7 @@
 
 #include "graph/src/part/part_builder.hpp"
 #include "graph/src/part/part_wire.hpp"
+#include "graph/src/phase_findings.hpp"
 
 namespace rr::graph::part_detail {
 
@@ -231,13 +232,8 @@ void PartBuilder::note_phase_findings(const std::unordered_map<std::uint64_t, st
                                 edge_key(kBarrierRun, std::uint64_t{total_values_} + order_edges++),
                                 EdgeKind::phase_order});
       if (notes && info.arrived < info.required)
-        log_.note(core::Stat::barrier_phase_incomplete, key, [&] {
-          std::string why = "needs " + std::to_string(info.required) + " arrivals, gets " + std::to_string(info.arrived);
-          if (stands_for > 1)
-            why += " (stands for the " + std::to_string(stands_for) + " generations " + std::to_string(gen) + ".." +
-                   std::to_string(gen + stands_for - 1) + " that no record mentions)";
-          return why;
-        });
+        log_.note(core::Stat::barrier_phase_incomplete, key,
+                  [&] { return incomplete_phase_why(info.required, info.arrived, gen, stands_for); });
       previous = p;
     };
     for (std::size_t i = 0; i < list.size(); ++i) {
