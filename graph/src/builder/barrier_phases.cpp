@@ -4,15 +4,9 @@
 #include <string>
 
 #include "graph/src/builder/graph_builder_impl.hpp"
-#include "graph/src/phase_findings.hpp"
+#include "graph/src/barrier_phase_order.hpp"
 
 namespace rr::graph::build_detail {
-
-namespace {
-// Missing generations between two that records mention are filled one phase each up to this many
-// (docs/limits.md); a longer gap is one stand-in phase.
-constexpr std::uint64_t kMaxFilledGenerations = 64;
-}  // namespace
 
 // A phase's node (the barrier's owner) is placed with every other vertex's (place_nodes).
 VertexId GraphBuilder::phase_vertex(const core::EventKey& phase) {
@@ -76,19 +70,7 @@ void GraphBuilder::complete_barriers() {
                   [&] { return incomplete_phase_why(info.required, info.arrived, gen, stands_for); });
       previous = p;
     };
-    // The first phase is the smallest generation seen in Alter/Arrive; a missing generation in between still
-    // has to fire before the next one can. A phase takes no time of its own, so a run of missing generations
-    // behaves as one: a gap longer than kMaxFilledGenerations gets one stand-in phase, not a vertex per
-    // generation (an Arrive naming generation 2^32-1 would otherwise make four billion).
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (i > 0) {
-        const std::uint64_t gap = std::uint64_t{list[i]} - list[i - 1] - 1;
-        if (gap > kMaxFilledGenerations) add(list[i - 1] + 1, gap);
-        else
-          for (std::uint32_t gen = list[i - 1] + 1; gen < list[i]; ++gen) add(gen, 1);
-      }
-      add(list[i], 1);
-    }
+    for_each_phase_in_order(list, add);
   }
 }
 

@@ -7,13 +7,11 @@
 
 #include "graph/src/part/part_builder.hpp"
 #include "graph/src/part/part_wire.hpp"
-#include "graph/src/phase_findings.hpp"
+#include "graph/src/barrier_phase_order.hpp"
 
 namespace rr::graph::part_detail {
 
 namespace {
-
-constexpr std::uint64_t kMaxFilledGenerations = 64;  // as the whole build (docs/limits.md)
 
 struct FileHeader {
   std::uint32_t file = 0;
@@ -236,16 +234,7 @@ void PartBuilder::note_phase_findings(const std::unordered_map<std::uint64_t, st
                   [&] { return incomplete_phase_why(info.required, info.arrived, gen, stands_for); });
       previous = p;
     };
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (i > 0) {
-        const std::uint64_t gap = std::uint64_t{list[i]} - list[i - 1] - 1;
-        if (gap > kMaxFilledGenerations)
-          add(list[i - 1] + 1, gap);
-        else
-          for (std::uint32_t gen = list[i - 1] + 1; gen < list[i]; ++gen) add(gen, 1);
-      }
-      add(list[i], 1);
-    }
+    for_each_phase_in_order(list, add);
   }
   if (std::uint64_t{record_vertices_} + phase_keys_.size() >= kNoVertex)
     throw std::runtime_error("part build: more operations than 32-bit vertex ids hold");
