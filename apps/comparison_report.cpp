@@ -162,8 +162,8 @@ nlohmann::ordered_json render_comparison_json(const std::vector<ComparisonRow>& 
     e["placement"] = r.placement;
     e["moves"] = moves_json(r.moves);
     e["estimated_ns"] = r.estimated_ns;
-    e["speedup"] = row.speedup ? nlohmann::ordered_json(*row.speedup) : nlohmann::ordered_json();
-    e["weak_efficiency"] = row.weak_efficiency ? nlohmann::ordered_json(*row.weak_efficiency) : nlohmann::ordered_json();
+    e["speedup"] = optional_json(row.speedup);
+    e["weak_efficiency"] = optional_json(row.weak_efficiency);
     e["utilisation"] = by_kind(r.utilisation);
     e["copies"] = r.copies;
     e["copy_bytes"] = r.copy_bytes;

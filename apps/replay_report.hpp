@@ -47,6 +47,11 @@ nlohmann::ordered_json path_classes_json(const std::array<replay::TimeNs, replay
 inline nlohmann::ordered_json critical_compute_json(const std::array<replay::TimeNs, replay::kApplicationKindCount + 1>& t) {
   return {{"GPU", t[0]}, {"CPU", t[1]}, {"utility", t[2]}, {"other", t[3]}};
 }
+// A value that may be missing: null when it is.
+template <typename T>
+nlohmann::ordered_json optional_json(const std::optional<T>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
+}
 // A run's moves as a list: "18=gpu:0.0191 20=gpu" -> ["18=gpu:0.0191", "20=gpu"]; "-" (none) -> [].
 inline nlohmann::ordered_json moves_json(const std::string& moves) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();

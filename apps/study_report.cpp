@@ -160,10 +160,6 @@ std::string render_study_csv(const StudyReport& report) {
 
 namespace {
 
-nlohmann::ordered_json optional_json(const std::optional<double>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
-}
-
 nlohmann::ordered_json winners_json(const std::vector<session::StudyWinner>& winners) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& w : winners) list.push_back({{"nodes", w.nodes}, {"series", w.series}, {"time_ns", w.time_ns}});
@@ -189,7 +185,7 @@ nlohmann::ordered_json cell_json(const session::StudyCell& c) {
   e["placement"] = r.placement;
   e["moves"] = moves_json(r.moves);
   e["estimated_ns"] = r.estimated_ns;
-  e["truth_ns"] = c.truth_ns ? nlohmann::ordered_json(*c.truth_ns) : nlohmann::ordered_json();
+  e["truth_ns"] = optional_json(c.truth_ns);
   e["reference_nodes"] = c.reference_nodes;
   e["speedup"] = optional_json(c.speedup);
   e["efficiency"] = optional_json(c.efficiency);
