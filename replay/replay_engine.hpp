@@ -77,6 +77,11 @@ struct ReplayOptions {
 // rank of a replay that ran on rank 0 alone.
 bool split_over_ranks(const ReplayResult& r);
 
+// Whether this process counts v's record as its own, so that sums over the ranks take each operation once: in one
+// process every record; over ranks the records of this rank's block (rank 0 also holds the others', gathered), or
+// of a replay that ran on rank 0 alone, rank 0's.
+bool owns_record(const ReplayResult& r, graph::VertexId v);
+
 // Replays `g`. Fails (before replaying) when a copy needs a path the model does not describe.
 core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayOptions& options = {});

@@ -104,7 +104,9 @@ struct MachineChoice {
 
 // Loads the machine a choice names for this trace. The traced machine is fitted on its first use
 // (fit_traced_machine: up to 16 replays of the whole trace).
-core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine);
+// With a `network` (a replay over ranks), every rank calls it, and the fit's replays run over the ranks.
+core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine,
+                                                       replay::BlockNetwork* network = nullptr);
 
 struct ReplaySettings {
   machine::MappingSpec mapping;    // placement, function moves, fold and node map

@@ -29,9 +29,11 @@ struct TracedNetworkFit {
 // assumed latency, at 100 ms and at each of 14 steps: at most 16 replays, and a few more when replays run side by
 // side and some were guessed ahead wrongly; fewer when a check stops it, none on one node.
 // The replays place the trace as traced and follow `rules`, without their noise. `facts` are the traced
-// machine's other measured values (traced_facts).
+// machine's other measured values (traced_facts). With a `network` (a replay over ranks) every rank calls it: each
+// replay runs over the ranks, each rank sums the waits whose records it owns, and all agree on the sums, so every
+// rank fits the same latency as one process.
 TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::ReplayRules& rules,
-                                    const machine::TracedFacts& facts = {});
+                                    const machine::TracedFacts& facts = {}, replay::BlockNetwork* network = nullptr);
 
 // What the trace measured for its traced machine, the network latency aside: the median copy size, and on a
 // Legion Prof trace the copies' observed bandwidth and latency within and between nodes. A packed trace gives
@@ -47,6 +49,7 @@ struct TracedMachineFit {
 // The traced machine with its network latency fitted to the trace's measured waits where they allow it
 // (traced_facts, then fit_traced_network: its replays). Fitted once per trace, on the first call from any thread;
 // later calls and copies of the trace share it, and a trace read from a packed file packed with the fit has it.
-TracedMachineFit fit_traced_machine(const LoadedTrace& trace);
+// With a `network`, every rank calls it and the fit's replays run over the ranks (fit_traced_network).
+TracedMachineFit fit_traced_machine(const LoadedTrace& trace, replay::BlockNetwork* network = nullptr);
 
 }  // namespace rr::session

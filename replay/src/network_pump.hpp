@@ -23,9 +23,10 @@
 namespace rr::replay {
 
 // The first byte of every message of a replay over ranks: a block's start, its packets, the starts of copies whose
-// first hop another block ran, its part of the result for rank 0; the critical path's walk and its lower bound.
-enum class WireKind : std::uint8_t { start, packet, copy_starts, result, path, bound };
-inline constexpr std::uint8_t kWireKinds = 6;
+// first hop another block ran, its part of the result for rank 0; the critical path's walk and its lower bound;
+// numbers combined over the ranks (network_sums.hpp).
+enum class WireKind : std::uint8_t { start, packet, copy_starts, result, path, bound, sums };
+inline constexpr std::uint8_t kWireKinds = 7;
 
 // Messages that come before the stage that wants them (a fast rank's first packets while this one still waits
 // for the start), kept by kind in the order they came (BlockNetwork::kept).

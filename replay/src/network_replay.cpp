@@ -137,6 +137,11 @@ std::shared_ptr<const RankPart> rank_part(BlockNetwork& net, Partition partition
 
 bool split_over_ranks(const ReplayResult& r) { return r.over_ranks && !r.over_ranks->holds_nothing; }
 
+bool owns_record(const ReplayResult& r, graph::VertexId v) {
+  if (!r.over_ranks) return true;  // one process, or rank 0 of a replay it ran alone
+  return !r.over_ranks->holds_nothing && r.over_ranks->mine(v);
+}
+
 core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const MachineMap& map,
                                               const machine::MachineModel& model, const ReplayOptions& options) {
   BlockNetwork& net = *options.execution.network;

@@ -197,16 +197,17 @@ core::Expected<LoadedTrace> load_records(core::TraceRecords records, std::string
 
 bool MachineChoice::traced() const { return path == machine::kTracedMachine; }
 
-core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine) {
+core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine,
+                                                       replay::BlockNetwork* network) {
   if (machine.traced())
-    return machine::parse_machine(fit_traced_machine(trace).toml, "the traced machine of " + trace.label,
+    return machine::parse_machine(fit_traced_machine(trace, network).toml, "the traced machine of " + trace.label,
                                   machine.overrides);
   return machine::load_machine(machine.path, machine.overrides);
 }
 
 core::Expected<ReplayRun> replay_trace(const LoadedTrace& trace, const MachineChoice& machine,
                                        const ReplaySettings& settings) {
-  auto model = load_machine_for(trace, machine);
+  auto model = load_machine_for(trace, machine, settings.engine.execution.network);
   if (!model) return model.error();
   return replay_on(trace, std::move(*model), settings);
 }

@@ -4,8 +4,10 @@
 // the plain bisection, only sooner.
 #include "session/traced_fit.hpp"
 
-#include <cmath>
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <iterator>
@@ -23,6 +25,7 @@
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "platform/available_memory.hpp"
+#include "replay/network_sums.hpp"
 #include "session/src/trace_cache.hpp"
 
 namespace rr::session {
@@ -185,7 +188,7 @@ void fit_on(WaitCurve& curve, TracedNetworkFit& fit) {
 }  // namespace
 
 TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::ReplayRules& rules,
-                                    const machine::TracedFacts& facts) {
+                                    const machine::TracedFacts& facts, replay::BlockNetwork* network) {
   TracedNetworkFit fit;
   fit.latency_ns = kAssumedNs;
   const graph::EventGraph& g = trace.graph();
@@ -204,37 +207,45 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::Repl
     ReplaySettings s;
     s.engine.rules = rules;
     s.engine.rules.noise = {};
+    s.engine.execution.network = network;
     s.critical_path = false;
     auto run = replay_on(trace, std::move(*model), s);
-    if (!run) return {};
+    if (!run) return {};  // (over ranks every rank fails alike: what refuses a replay is agreed)
     const auto& r = run->result;
-    double sum = 0;
+    // In whole ns, so that the sums over ranks are one process's exactly, in any order.
+    std::int64_t sum = 0;
     const auto waits = g.waits();
     for (std::size_t i = 0; i < waits.size(); ++i) {
       const graph::WaitInfo& w = waits[i];
-      if (w.awaited == graph::kNoVertex || r.ready(w.resume) < 0) continue;
+      if (w.awaited == graph::kNoVertex || !replay::owns_record(r, w.resume) || r.ready(w.resume) < 0) continue;
       const graph::VertexId before = g.segment_before_wait(i);
-      if (r.end(before) >= 0) sum += static_cast<double>(std::max<replay::TimeNs>(0, r.ready(w.resume) - r.end(before)));
+      if (r.end(before) >= 0) sum += std::max<replay::TimeNs>(0, r.ready(w.resume) - r.end(before));
     }
-    return {sum, static_cast<double>(r.makespan_ns)};
+    std::int64_t estimate = r.makespan_ns;
+    if (network) {  // each rank held its own waits' records; the estimate is rank 0's
+      sum = replay::combine_over_ranks(*network, std::array{sum}, replay::Combine::sum)[0];
+      estimate = replay::combine_over_ranks(*network, std::array{estimate}, replay::Combine::max)[0];
+    }
+    return {static_cast<double>(sum), static_cast<double>(estimate)};
   };
   if (trace.nodes < 2) {
     fit.reason = "one node: no message crosses a network";
     return fit;
   }
-  WaitCurve curve(replay_with, replays_side_by_side(trace.threads, g.vertex_count()));
+  // Over ranks every rank takes part in each replay, one after another.
+  WaitCurve curve(replay_with, network ? 1 : replays_side_by_side(trace.threads, g.vertex_count()));
   fit_on(curve, fit);
   fit.replays = curve.replays();
   return fit;
 }
 
-TracedMachineFit fit_traced_machine(const LoadedTrace& trace) {
+TracedMachineFit fit_traced_machine(const LoadedTrace& trace, replay::BlockNetwork* network) {
   if (!trace.cache) throw std::logic_error("LoadedTrace without its cache: make traces with load_trace or load_records");
   TracedMachineFit out;
   std::call_once(trace.cache->traced_once, [&] {
     machine::TracedFacts facts = traced_facts(trace);
     if (!facts.network_latency_ns) {
-      const TracedNetworkFit fit = fit_traced_network(trace, {}, facts);
+      const TracedNetworkFit fit = fit_traced_network(trace, {}, facts, network);
       out.replays = fit.replays;
       if (fit.fitted) facts.network_latency_ns = machine::MeasuredValue{fit.latency_ns, "[F]", fit.reason};
     }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One replay over MPI ranks (realm-replay-mpi, docs/scale.md) prints on rank 0 what realm-replay prints, byte for
 # byte: text and JSON reports (critical path included) and the timeline, at 1 to 4 ranks (as many as the model has
-# nodes), on a trace of every generator family, the bundled real traces, S3D traces and Legion Prof logs. More
-# ranks than model nodes is refused, naming how many can be used.
+# nodes), on a trace of every generator family, the bundled real traces, S3D traces and Legion Prof logs, and on
+# the traced machine, fitted over the ranks. More ranks than model nodes is refused, naming how many can be used.
 # Usage: mpi_replay_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
 set -euo pipefail
 bin=$1 mpibin=$2 src=$3
@@ -48,6 +48,13 @@ check "$tmp/random-dag" "$titan" --placement pool
 for t in "$src"/data/traces/real/full_* "$src"/data/traces/s3d/* "$src"/data/traces/legion-prof/*/; do
   check "${t%/}" "$titan"
 done
+
+# The traced machine (-m traced): its network latency fitted by replays over every rank, each summing the waits
+# it owns; the same machine, and so the same report, as one process's.
+mpi_same "$tmp/s3d -m traced" 2 "$tmp/s3d" -m traced
+mpi_same "$tmp/s3d -m traced" 4 "$tmp/s3d" -m traced --json
+mpi_same "full_circuit_2node_p4_cpu2 -m traced" 2 "$src/data/traces/real/full_circuit_2node_p4_cpu2" -m traced
+echo "same with the traced machine fitted over the ranks"
 
 # Too many ranks: refused by name, with the count that can be used.
 if timeout 60 mpirun -np 3 "$mpibin" replay -q "$src/data/traces/real/full_circuit_2node_p4_cpu2" -m "$titan" \

@@ -1,0 +1,47 @@
+#include "replay/network_sums.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "replay/src/byte_wire.hpp"
+#include "replay/src/network_pump.hpp"
+
+namespace rr::replay {
+
+std::vector<std::int64_t> combine_over_ranks(BlockNetwork& net, std::span<const std::int64_t> mine, Combine how) {
+  std::vector<std::int64_t> out(mine.begin(), mine.end());
+  if (net.ranks() < 2) return out;
+  ByteWriter w;
+  w.put(WireKind::sums);
+  w.put_all<std::int64_t>(mine);
+  const std::vector<std::byte> bytes = w.take();
+  for (std::uint32_t x = 0; x < net.ranks(); ++x)
+    if (x != net.rank()) net.send(x, bytes);
+  Inbox inbox(net);
+  std::vector<char> heard(net.ranks(), 0);
+  std::vector<BlockNetwork::Message> later;  // a fast rank's message for the next call
+  for (std::uint32_t missing = net.ranks() - 1; missing > 0;) {
+    auto m = inbox.next(WireKind::sums, true);
+    if (heard[m->from]) {
+      later.push_back(std::move(*m));
+      continue;
+    }
+    heard[m->from] = 1;
+    --missing;
+    ByteReader in(m->bytes);
+    in.get<WireKind>();
+    const std::vector<std::int64_t> theirs = in.get_all<std::int64_t>();
+    if (theirs.size() != out.size())
+      throw std::logic_error("replay over ranks: rank " + std::to_string(m->from) + " combined " +
+                             std::to_string(theirs.size()) + " values, this rank " + std::to_string(out.size()));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = how == Combine::sum ? out[i] + theirs[i] : std::max(out[i], theirs[i]);
+  }
+  auto& kept = net.kept[static_cast<std::size_t>(WireKind::sums)];
+  kept.insert(kept.begin(), std::make_move_iterator(later.begin()), std::make_move_iterator(later.end()));
+  return out;
+}
+
+}  // namespace rr::replay
