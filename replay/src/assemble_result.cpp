@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "core/saturating.hpp"
+#include "replay/timeline_order.hpp"
 
 namespace rr::replay {
 
@@ -13,40 +14,6 @@ namespace {
 using graph::EdgeKind;
 using graph::OpKind;
 using graph::VertexId;
-
-// Channel instances are listed by (channel, node), and timeline intervals by (start, track, vertex): orders
-// that do not depend on which instance a replay happened to use first, nor on which block used it, so a replay
-// on any number of blocks lists them alike. Instance i's track is processors().size() + its place in that list.
-void list_channels_and_intervals(const MachineMap& map, ReplayResult& r, std::vector<BlockOutput>& outputs) {
-  struct Listed {
-    std::uint32_t block, inst;
-  };
-  std::vector<Listed> order;
-  for (std::uint32_t b = 0; b < outputs.size(); ++b)
-    for (std::uint32_t i = 0; i < outputs[b].instances.size(); ++i) order.push_back({b, i});
-  auto instance_of = [&](const Listed& l) -> const ChannelInstance& { return outputs[l.block].instances[l.inst]; };
-  std::sort(order.begin(), order.end(), [&](const Listed& a, const Listed& b) {
-    return std::tie(instance_of(a).channel, instance_of(a).node) < std::tie(instance_of(b).channel, instance_of(b).node);
-  });
-  std::vector<std::vector<std::uint32_t>> place(outputs.size());
-  for (std::uint32_t b = 0; b < outputs.size(); ++b) place[b].resize(outputs[b].instances.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) {
-    const ChannelInstance& ci = instance_of(order[i]);
-    place[order[i].block][order[i].inst] = i;
-    r.channels.push_back({ci.channel, ci.node, ci.busy_ns, ci.transfers, ci.bytes});
-  }
-  const auto processors = static_cast<std::uint32_t>(map.processors().size());
-  for (std::uint32_t b = 0; b < outputs.size(); ++b) {
-    for (Interval in : outputs[b].tally.intervals) {
-      if (in.track >= processors) in.track = processors + place[b][in.track - processors];
-      r.intervals.push_back(in);
-    }
-    outputs[b].tally.intervals = {};
-  }
-  std::sort(r.intervals.begin(), r.intervals.end(), [](const Interval& a, const Interval& b) {
-    return std::tie(a.start, a.track, a.vertex) < std::tie(b.start, b.track, b.vertex);
-  });
-}
 
 struct InEdge {
   VertexId from;
@@ -90,6 +57,37 @@ std::string why_stuck(const graph::EventGraph& g, const SharedState& shared, Ver
 }
 
 }  // namespace
+
+// Orders that do not depend on which instance a replay happened to use first, nor on which block used it, so a
+// replay on any number of blocks lists them alike.
+void list_channels_and_intervals(const MachineMap& map, ReplayResult& r, std::vector<BlockOutput>& outputs) {
+  struct Listed {
+    std::uint32_t block, inst;
+  };
+  std::vector<Listed> order;
+  for (std::uint32_t b = 0; b < outputs.size(); ++b)
+    for (std::uint32_t i = 0; i < outputs[b].instances.size(); ++i) order.push_back({b, i});
+  auto instance_of = [&](const Listed& l) -> const ChannelInstance& { return outputs[l.block].instances[l.inst]; };
+  std::sort(order.begin(), order.end(), [&](const Listed& a, const Listed& b) {
+    return std::tie(instance_of(a).channel, instance_of(a).node) < std::tie(instance_of(b).channel, instance_of(b).node);
+  });
+  std::vector<std::vector<std::uint32_t>> place(outputs.size());
+  for (std::uint32_t b = 0; b < outputs.size(); ++b) place[b].resize(outputs[b].instances.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) {
+    const ChannelInstance& ci = instance_of(order[i]);
+    place[order[i].block][order[i].inst] = i;
+    r.channels.push_back({ci.channel, ci.node, ci.busy_ns, ci.transfers, ci.bytes});
+  }
+  const auto processors = static_cast<std::uint32_t>(map.processors().size());
+  for (std::uint32_t b = 0; b < outputs.size(); ++b) {
+    for (Interval in : outputs[b].tally.intervals) {
+      if (in.track >= processors) in.track = processors + place[b][in.track - processors];
+      r.intervals.push_back(in);
+    }
+    outputs[b].tally.intervals = {};
+  }
+  std::sort(r.intervals.begin(), r.intervals.end(), timeline_before);
+}
 
 void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::size_t stuck_examples,
                      SharedState& shared, std::vector<BlockOutput>& outputs) {

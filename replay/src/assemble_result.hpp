@@ -19,6 +19,11 @@ struct BlockOutput {
   std::vector<PathUsage> path_usage;  // by CopyPlans slot
 };
 
+// The blocks' channel instances listed by (channel, node) into r.channels, and their intervals into r.intervals in
+// the timeline's order (replay/timeline_order.hpp), an instance's track being processors().size() + its place in
+// that list; the outputs' intervals are emptied.
+void list_channels_and_intervals(const MachineMap& map, ReplayResult& r, std::vector<BlockOutput>& outputs);
+
 // Puts the blocks' outputs (in block order: each is the same for any split) into the shared result, and describes
 // up to `stuck_examples` operations that never completed.
 void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::size_t stuck_examples,
