@@ -12,6 +12,7 @@
 #include "platform/output_target.hpp"
 #include "bounds_report.hpp"
 #include "replay_report.hpp"
+#include "timeline_report.hpp"
 #include "replay/observed_comparison.hpp"
 #include "session/perturbation.hpp"
 #include "text_format.hpp"
@@ -111,13 +112,19 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
       print_error("replay", problem);
       return kExitUsage;
     }
-    // Over MPI ranks the what-ifs run over every rank, as the replay did; then the other ranks are done.
+    // Over MPI ranks the what-ifs run over every rank, as the replay did, and so does the timeline: each rank
+    // streams its part to rank 0. Then the other ranks are done.
     const std::vector<session::RunBound> bounds = bounds_of(*s, opts->no_what_ifs, common.threads);
+    ctx.stop_clock();  // (the replay's time, without the timeline's writing)
+    TimelineFile timeline;
+    if (!opts->timeline.empty()) {
+      const ReplayView drawn{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, {}, {}};
+      timeline.write(opts->timeline, drawn, filter);
+    }
     end_part_over_ranks(*s);
     ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, opts->in.overrides,
                     bounds_text("replay", opts->in, bounds, s->run.result.makespan_ns, opts->no_what_ifs, placement_of(*s))};
     ctx.machine = machine_context(opts->in, *s);
-    ctx.stop_clock();
     std::optional<session::EstimateDistribution> noise;
     if (opts->perturb > 0) {
       auto d = session::perturbed_estimates(s->trace, s->run.model, s->settings.mapping, s->settings.engine.rules,
@@ -150,18 +157,11 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
       if (noise) report += "\n" + distribution_text(*noise);
       if (observed) report += "\n" + render_observed_text(*observed);
     }
-    if (!opts->timeline.empty()) {
-      platform::OutputTarget timeline;
-      std::string err = timeline.open(opts->timeline);
-      if (err.empty()) {
-        write_timeline(view, filter, [&](std::string_view text) { timeline.write(text); });
-        err = timeline.commit();
-      }
-      if (!err.empty()) {
+    if (!opts->timeline.empty())
+      if (const std::string err = timeline.commit(); !err.empty()) {
         print_error("replay", err);
         return kExitBadInput;
       }
-    }
     if (!emit_report("replay", opts->output, report)) return kExitBadInput;
     return kExitOk;
   };

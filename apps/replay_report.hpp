@@ -1,5 +1,5 @@
-// Rendering of a replay: estimated time, utilisation per processor kind and node, copies per path, stuck work;
-// and the Chrome-trace / Perfetto timeline.
+// Rendering of a replay: estimated time, utilisation per processor kind and node, copies per path, stuck work
+// (its timeline: timeline_report.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -69,14 +69,5 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
 // The estimate under noise (replay --perturb): mean and percentiles.
 std::string distribution_text(const session::EstimateDistribution& d);
 nlohmann::ordered_json distribution_json(const session::EstimateDistribution& d);
-
-struct TimelineFilter {
-  std::optional<replay::TimeNs> from_ns;
-  std::optional<replay::TimeNs> to_ns;
-  std::set<std::uint32_t> nodes;  // empty: all
-};
-// Chrome trace event format (chrome://tracing, ui.perfetto.dev): one track per processor and channel instance.
-// Written event by event to `out`, so that memory stays that of one event whatever the file's size.
-void write_timeline(const ReplayView& v, const TimelineFilter& filter, const std::function<void(std::string_view)>& out);
 
 }  // namespace rr::app

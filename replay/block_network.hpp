@@ -38,7 +38,7 @@ class BlockNetwork {
   // Messages taken in before the stage that wants them (a replay, the critical path's walk, the next replay), by
   // their first byte, in the order they came. The network keeps them, not a stage: a fast rank's first message of
   // the next stage may come while this rank is still in the one before.
-  std::array<std::deque<Message>, 8> kept;
+  std::array<std::deque<Message>, 16> kept;
 };
 
 }  // namespace rr::replay

@@ -81,9 +81,13 @@ struct ReplayResult {
   Noise noise;                              // the noise its durations had
 
   std::vector<ProcessorUsage> processors;  // indexed like MachineMap::processors()
-  std::vector<ChannelUsage> channels;      // channel instances used, by channel then node (timeline tracks)
+  // Channel instances used, by channel then node (timeline tracks). Over ranks every rank lists them all when
+  // it records intervals; otherwise only rank 0 does.
+  std::vector<ChannelUsage> channels;
   std::map<std::string, PathUsage> paths;  // "framebuffer->framebuffer remote"
-  std::vector<Interval> intervals;         // when ResultDetail::record_intervals; by start, track, vertex
+  // When ResultDetail::record_intervals, in the timeline's order (replay/timeline_order.hpp). Over ranks, each
+  // rank's of its own operations only (a copy's hops on other ranks' channels included).
+  std::vector<Interval> intervals;
   std::vector<StartUp> start_ups;          // in the order they began
 
   std::uint64_t operations = 0;            // operations that completed

@@ -87,7 +87,6 @@ std::vector<std::byte> pack_block_result(const graph::EventGraph& g, const Machi
   const ReplayResult& t = out.tally;
   for (const auto value : {t.operations, t.clamped_waits, t.measured_waits, t.implied_copies}) w.put(value);
   for (const TimeNs value : {t.last_end_ns, t.makespan_ns, t.measured_wait_ns, t.implied_copy_ns}) w.put(value);
-  w.put_all<Interval>(t.intervals);
   std::vector<ChannelWire> channels;
   for (const ChannelInstance& ci : out.instances) channels.push_back({ci.channel, ci.node, ci.busy_ns, ci.transfers, ci.bytes});
   w.put_all<ChannelWire>(channels);
@@ -119,7 +118,6 @@ BlockOutput unpack_block_result(const graph::EventGraph& g, const MachineMap& ma
   ReplayResult& t = out.tally;
   for (auto* value : {&t.operations, &t.clamped_waits, &t.measured_waits, &t.implied_copies}) *value = in.get<std::uint64_t>();
   for (TimeNs* value : {&t.last_end_ns, &t.makespan_ns, &t.measured_wait_ns, &t.implied_copy_ns}) *value = in.get<TimeNs>();
-  t.intervals = in.get_all<Interval>();
   for (const ChannelWire& c : in.get_all<ChannelWire>()) out.instances.push_back({c.channel, c.node, 0, false, {}, c.busy_ns, c.transfers, c.bytes});
   out.path_usage = in.get_all<PathUsage>();
   if (!in.done() || op != ops.size()) throw std::logic_error("replay over ranks: a block's result does not match its part");

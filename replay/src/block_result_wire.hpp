@@ -1,8 +1,9 @@
 // A block's part of the result of a replay over ranks (network_replay.hpp): what its engine wrote into its own
 // process's shared state (its operations' records, made whole with the starts of its copies whose first hop
-// another block ran: exchange_copy_starts, its processors and phases) and its output. Its rank lays them into
-// bytes; rank 0 lays them into its shared state, which then holds what the shared state of a replay on threads
-// holds.
+// another block ran: exchange_copy_starts, its processors and phases) and its output but its intervals, which stay
+// with the owners of their operations (interval_exchange.hpp). Its rank lays them into bytes; rank 0 lays them into
+// its shared state, which then holds what the shared state of a replay on threads holds, but the other ranks'
+// intervals.
 #pragma once
 
 #include <cstddef>

@@ -12,6 +12,7 @@
 #include "replay/src/block_result_wire.hpp"
 #include "replay/src/byte_wire.hpp"
 #include "replay/src/engine.hpp"
+#include "replay/src/interval_exchange.hpp"
 #include "replay/src/network_pump.hpp"
 #include "replay/src/partition.hpp"
 #include "replay/src/rank_part.hpp"
@@ -179,14 +180,22 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
   if (auto error = agree_on_start(net, inbox, engine->init_block(), model)) return refuse(*error);
   replay_block(net, inbox, blocks, link, *engine);
   exchange_copy_starts(g, p, net, inbox, shared.r.ops);
+  BlockOutput output = engine->take_output();
+  // Each rank keeps the intervals of its own operations (the timeline streams them to rank 0), and lists every
+  // rank's channel instances, which number the tracks.
+  RankIntervals intervals;
+  if (options.detail.record_intervals) intervals = exchange_intervals(map, p, net, inbox, output);
   if (me != 0) {
-    net.send(0, pack_block_result(g, map, p, me, shared, engine->take_output()));
+    net.send(0, pack_block_result(g, map, p, me, shared, output));
+    shared.r.channels = std::move(intervals.channels);
+    shared.r.intervals = std::move(intervals.own);
     shared.r.over_ranks = rank_part(net, std::move(blocks.partition), false);
     return std::move(shared.r);  // this block's part only
   }
-  std::vector<BlockOutput> outputs = gather(g, map, p, net, inbox, shared, engine->take_output());
+  std::vector<BlockOutput> outputs = gather(g, map, p, net, inbox, shared, std::move(output));
   shared.r.blocks = ranks;
   assemble_result(g, map, options.detail.stuck_examples, shared, outputs);
+  shared.r.intervals = std::move(intervals.own);
   shared.r.over_ranks = rank_part(net, std::move(blocks.partition), false);
   return std::move(shared.r);
 }

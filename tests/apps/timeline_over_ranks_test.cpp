@@ -1,0 +1,131 @@
+// The timeline of a replay over ranks (apps/timeline_report.hpp, replay/timeline_stream.hpp): each rank renders the
+// events of its own operations and streams them to rank 0, which merges them. With the ranks as threads on an
+// in-process network that shuffles messages from different ranks, rank 0's timeline equals one process's byte for
+// byte at 1 to 4 ranks: generator families, noise, copies whose first hop runs on another rank's channel, a Legion
+// Prof log (its observed run), and the --window and --nodes filters.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gen/generators.hpp"
+#include "gen/s3d.hpp"
+#include "replay/replay_engine.hpp"
+#include "session/session.hpp"
+#include "support/generated_trace.hpp"
+#include "support/in_process_network.hpp"
+#include "support/ranks_as_threads.hpp"
+#include "support/test_dir.hpp"
+#include "timeline_report.hpp"
+
+namespace rr::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kTitan = RR_SOURCE_DIR "/data/machines/titan.toml";
+
+std::string timeline_of(const session::ReplayRun& run, const session::LoadedTrace& trace, const TimelineFilter& filter) {
+  std::string text;
+  const ReplayView view{trace.graph(), run.model, run.map, run.result, run.critical ? &*run.critical : nullptr, {}, {}};
+  write_timeline(view, filter, [&](std::string_view piece) { text += piece; });
+  return text;
+}
+
+// The filters the test tries: none, a window in the middle of the run, two nodes, both.
+std::vector<std::pair<std::string, TimelineFilter>> filters(replay::TimeNs makespan) {
+  TimelineFilter window;
+  window.from_ns = makespan / 3;
+  window.to_ns = makespan / 2;
+  TimelineFilter nodes;
+  nodes.nodes = {1, 3};
+  TimelineFilter both = window;
+  both.nodes = {0, 2};
+  return {{"whole", {}}, {"--window", window}, {"--nodes 1,3", nodes}, {"--window --nodes 0,2", both}};
+}
+
+// Rank 0's timeline at 1 to 4 ranks against one process's, under every filter. How many runs were split.
+int expect_same_timelines(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
+                          double sigma = 0) {
+  session::ReplaySettings settings;
+  settings.engine.detail.record_intervals = true;
+  settings.engine.rules.noise = {sigma, 7};
+  auto one = session::replay_trace(trace, {machine, {}}, settings);
+  if (!one.ok()) {
+    ADD_FAILURE() << label << ": " << one.error().to_string();
+    return 0;
+  }
+  int split = 0;
+  for (std::uint32_t ranks = 1; ranks <= std::min(4u, one->map.model_nodes()); ++ranks) {
+    rr::testing::InProcessNetwork net(ranks, 20 + ranks);
+    const auto timelines = rr::testing::on_ranks(net, ranks, [&](std::uint32_t, replay::BlockNetwork& end) {
+      session::ReplaySettings mine = settings;
+      mine.engine.execution.network = &end;
+      std::vector<std::string> out;
+      auto run = session::replay_on(trace, one->model, mine);
+      if (!run.ok()) {
+        ADD_FAILURE() << label << " at " << ranks << " ranks: " << run.error().to_string();
+        return out;
+      }
+      const bool over_ranks = replay::split_over_ranks(run->result);
+      if (!over_ranks && end.rank() != 0) return out;  // replayed on rank 0 alone
+      for (const auto& [name, filter] : filters(one->result.makespan_ns)) out.push_back(timeline_of(*run, trace, filter));
+      out.push_back(over_ranks ? "split" : "alone");
+      return out;
+    });
+    if (timelines[0].empty()) {
+      ADD_FAILURE() << label << " at " << ranks << " ranks: rank 0 wrote no timeline";
+      continue;
+    }
+    split += timelines[0].back() == "split";
+    std::size_t i = 0;
+    for (const auto& [name, filter] : filters(one->result.makespan_ns)) {
+      const std::string expected = timeline_of(*one, trace, filter);
+      EXPECT_TRUE(timelines[0][i] == expected)
+          << label << " on " << machine << " at " << ranks << " ranks, " << name << ": " << timelines[0][i].size()
+          << " bytes, one process " << expected.size();
+      for (std::uint32_t r = 1; r < ranks && timelines[r].size() > i; ++r)
+        EXPECT_TRUE(timelines[r][i].empty()) << label << ": rank " << r << " wrote";
+      ++i;
+    }
+  }
+  return split;
+}
+
+TEST(TimelineOverRanks, EveryGeneratorFamilyGivesOneProcesssTimeline) {
+  const gen::SmallOptions four{4, 2, 3};
+  const std::vector<std::pair<const char*, gen::Program>> families = {
+      {"chain", gen::make_chain(80, four)},
+      {"random-dag", gen::make_random_dag(2500, four)},
+      {"stencil 3-D", gen::make_stencil(3, 3, {8, 2, 5})},
+      {"s3d mixed", gen::make_s3d(rr::testing::mixed_s3d_options(4))}};
+  for (const auto& [name, program] : families) {
+    const rr::testing::TestDir dir("rr_timeline_ranks");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+    int split = expect_same_timelines(trace, (dir.path() / "machine.toml").string(), name);
+    split += expect_same_timelines(trace, kTitan, name, 0.3);
+    EXPECT_GT(split, 0) << name << " was never split over ranks";
+  }
+}
+
+// A remote copy's first hop runs on the far node's channel instance, that is on another rank's: its owner renders
+// it, with the copy's ready time and release.
+TEST(TimelineOverRanks, HopsOnAnotherRanksChannel) {
+  const rr::testing::TestDir dir("rr_timeline_far_nic");
+  const gen::Program program = gen::make_random_dag(6000, {8, 2, 7});
+  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+  const fs::path machine = dir.path() / "far_nic.toml";
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
+  EXPECT_GT(expect_same_timelines(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
+}
+
+// A Legion Prof log: rank 0 draws the observed run from its graph, after the merged replayed events.
+TEST(TimelineOverRanks, LegionProfLogWithItsObservedRun) {
+  auto trace = session::load_trace({RR_SOURCE_DIR "/data/traces/legion-prof/circuit_mpi2_medium_cpu2_util1"}, {});
+  ASSERT_TRUE(trace.ok());
+  expect_same_timelines(*trace, kTitan, "circuit Legion Prof log");
+}
+
+}  // namespace
+}  // namespace rr::app
