@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A replay over MPI ranks that loses a rank ends, never hangs: a rank that cannot read its trace ends the run with
 # a message naming the rank and the file (the ranks get different command lines here, as ranks on machines with
-# different disks would read different files), and a rank killed from outside ends it too (mpirun says so).
+# different disks would read different files), and a rank killed from outside ends it too (mpirun says so), while
+# the replay goes on and while the ranks stream their timelines to rank 0.
 # Usage: mpi_failure_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
 set -uo pipefail
 bin=$1 mpibin=$2 src=$3
@@ -25,23 +26,39 @@ cannot_read() {
 cannot_read 1
 cannot_read 0
 
-# A rank killed while the replay goes on: once rank 0 has said what it read (its reading summary on standard
-# error), every rank has read its part or nearly; the replay over three ranks then takes seconds.
+# kill_a_rank WHAT READY [OPTIONS...]: a replay over three ranks of a large trace, whose rank 2 is killed from outside
+# once the command READY succeeds; the run must end within a minute, with a code other than 0.
 "$bin" gen s3d --nodes 32 --mechanism heptane --strategy mixed --steps 2 -o "$tmp/big" > /dev/null
-mpirun -np 3 "$mpibin" replay "$tmp/big" -m "$titan" > /dev/null 2> "$tmp/kill.err" &
-run=$!
-victim=
-for _ in $(seq 1 600); do
-  grep -q "realm-replay replay: read" "$tmp/kill.err" && victim=$(pgrep -P "$run" -f realm-replay-mpi | sed -n 3p)
-  [ -n "$victim" ] && break
-  sleep 0.05
-done
-[ -n "$victim" ] || { echo "FAILED: rank 0 said nothing of its reading within 30 s, or no rank to kill"; cat "$tmp/kill.err"; kill "$run"; exit 1; }
-sleep 0.2
-kill -9 "$victim" || { echo "FAILED: rank $victim ended before it could be killed"; exit 1; }
-for _ in $(seq 1 600); do kill -0 "$run" 2> /dev/null || break; sleep 0.1; done
-if kill -0 "$run" 2> /dev/null; then echo "FAILED: mpirun still runs a minute after a rank was killed"; kill "$run"; exit 1; fi
-wait "$run"; code=$?
-[ $code != 0 ] || { echo "FAILED: a run with a killed rank exited 0"; exit 1; }
-echo "a rank killed from outside: the run ended (exit code $code)"
-head -5 "$tmp/kill.err"
+kill_a_rank() {
+  local what=$1 ready=$2
+  shift 2
+  mpirun -np 3 "$mpibin" replay "$tmp/big" -m "$titan" "$@" > /dev/null 2> "$tmp/kill.err" &
+  local run=$! victim=
+  for _ in $(seq 1 1200); do
+    "$ready" && victim=$(pgrep -P "$run" -f realm-replay-mpi | sed -n 3p)
+    [ -n "$victim" ] && break
+    sleep 0.05
+  done
+  [ -n "$victim" ] || { echo "FAILED: $what: not ready within 60 s, or no rank to kill"; cat "$tmp/kill.err"; kill "$run"; exit 1; }
+  kill -9 "$victim" || { echo "FAILED: $what: rank 2 ended before it could be killed"; exit 1; }
+  for _ in $(seq 1 600); do kill -0 "$run" 2> /dev/null || break; sleep 0.1; done
+  if kill -0 "$run" 2> /dev/null; then echo "FAILED: $what: mpirun still runs a minute after a rank was killed"; kill "$run"; exit 1; fi
+  wait "$run"
+  local code=$?
+  [ $code != 0 ] || { echo "FAILED: $what: a run with a killed rank exited 0"; exit 1; }
+  echo "$what: the run ended (exit code $code)"
+  head -5 "$tmp/kill.err"
+}
+
+# While the replay goes on: once rank 0 has said what it read (its reading summary on standard error), every rank
+# has read its part or nearly; the replay over three ranks then takes seconds.
+said_what_it_read() { grep -q "realm-replay replay: read" "$tmp/kill.err"; }
+sleep_a_little_after() { said_what_it_read && sleep 0.2; }
+kill_a_rank "a rank killed while replaying" sleep_a_little_after
+
+# While the ranks stream their timelines to rank 0: rank 0 has opened the file's temporary sibling. The timeline is
+# then not written at all.
+mkdir "$tmp/tl"
+streaming() { compgen -G "$tmp/tl/timeline.json.tmp.*" > /dev/null; }
+kill_a_rank "a rank killed while streaming its timeline" streaming --no-what-ifs --timeline "$tmp/tl/timeline.json"
+[ ! -e "$tmp/tl/timeline.json" ] || { echo "FAILED: a timeline was written by a run that lost a rank"; exit 1; }
