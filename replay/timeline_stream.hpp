@@ -1,6 +1,6 @@
 // The replayed events of a timeline (`replay --timeline`), in the timeline's order (replay/timeline_order.hpp),
 // from one process's intervals or streamed over the ranks of a replay over ranks. Over ranks each rank renders the
-// events of its own operations' intervals and sends them to rank 0 in batches of a few MB, one more batch each time
+// events of its own operations' intervals and sends them to rank 0 in batches of about 1 MB, one more batch each time
 // rank 0 has taken one; rank 0 merges the ranks' sorted streams by their key as they come, so it writes one
 // engine's order while holding at most two batches a rank, and never the other ranks' intervals.
 #pragma once

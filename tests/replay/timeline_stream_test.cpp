@@ -1,8 +1,8 @@
 // The timeline's replayed events streamed over ranks (replay/timeline_stream.hpp), with the ranks as threads on an
 // in-process network that shuffles messages from different ranks: rank 0 merges the ranks' sorted streams into the
 // order of one sorted list, ties on start and on start and track across ranks included, over many batches a rank
-// (so that each rank waits for rank 0 to ask for more), with events left out by the filter, and finds the first
-// interval of each vertex it asks for on whichever rank holds it.
+// (so that each rank waits for rank 0 to ask for more), with events left out by the filter, twice in a row; and finds
+// the first interval of each vertex it asks for on whichever rank holds it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,7 +19,7 @@
 namespace rr::replay {
 namespace {
 
-// Events long enough that each rank's stream takes several batches of a few MB.
+// Events long enough that each rank's stream takes many batches.
 std::optional<std::string> render(const Interval& in) {
   if (in.vertex % 11 == 0) return std::nullopt;  // left out, as a filter would
   std::string text = std::to_string(in.start) + "/" + std::to_string(in.track) + "/" + std::to_string(in.vertex) + "/" +
@@ -55,11 +55,16 @@ TEST(TimelineStream, MergesSortedStreamsWithTiesIntoOneListsOrder) {
       part->net = &end;
       part->partition = p;
       result.over_ranks = part;
+      // Twice on one network, as a command may write timelines one after another: nothing of the first stream
+      // is left to confuse the second.
       Merged m;
-      m.events = stream_timeline(result, wanted, render, [&](std::string_view event) {
-        m.text += event;
-        m.text += "\n";
-      });
+      for (int stream = 0; stream < 2; ++stream) {
+        m.text.clear();
+        m.events = stream_timeline(result, wanted, render, [&](std::string_view event) {
+          m.text += event;
+          m.text += "\n";
+        });
+      }
       return m;
     });
     EXPECT_TRUE(merged[0].text == expected) << ranks << " ranks: " << merged[0].text.size() << " bytes, not "
