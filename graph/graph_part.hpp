@@ -78,6 +78,11 @@ struct GraphPart {
   PartTraffic traffic;
 
   std::size_t size() const { return ids.size(); }
+  // What makes a part from outside (a packed trace read rank by rank) unsafe to walk, as far as its own rows tell:
+  // array lengths, ids ascending and inside the whole graph, kinds, payloads inside their arrays, the bounds of
+  // EventGraph::structure_problem on times and counts, and of each edge its target's range and whether its kind may
+  // leave its source (what it may reach is its target's rank's to know); empty when there is none.
+  std::string structure_problem() const;
   // The local index of whole-graph vertex v, or size() when this rank does not own it.
   std::size_t local(VertexId v) const;
   std::span<const VertexId> successors_of(std::size_t i) const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graph/event_graph.hpp"
+#include "graph/src/structure_limits.hpp"
 
 namespace rr::graph {
 
@@ -17,21 +18,7 @@ namespace {
 
 std::string at(const char* what, std::uint64_t index) { return std::string(what) + " " + std::to_string(index); }
 
-bool is_task_like(OpKind k) { return k == OpKind::task || k == OpKind::background; }
-bool is_segment(OpKind k) { return k == OpKind::task || k == OpKind::task_resume; }
-
-// Bounds on values the parsers bound (docs/limits.md), kept loose: what the replay's arithmetic stays exact in.
-constexpr std::int64_t kMaxDuration = std::int64_t{1} << 62;
-constexpr std::int64_t kMaxBarrierValue = std::int64_t{1} << 32;
-// Observed times are relative to the run's origin (a clock in ns since 1970 fits 2^61 until 2043): each bound
-// so that differences, and sums with the origin, stay in 64 bits.
-constexpr std::int64_t kMaxObservedTime = std::int64_t{1} << 61;
-constexpr std::int64_t kMaxObservedOrigin = std::int64_t{1} << 62;
-
-bool is_observed_time(std::int64_t t) { return t >= -kMaxObservedTime && t <= kMaxObservedTime; }
-// Where in a busy time something happened: -1 when not known, else in [0, 1] (the builders clamp); NaN is
-// neither.
-bool is_fraction(float f) { return f == -1.0f || (f >= 0.0f && f <= 1.0f); }
+using namespace limits;
 
 // The problem `check(i)` finds at the lowest i in [0, count), or an empty string.
 template <class Check>
@@ -97,16 +84,13 @@ std::string EventGraph::edges_problem(std::uint64_t v) const {
     if (w >= n) return at("successor edge to no vertex at edge", e);
     if (static_cast<std::size_t>(kind) >= kEdgeKindCount) return at("successor edge of no kind at edge", e);
     const OpKind from = kind_[v], to = kind_[w];
-    bool fits = true;
+    bool fits = may_leave(kind, from);
     switch (kind) {
       case EdgeKind::arrival:
-        fits = to == OpKind::barrier_phase && (from == OpKind::barrier_arrive || from == OpKind::barrier_alter);
-        break;
-      case EdgeKind::phase_order: fits = from == OpKind::barrier_phase && to == OpKind::barrier_phase; break;
-      case EdgeKind::continuation: fits = is_segment(from) && to == OpKind::task_resume; break;
-      case EdgeKind::issue: fits = (is_segment(from) || from == OpKind::background) && to != OpKind::barrier_phase; break;
+      case EdgeKind::phase_order: fits = fits && to == OpKind::barrier_phase; break;
+      case EdgeKind::continuation: fits = fits && to == OpKind::task_resume; break;
       // Into a phase come only its arrivals and the phase before it (the replay counts a phase's inputs so).
-      default: fits = to != OpKind::barrier_phase; break;
+      default: fits = fits && to != OpKind::barrier_phase; break;
     }
     if (!fits) return at("an edge whose kind does not fit its operations at edge", e);
   }
