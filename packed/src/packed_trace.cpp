@@ -1,10 +1,8 @@
 // The packed trace file: a 64-byte header, a table of sections, then the sections, each 64-byte aligned and
-// checksummed (XXH3). Section 0 holds the small parts (pack_fields.hpp); the others are the graph's arrays in
-// EventGraph::visit_parts order, mapped in place on load.
+// checksummed (XXH3). Section 0 holds the small parts (pack_fields.hpp); then come the graph's arrays in
+// EventGraph::visit_parts order, mapped in place on load, the node index (node_index.hpp) and the arrays' block
+// checksums (block_checksums.hpp). The layout is pack_layout.hpp; opening and its checks are opened_file.cpp.
 #include "packed/packed_trace.hpp"
-
-#include <tbb/parallel_for.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <array>
@@ -13,50 +11,18 @@
 #include <filesystem>
 #include <fstream>
 
-#include "parser/trace_inputs.hpp"
-#include "platform/mapped_file.hpp"
+#include "packed/src/block_checksums.hpp"
+#include "packed/src/node_index.hpp"
+#include "packed/src/opened_file.hpp"
 #include "packed/src/pack_fields.hpp"
 
 namespace rr::packed {
 
 namespace {
 
-constexpr auto kSignature = parser::kPackedTraceSignature;  // where the parser recognises a packed file
-constexpr std::uint32_t kByteOrderMark = 0x01020304;
-constexpr std::uint64_t kAlign = 64;
-constexpr std::uint32_t kPartsSection = 1;
-constexpr std::uint32_t kFirstColumnSection = 16;
-// The graph's arrays, named in EventGraph::visit_parts order (for messages about a damaged one).
-constexpr std::array<const char*, 19> kColumnNames = {
-    "kinds",          "nodes",           "events",          "issuers",        "positions",
-    "payloads",       "tasks",           "copies",          "barrier phases", "barrier values",
-    "waits",          "issue fractions", "observed starts", "observed ends",  "external delays",
-    "outside work",   "successor offsets", "successors",    "successor kinds"};
-
-struct Header {
-  std::array<unsigned char, 8> signature;
-  std::uint32_t version;
-  std::uint32_t byte_order;
-  std::uint64_t file_bytes;
-  std::uint32_t section_count;
-  std::uint32_t reserved;
-  std::uint64_t table_checksum;
-  std::uint64_t header_checksum;  // of the 40 bytes before it
-  std::array<std::uint64_t, 2> zero;
-};
-static_assert(sizeof(Header) == 64 && offsetof(Header, header_checksum) == 40);
-
-struct SectionEntry {
-  std::uint32_t kind;
-  std::uint32_t element_bytes;
-  std::uint64_t offset;
-  std::uint64_t bytes;
-  std::uint64_t checksum;
-};
-static_assert(sizeof(SectionEntry) == 32);
-
-std::uint64_t checksum(const void* data, std::size_t bytes) { return XXH3_64bits(data, bytes); }
-std::uint64_t aligned(std::uint64_t at) { return (at + kAlign - 1) / kAlign * kAlign; }
+using namespace layout;
+using detail::checksum;
+using detail::error_in;
 
 // What a packed trace keeps of the records: each file's statistics and machine records, and of a Legion Prof
 // file its header facts and join problems. The graph records are in the graph; a batch counts them.
@@ -122,22 +88,16 @@ struct PartsWriter {
   }
 };
 
-// visit_parts for reading: each array views its section of the mapping.
+// visit_parts for reading: each array views its section of the mapping (kinds and element sizes were checked on
+// opening).
 struct PartsReader {
   pack::Reader& parts;
-  std::span<const SectionEntry> entries;  // the columns' entries, in order
-  std::span<const std::byte> file;
-  std::shared_ptr<const void> keeper;
+  const detail::OpenedFile& file;
   std::size_t next = 0;
-  std::string problem;
   template <class T>
   void column(graph::Column<T>& c) {
-    const SectionEntry& e = entries[next];
-    if (problem.empty() && (e.kind != kFirstColumnSection + next || e.element_bytes != sizeof(T)))
-      problem = std::string("the section of the graph's ") + kColumnNames[next] + " is not where this version has it";
-    if (problem.empty())
-      c = graph::Column<T>::viewing(reinterpret_cast<const T*>(file.data() + e.offset), e.bytes / sizeof(T), keeper);
-    ++next;
+    const std::span<const T> s = file.column<T>(next++);
+    c = graph::Column<T>::viewing(s.data(), s.size(), file.mapping);
   }
   template <class T>
   void value(T& x) {
@@ -176,10 +136,6 @@ std::string records_problem(const PackedTrace& t) {
   return {};
 }
 
-core::InputError error_in(const std::string& path, const std::string& message, std::optional<std::uint64_t> at = {}) {
-  return core::InputError{core::SourceLocation{path, 0, at}, message};
-}
-
 }  // namespace
 
 bool is_packed_trace(const std::string& path) {
@@ -198,10 +154,10 @@ core::Expected<PackedTraceInfo> write_packed_trace(const TraceToPack& trace, pla
   pack::Writer parts;
   parts(trace.label);
   parts(trace.nodes);
+  parts(trace.findings);  // before the records: a reader of one rank's part decodes no further
   parts(kept_records(trace.records));
   parts(trace.summary);
   parts(trace.profile_summary);
-  parts(trace.findings);
   parts(trace.traced_facts);
   parts(trace.traced_machine);
   std::vector<SectionEntry> entries{{kPartsSection, 1, 0, 0, 0}};
@@ -211,14 +167,34 @@ core::Expected<PackedTraceInfo> write_packed_trace(const TraceToPack& trace, pla
   entries[0].bytes = parts.bytes().size();
   data[0] = parts.bytes().data();
 
+  std::vector<std::uint32_t> nodes(trace.graph.vertex_count());
+  for (graph::VertexId v = 0; v < nodes.size(); ++v) nodes[v] = trace.graph.node(v);
+  const detail::NodeIndex index = detail::index_by_node(nodes);
+  entries.push_back({kNodeEntriesSection, sizeof(NodeEntry), 0, index.entries.size() * sizeof(NodeEntry), 0});
+  data.push_back(index.entries.data());
+  entries.push_back({kVertexRunsSection, sizeof(VertexRun), 0, index.runs.size() * sizeof(VertexRun), 0});
+  data.push_back(index.runs.data());
+  std::vector<std::span<const std::byte>> column_bytes;
+  for (std::size_t c = 0; c < kColumns; ++c)
+    column_bytes.emplace_back(static_cast<const std::byte*>(data[kFirstColumn + c]), entries[kFirstColumn + c].bytes);
+  const std::vector<std::uint64_t> blocks = detail::block_checksums_of(column_bytes);
+  entries.push_back({kBlockChecksumsSection, sizeof(std::uint64_t), 0, blocks.size() * sizeof(std::uint64_t), 0});
+  data.push_back(blocks.data());
+
   std::uint64_t at = aligned(sizeof(Header) + entries.size() * sizeof(SectionEntry));
-  for (SectionEntry& e : entries) {
+  std::uint64_t first_block = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    SectionEntry& e = entries[i];
     e.offset = at;
     at = aligned(at + e.bytes);
+    if (i >= kFirstColumn && i < kNodeEntries) {  // an array's checksum is that of its blocks' checksums
+      const std::uint64_t n = blocks_of(e.bytes);
+      e.checksum = checksum(blocks.data() + first_block, n * sizeof(std::uint64_t));
+      first_block += n;
+    } else {
+      e.checksum = checksum(data[i], e.bytes);
+    }
   }
-  tbb::parallel_for(std::size_t{0}, entries.size(), [&](std::size_t i) {
-    entries[i].checksum = checksum(data[i], entries[i].bytes);
-  });
   Header h{};
   h.signature = kSignature;
   h.version = kPackedTraceVersion;
@@ -251,80 +227,43 @@ core::Expected<PackedTraceInfo> write_packed_trace(const TraceToPack& trace, pla
 }
 
 core::Expected<PackedTrace> read_packed_trace(const std::string& path) {
-  std::string open_error;
-  auto mapped = platform::MappedFile::open(path, open_error);
-  if (!mapped) return error_in(path, open_error);
-  const std::span<const std::byte> file = mapped->bytes();
-  const std::string size_text = std::to_string(file.size());
-  if (file.size() < sizeof(Header))
-    return error_in(path, "truncated: " + size_text + " bytes, fewer than a packed trace's header");
-  Header h;
-  std::memcpy(&h, file.data(), sizeof h);
-  if (h.signature != kSignature) return error_in(path, "not a packed trace (its first bytes are not the signature)", 0);
-  if (h.version != kPackedTraceVersion)
-    return error_in(path, "a packed trace of format version " + std::to_string(h.version) + "; this realm-replay reads version " +
-                              std::to_string(kPackedTraceVersion) + ": pack the trace again");
-  if (h.byte_order != kByteOrderMark) return error_in(path, "a packed trace written on a machine of another byte order");
-  if (h.header_checksum != checksum(&h, offsetof(Header, header_checksum)))
-    return error_in(path, "damaged: the header's checksum does not match", 0);
-  // The checksum covers bytes 0-39 only; the zero bytes after it are checked here, so that a later version can
-  // give them a meaning without old files holding junk there.
-  if (h.zero != decltype(h.zero){})
-    return error_in(path, "damaged: header bytes 48-63 are not zero", offsetof(Header, zero));
-  if (h.file_bytes != file.size())
-    return error_in(path, std::string(file.size() < h.file_bytes ? "truncated" : "damaged") + ": the header says " +
-                              std::to_string(h.file_bytes) + " bytes, the file has " + size_text);
-  const std::uint64_t table_bytes = std::uint64_t{h.section_count} * sizeof(SectionEntry);
-  if (h.section_count != 1 + kColumnNames.size() || sizeof(Header) + table_bytes > file.size())
-    return error_in(path, "damaged: a table of " + std::to_string(h.section_count) + " sections, this version has " +
-                              std::to_string(1 + kColumnNames.size()), sizeof(Header));
-  std::vector<SectionEntry> entries(h.section_count);
-  std::memcpy(entries.data(), file.data() + sizeof(Header), table_bytes);
-  if (h.table_checksum != checksum(entries.data(), table_bytes))
-    return error_in(path, "damaged: the section table's checksum does not match", sizeof(Header));
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const SectionEntry& e = entries[i];
-    if (e.offset % kAlign != 0 || e.offset > file.size() || e.bytes > file.size() - e.offset || e.element_bytes == 0 ||
-        e.bytes % e.element_bytes != 0)
-      return error_in(path, "damaged: section " + std::to_string(i) + " lies outside the file", sizeof(Header) + i * sizeof(SectionEntry));
-  }
-  std::vector<std::uint8_t> intact(entries.size());
-  tbb::parallel_for(std::size_t{0}, entries.size(), [&](std::size_t i) {
-    intact[i] = checksum(file.data() + entries[i].offset, entries[i].bytes) == entries[i].checksum;
-  });
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    if (!intact[i])
-      return error_in(path, std::string("damaged: the checksum of ") +
-                                (i == 0 ? "the trace's records and findings" : std::string("the graph's ") + kColumnNames[i - 1]) +
-                                " does not match", entries[i].offset);
+  auto opened = detail::open_packed_file(path, detail::Reading::whole);
+  if (!opened) return opened.error();
+  const detail::OpenedFile& file = **opened;
+  if (const auto damaged = detail::first_damaged_section(file))
+    return error_in(path, "damaged: the checksum of " + section_name(*damaged) + " does not match",
+                    file.entries[*damaged].offset);
 
-  if (entries[0].kind != kPartsSection) return error_in(path, "damaged: the first section is not the trace's records");
   PackedTrace t;
-  pack::Reader parts(file.subspan(entries[0].offset, entries[0].bytes));
-  PartsReader columns{parts, std::span(entries).subspan(1), file, mapped, 0, {}};
+  pack::Reader parts(file.section(0));
+  PartsReader columns{parts, file};
   try {
     parts(t.label);
     parts(t.nodes);
+    parts(t.findings);
     parts(t.records);
     parts(t.summary);
     parts(t.profile_summary);
-    parts(t.findings);
     parts(t.traced_facts);
     parts(t.traced_machine);
     t.graph.visit_parts(columns);
     if (!parts.done()) parts.fail("bytes after the last part");
   } catch (const pack::Undecodable& e) {
-    return error_in(path, std::string("damaged: the trace's records and findings cannot be decoded: ") + e.what(), entries[0].offset);
+    return error_in(path, std::string("damaged: the trace's records and findings cannot be decoded: ") + e.what(), file.entries[0].offset);
   } catch (const std::bad_alloc&) {
-    return error_in(path, "damaged: the trace's records and findings ask for more memory than there is", entries[0].offset);
+    return error_in(path, "damaged: the trace's records and findings ask for more memory than there is", file.entries[0].offset);
   }
   if (std::string problem = records_problem(t); !problem.empty())
-    return error_in(path, "damaged: the trace's records hold " + problem, entries[0].offset);
-  if (!columns.problem.empty()) return error_in(path, "damaged: " + columns.problem);
+    return error_in(path, "damaged: the trace's records hold " + problem, file.entries[0].offset);
   if (std::string problem = t.graph.structure_problem(); !problem.empty())
     return error_in(path, "damaged: the graph has " + problem);
   for (graph::VertexId v : t.findings.cycle)
     if (v >= t.graph.vertex_count()) return error_in(path, "damaged: the cycle found names no vertex");
+  // The index was checked as a partition on opening; here every vertex is read, so each must be under its node.
+  const std::span<const std::uint32_t> nodes = file.column<std::uint32_t>(kNodesColumn);
+  for (const NodeEntry& e : file.node_entries)
+    if (std::string problem = detail::disagreement(e, file.runs, nodes); !problem.empty())
+      return error_in(path, "damaged: " + section_name(kVertexRuns) + ": " + problem, file.entries[kVertexRuns].offset);
   // The file holds the functions' names; their labels are derived from them, here as when the graph was built.
   t.graph.set_function_names(graph::FunctionNames(t.graph.function_names()));
   return t;
