@@ -2,13 +2,15 @@
 // 0x89 is put back in its place): when it is odd, as in a real file, every checksum is recomputed first (tests/support/packed_trace_repair.hpp) so that mutations reach the decoder of the
 // records and findings and the graph's structure check instead of stopping at a checksum. Reading must end in a
 // trace or an InputError; a trace that is read must replay on its traced machine and give a critical path
-// without a crash, a hang or another exception.
+// without a crash, a hang or another exception. The same file read rank by rank (packed/packed_graph_part.hpp), at
+// 1 to 3 ranks, must give parts that pass their structure check or InputErrors.
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <string>
 
+#include "packed/packed_graph_part.hpp"
 #include "session/trace_packing.hpp"
 #include "support/packed_trace_repair.hpp"
 
@@ -35,6 +37,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (trace.ok() && trace->graph().vertex_count() <= 100000) {
     auto run = rr::session::replay_trace(*trace, {"traced", {}}, {});
     (void)run;
+  }
+  if (auto mapped = rr::packed::MappedPackedTrace::open(path)) {
+    for (std::uint32_t ranks = 1; ranks <= 3; ++ranks)
+      for (std::uint32_t r = 0; r < ranks; ++r) {
+        auto part = rr::packed::read_graph_part(*mapped, rr::graph::NodeRanks{ranks, mapped->graph_nodes()}, r);
+        if (part && !part->structure_problem().empty()) std::abort();
+      }
   }
   close(fd);
   return 0;
