@@ -59,9 +59,9 @@ std::optional<std::size_t> first_damaged_section(const OpenedFile& file) {
   tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t i) {
     const Block& b = blocks[i];
     if (block_checksum(file.section(layout::kFirstColumn + b.column), b.index) != file.block_checksums(b.column)[b.index]) {
+      // The lowest damaged array is named, whichever thread finds it first.
       std::size_t seen = first_bad.load();
-      while (b.column < seen && !first_bad.compare_exchange_weak(seen, b.column)) {
-      }
+      while (b.column < seen && !first_bad.compare_exchange_weak(seen, b.column)) continue;
     }
   });
   if (first_bad.load() < layout::kColumns) return layout::kFirstColumn + first_bad.load();

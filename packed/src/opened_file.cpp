@@ -42,56 +42,61 @@ std::uint32_t expected_element_bytes(std::size_t i) {
   return i == kNodeEntries ? sizeof(NodeEntry) : i == kVertexRuns ? sizeof(VertexRun) : sizeof(std::uint64_t);
 }
 
-// The header and the file's size; "" when they hold.
-std::string header_problem(const Header& h, std::uint64_t file_bytes, std::optional<std::uint64_t>& at) {
-  if (h.signature != kSignature) return at = 0, "not a packed trace (its first bytes are not the signature)";
+// What is wrong and at which byte of the file, if it is known; no message: nothing is.
+struct Problem {
+  std::string message;
+  std::optional<std::uint64_t> at = std::nullopt;
+};
+
+// The header and the file's size.
+Problem header_problem(const Header& h, std::uint64_t file_bytes) {
+  if (h.signature != kSignature) return {"not a packed trace (its first bytes are not the signature)", 0};
   if (h.version != kPackedTraceVersion)
-    return "a packed trace of format version " + std::to_string(h.version) + "; this realm-replay reads version " +
-           std::to_string(kPackedTraceVersion) + ": pack the trace again";
-  if (h.byte_order != kByteOrderMark) return "a packed trace written on a machine of another byte order";
+    return {"a packed trace of format version " + std::to_string(h.version) + "; this realm-replay reads version " +
+            std::to_string(kPackedTraceVersion) + ": pack the trace again"};
+  if (h.byte_order != kByteOrderMark) return {"a packed trace written on a machine of another byte order"};
   if (h.header_checksum != checksum(&h, offsetof(Header, header_checksum)))
-    return at = 0, "damaged: the header's checksum does not match";
+    return {"damaged: the header's checksum does not match", 0};
   // The checksum covers bytes 0-39 only; the zero bytes after it are checked here, so that a later version can
   // give them a meaning without old files holding junk there.
-  if (h.zero != decltype(h.zero){}) return at = offsetof(Header, zero), "damaged: header bytes 48-63 are not zero";
+  if (h.zero != decltype(h.zero){}) return {"damaged: header bytes 48-63 are not zero", offsetof(Header, zero)};
   if (h.file_bytes != file_bytes)
-    return std::string(file_bytes < h.file_bytes ? "truncated" : "damaged") + ": the header says " +
-           std::to_string(h.file_bytes) + " bytes, the file has " + std::to_string(file_bytes);
+    return {std::string(file_bytes < h.file_bytes ? "truncated" : "damaged") + ": the header says " +
+            std::to_string(h.file_bytes) + " bytes, the file has " + std::to_string(file_bytes)};
   return {};
 }
 
-// Every section inside the file, aligned, of this version's kind and element size; "" when they are.
-std::string table_problem(const OpenedFile& f, std::optional<std::uint64_t>& at) {
+// Every section inside the file, aligned, of this version's kind and element size.
+Problem table_problem(const OpenedFile& f) {
   for (std::size_t i = 0; i < f.entries.size(); ++i) {
     const SectionEntry& e = f.entries[i];
-    at = sizeof(Header) + i * sizeof(SectionEntry);
+    const std::uint64_t at = sizeof(Header) + i * sizeof(SectionEntry);
     if (e.offset % kAlign != 0 || e.offset > f.bytes.size() || e.bytes > f.bytes.size() - e.offset ||
         e.element_bytes == 0 || e.bytes % e.element_bytes != 0)
-      return "damaged: section " + std::to_string(i) + " lies outside the file";
+      return {"damaged: section " + std::to_string(i) + " lies outside the file", at};
     if (e.kind != expected_kind(i) || e.element_bytes != expected_element_bytes(i))
-      return "damaged: the section of " + section_name(i) + " is not where this version has it";
+      return {"damaged: the section of " + section_name(i) + " is not where this version has it", at};
   }
-  at.reset();
   return {};
 }
 
 // The checksums of what opening reads: the node index and the block checksums, and each array's checksum of its
 // blocks' list. Also sets where each array's blocks start.
-std::string checksums_problem(OpenedFile& f, std::optional<std::uint64_t>& at) {
+Problem checksums_problem(OpenedFile& f) {
   for (std::size_t i : {kNodeEntries, kVertexRuns, kBlockChecksums}) {
     const std::span<const std::byte> s = f.section(i);
     if (checksum(s.data(), s.size()) != f.entries[i].checksum)
-      return at = f.entries[i].offset, "damaged: the checksum of " + section_name(i) + " does not match";
+      return {"damaged: the checksum of " + section_name(i) + " does not match", f.entries[i].offset};
   }
   for (std::size_t c = 0; c < kColumns; ++c)
     f.first_block[c + 1] = f.first_block[c] + blocks_of(f.entries[kFirstColumn + c].bytes);
   if (f.first_block[kColumns] * sizeof(std::uint64_t) != f.entries[kBlockChecksums].bytes)
-    return "damaged: " + section_name(kBlockChecksums) + " do not list every block of the graph's arrays";
+    return {"damaged: " + section_name(kBlockChecksums) + " do not list every block of the graph's arrays"};
   for (std::size_t c = 0; c < kColumns; ++c) {
     const std::span<const std::uint64_t> blocks = f.block_checksums(c);
     if (checksum(blocks.data(), blocks.size_bytes()) != f.entries[kFirstColumn + c].checksum)
-      return at = f.entries[kFirstColumn + c].offset, "damaged: the checksum of " + section_name(kFirstColumn + c) +
-                                                          " does not match";
+      return {"damaged: the checksum of " + section_name(kFirstColumn + c) + " does not match",
+              f.entries[kFirstColumn + c].offset};
   }
   return {};
 }
@@ -128,9 +133,7 @@ core::Expected<std::shared_ptr<const OpenedFile>> open_packed_file(const std::st
   if (f->bytes.size() < sizeof(Header))
     return error_in(path, "truncated: " + std::to_string(f->bytes.size()) + " bytes, fewer than a packed trace's header");
   std::memcpy(&f->header, f->bytes.data(), sizeof(Header));
-  std::optional<std::uint64_t> at;
-  if (std::string problem = header_problem(f->header, f->bytes.size(), at); !problem.empty())
-    return error_in(path, problem, at);
+  if (const Problem p = header_problem(f->header, f->bytes.size()); !p.message.empty()) return error_in(path, p.message, p.at);
   const std::uint64_t table_bytes = std::uint64_t{f->header.section_count} * sizeof(SectionEntry);
   if (f->header.section_count != kSections || sizeof(Header) + table_bytes > f->bytes.size())
     return error_in(path, "damaged: a table of " + std::to_string(f->header.section_count) + " sections, this version has " +
@@ -139,8 +142,8 @@ core::Expected<std::shared_ptr<const OpenedFile>> open_packed_file(const std::st
   std::memcpy(f->entries.data(), f->bytes.data() + sizeof(Header), table_bytes);
   if (f->header.table_checksum != checksum(f->entries.data(), table_bytes))
     return error_in(path, "damaged: the section table's checksum does not match", sizeof(Header));
-  if (std::string problem = table_problem(*f, at); !problem.empty()) return error_in(path, problem, at);
-  if (std::string problem = checksums_problem(*f, at); !problem.empty()) return error_in(path, problem, at);
+  if (const Problem p = table_problem(*f); !p.message.empty()) return error_in(path, p.message, p.at);
+  if (const Problem p = checksums_problem(*f); !p.message.empty()) return error_in(path, p.message, p.at);
 
   const std::uint64_t vertices = f->entries[kFirstColumn + kKindsColumn].bytes;
   if (vertices >= graph::kNoVertex) return error_in(path, "damaged: more vertices than a vertex id can number");
