@@ -167,9 +167,8 @@ core::Expected<PackedTraceInfo> write_packed_trace(const TraceToPack& trace, pla
   entries[0].bytes = parts.bytes().size();
   data[0] = parts.bytes().data();
 
-  std::vector<std::uint32_t> nodes(trace.graph.vertex_count());
-  for (graph::VertexId v = 0; v < nodes.size(); ++v) nodes[v] = trace.graph.node(v);
-  const detail::NodeIndex index = detail::index_by_node(nodes);
+  const detail::NodeIndex index = detail::index_by_node(
+      {static_cast<const std::uint32_t*>(data[kFirstColumn + kNodesColumn]), trace.graph.vertex_count()});
   entries.push_back({kNodeEntriesSection, sizeof(NodeEntry), 0, index.entries.size() * sizeof(NodeEntry), 0});
   data.push_back(index.entries.data());
   entries.push_back({kVertexRunsSection, sizeof(VertexRun), 0, index.runs.size() * sizeof(VertexRun), 0});
