@@ -73,6 +73,7 @@ struct NodeEntry {
   std::uint32_t first_run;
   std::uint32_t runs;
   std::uint32_t vertices;
+  friend bool operator==(const NodeEntry&, const NodeEntry&) = default;
 };
 static_assert(sizeof(NodeEntry) == 16);
 
@@ -80,6 +81,7 @@ static_assert(sizeof(NodeEntry) == 16);
 struct VertexRun {
   std::uint32_t first;
   std::uint32_t count;
+  friend bool operator==(const VertexRun&, const VertexRun&) = default;
 };
 static_assert(sizeof(VertexRun) == 8);
 
