@@ -1,5 +1,5 @@
-// For tests and the fuzzer: recomputes every checksum of a packed trace held in memory (sections, table,
-// header) where its layout allows, so that a deliberate change reaches the decoder and the structure check
+// For tests and the fuzzer: recomputes every checksum of a packed trace held in memory (the graph arrays' blocks,
+// sections, table, header) where its layout allows, so that a deliberate change reaches the decoder and the structure check
 // instead of stopping at the first checksum. The layout is restated here from docs/packed-trace.md on purpose:
 // a change to the format that the document does not follow breaks these tests.
 #pragma once
