@@ -1,9 +1,9 @@
-// A damaged or crafted packed trace read rank by rank (packed/packed_graph_part.hpp): a node index that is no
-// partition of the vertex ids (a run outside the graph, runs that overlap or leave a gap, runs of one node out of
-// order, nodes out of order), an index that disagrees with the node column, a payload out of range, behind repaired
-// checksums, is an error naming the file and the section, from MappedPackedTrace::open or from the rank that reads
-// the rows, and from the whole trace's reader too; a damaged block is found by the rank that reads it and by no
-// other; random changes never crash.
+// A damaged or crafted packed trace read rank by rank (packed/packed_graph_part.hpp): an older version; a node index
+// that is no partition of the vertex ids (a run outside the graph, runs that overlap or leave a gap, runs of one node
+// out of order, nodes out of order); an index that disagrees with the node column; a payload out of range. Behind
+// repaired checksums, each is an error naming the file and the section, from MappedPackedTrace::open or from the
+// rank that reads the rows, and from the whole trace's reader too; a damaged block is found by the rank that reads it
+// and by no other; random changes never crash.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -104,6 +104,17 @@ TEST_F(DamagedPackedParts, TheUndamagedFileReadsAtEveryRank) {
   EXPECT_EQ(e.open, "");
   EXPECT_EQ(e.whole, "");
   for (const std::string& p : e.parts) EXPECT_EQ(p, "");
+}
+
+// A version 5 file has no node index: opening it for parts says to pack it again, as reading it whole does.
+TEST_F(DamagedPackedParts, AnOlderVersionIsPackedAgain) {
+  std::string f = *good_;
+  const std::uint32_t five = 5;
+  std::memcpy(f.data() + 8, &five, sizeof five);
+  const Errors e = read(f);
+  EXPECT_NE(e.open.find("a packed trace of format version 5; this realm-replay reads version 6: pack the trace again"),
+            std::string::npos) << e.open;
+  EXPECT_NE(e.whole.find("pack the trace again"), std::string::npos) << e.whole;
 }
 
 TEST_F(DamagedPackedParts, ARunOutsideTheGraph) {

@@ -8,9 +8,6 @@
 
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <random>
-#include <sstream>
 #include <thread>
 
 #include "gen/generators.hpp"
@@ -54,17 +51,6 @@ std::string pack(const session::LoadedTrace& t, const std::string& name) {
   EXPECT_TRUE(session::write_packed_trace(t, out, false).ok());
   EXPECT_EQ(out.commit(), "");
   return path;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void spill(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 // Every rank's part of the packed file at `path`; an error's text in place of a part that could not be read.
