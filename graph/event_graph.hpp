@@ -162,6 +162,13 @@ class EventGraph {
   static void check_edge_count(std::uint64_t edges);
 
   std::uint32_t vertex_count() const { return static_cast<std::uint32_t>(kind_.size()); }
+  // The id v has in the whole graph: v itself, unless this graph is one rank's local view of a larger one (a part
+  // with the vertices it touches, numbered in the whole graph's order), where what depends on an operation's
+  // identity (its noise) must follow the whole id.
+  VertexId whole_id(VertexId v) const { return whole_ids_.empty() ? v : whole_ids_[v]; }
+  // Ascending, one per vertex; empty for a whole graph.
+  void set_whole_ids(std::vector<VertexId> ids) { whole_ids_ = std::move(ids); }
+  std::span<const VertexId> whole_ids() const { return whole_ids_; }
   std::uint64_t edge_count() const { return succ_.size(); }
 
   OpKind kind(VertexId v) const { return kind_[v]; }
@@ -302,6 +309,7 @@ class EventGraph {
   std::int64_t observed_origin_ = 0;
   FunctionNames function_names_;
   FunctionNames function_labels_;  // derived from function_names_, never stored in a packed trace
+  std::vector<VertexId> whole_ids_;  // a local view's whole ids (whole_id); never stored in a packed trace
   Column<EdgeOffset> succ_offset_;
   Column<VertexId> succ_;
   Column<EdgeKind> succ_kind_;

@@ -54,9 +54,11 @@ class TaskTiming {
     const double s = noise_.sigma;
     return std::exp(s * z - 0.5 * s * s);
   }
+  // Keyed by the operation's id in the whole graph, so that a rank replaying from its part (whose graph numbers
+  // its vertices locally) draws what one engine draws.
   TimeNs perturbed(TimeNs duration, graph::VertexId v) const {
     if (noise_.sigma <= 0 || duration <= 0) return duration;
-    return core::held_round(static_cast<double>(duration) * noise_factor(v));
+    return core::held_round(static_cast<double>(duration) * noise_factor(g_.whole_id(v)));
   }
 
   // Busy time of a task on a processor of `kind`: the traced busy time (× the move's factor when the task runs
