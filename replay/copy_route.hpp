@@ -26,6 +26,10 @@ struct CopyRoute {
 // kind on the same node is removed.
 CopyRoute copy_route(const graph::EventGraph& g, const MachineMap& map, graph::VertexId copy);
 
+// The route its memories give, before any function move: copy_route's when the mapping moves nothing. Needs no
+// graph, so a rank can route a copy it holds outside one.
+CopyRoute traced_route(const graph::CopyInfo& copy, const MachineMap& map);
+
 // "system -> framebuffer (local)": the name of a copy path in reports.
 std::string route_name(const CopyRoute& route);
 

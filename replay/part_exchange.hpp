@@ -20,9 +20,8 @@ class NetworkRankExchange final : public graph::RankExchange {
   std::uint32_t rank() const override { return network_.rank(); }
   std::vector<std::vector<std::byte>> all_to_all(std::vector<std::vector<std::byte>> to_each) override;
   void send_to_all(const std::vector<std::byte>& bytes) override;
-  // Messages that came while this rank waited for others' and belong to what the sender did after its last
-  // exchange (its replay): whoever reads the network next must take these first, by sender, in order.
-  std::vector<std::deque<std::vector<std::byte>>> take_early() { return std::move(early_); }
+  // (Its replay's first messages, RankExchange::take_early.)
+  std::vector<std::deque<std::vector<std::byte>>> take_early() override { return std::move(early_); }
 
  private:
   BlockNetwork& network_;

@@ -46,14 +46,18 @@ std::optional<core::MemoryKind> moved_home(const graph::EventGraph& g, const Mac
 
 }  // namespace
 
-CopyRoute copy_route(const graph::EventGraph& g, const MachineMap& map, graph::VertexId copy) {
-  const graph::CopyInfo& c = g.copy(copy);
+CopyRoute traced_route(const graph::CopyInfo& c, const MachineMap& map) {
   CopyRoute r;
   r.src = map.memory(c.src_memory.value());
   r.dst = map.memory(c.dst_memory.value());
   r.src_node = r.src.spans_nodes ? r.dst.node : r.src.node;
   r.dst_node = r.dst.spans_nodes ? r.src.node : r.dst.node;
   r.remote = r.src.spans_nodes || r.dst.spans_nodes || r.src_node != r.dst_node;
+  return r;
+}
+
+CopyRoute copy_route(const graph::EventGraph& g, const MachineMap& map, graph::VertexId copy) {
+  CopyRoute r = traced_route(g.copy(copy), map);
   if (map.mapping().moves.empty()) return r;
   if (!r.dst.spans_nodes)
     if (auto home = moved_home(g, map, copy, true, r.dst.kind, r.dst_node)) {
