@@ -1,0 +1,40 @@
+// One rank's view of the event graph for a replay from its part (docs/scale.md, "The replay from parts"): its own
+// vertices and their ghosts, the vertices of other ranks that its replay touches, as an EventGraph the engine runs
+// on unchanged. Vertices are numbered in ascending whole-graph id, so that every order the engine breaks ties with
+// (time, vertex, kind) is the whole graph's restricted to them; the graph's whole_id() gives each one's whole id,
+// and with it the noise one engine draws for it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/event_graph.hpp"
+#include "graph/graph_part.hpp"
+#include "machine_models/machine_model.hpp"
+#include "replay/machine_map.hpp"
+#include "replay/src/part_rounds.hpp"
+
+namespace rr::replay {
+
+// Ghosts are: the targets of the rank's edges that other ranks own (an input sent, an issue's position read), the
+// sources of other ranks' edges into its vertices with those edges (its inputs counted, a releaser named, an
+// arrival's count read), and the copies of other ranks whose hops run on its channel instances (their sizes and
+// memories). A ghost's attributes are its owner's; its own edges elsewhere are not here.
+struct LocalGraph {
+  graph::EventGraph g;
+  std::vector<std::uint8_t> owner;  // by local vertex: the rank that replays it
+  std::uint32_t own = 0;            // vertices this rank owns
+
+  graph::VertexId whole(graph::VertexId v) const { return g.whole_id(v); }
+  // The local vertex of whole-graph vertex w, or kNoVertex when this rank's view lacks it.
+  graph::VertexId local(graph::VertexId w) const;
+};
+
+// Builds this rank's view from its part, in two rounds: each rank sends the owners of its edges' targets its
+// crossing edges with their sources and asks for the targets, and sends its copies to the ranks whose channel
+// instances their hops hold; then each answers what it was asked. The traced placement without function moves
+// (routes follow the copies' memories alone). std::runtime_error on every rank when one stops.
+LocalGraph build_local_graph(const graph::GraphPart& part, const graph::NodeRanks& ranks, const MachineMap& map,
+                             const machine::MachineModel& model, PartRounds& rounds);
+
+}  // namespace rr::replay
