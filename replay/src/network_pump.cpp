@@ -5,6 +5,7 @@
 #include <string>
 
 #include "replay/src/byte_wire.hpp"
+#include "replay/src/part_mail.hpp"
 
 namespace rr::replay {
 
@@ -44,8 +45,8 @@ std::optional<BlockNetwork::Message> Inbox::next(WireKind kind, bool wait) {
   return std::nullopt;
 }
 
-NetworkPump::NetworkPump(BlockNetwork& net, Inbox& inbox, Blocks& blocks)
-    : net_(net), inbox_(inbox), blocks_(blocks), me_(net.rank()), ranks_(net.ranks()), seq_from_(ranks_, 0),
+NetworkPump::NetworkPump(BlockNetwork& net, Inbox& inbox, Blocks& blocks, const LocalGraph* local)
+    : net_(net), inbox_(inbox), blocks_(blocks), local_(local), me_(net.rank()), ranks_(net.ranks()), seq_from_(ranks_, 0),
       confirmed_(ranks_, 0), asked_(ranks_, 0), owe_confirmation_(ranks_, 0), ack_seen_(ranks_, 0),
       ack_released_(ranks_, 0), ack_sent_(ranks_, 0), pending_(ranks_) {}
 
@@ -69,7 +70,10 @@ void NetworkPump::apply(const BlockNetwork::Message& m) {
                            std::to_string(me_) + ", which had finished");
   if (!mail.empty()) {
     MailQueue& q = blocks_.queue(from, me_);
-    for (const Mail& x : mail) q.send(x);
+    for (Mail x : mail) {
+      if (local_) mail_to_local(x, *local_);
+      q.send(x);
+    }
     q.flush();
   }
   if (head.seq > seq_from_[from]) {
@@ -127,7 +131,10 @@ void NetworkPump::send() {
   for (std::uint32_t x = 0; x < ranks_; ++x) {
     if (x == me_) continue;
     outgoing_.clear();
-    blocks_.queue(me_, x).drain([&](const Mail& m) { outgoing_.push_back(m); });
+    blocks_.queue(me_, x).drain([&](const Mail& m) {
+      outgoing_.push_back(m);
+      if (local_) mail_to_whole(outgoing_.back(), *local_);
+    });
     std::uint64_t wanted = confirmation_wanted(x);
     if (wanted <= confirmed_[x] || wanted <= asked_[x]) wanted = 0;  // confirmed, or asked already
     if (!moved && outgoing_.empty() && ack_released_[x] == ack_sent_[x] && !owe_confirmation_[x] && !wanted) continue;

@@ -41,10 +41,13 @@ class Inbox {
   BlockNetwork& net_;
 };
 
+struct LocalGraph;
+
 class NetworkPump {
  public:
-  // `blocks` was made for this rank's block alone (Blocks' `only`); its progress published once.
-  NetworkPump(BlockNetwork& net, Inbox& inbox, Blocks& blocks);
+  // `blocks` was made for this rank's block alone (Blocks' `only`); its progress published once. With `local`, the
+  // block's engine numbers vertices locally (a replay from parts): mail goes out with whole ids and comes in local.
+  NetworkPump(BlockNetwork& net, Inbox& inbox, Blocks& blocks, const LocalGraph* local = nullptr);
 
   // Lays every packet that has come into the stand-ins, after waiting for one with `wait`. True when any came.
   bool receive(bool wait);
@@ -69,6 +72,7 @@ class NetworkPump {
   BlockNetwork& net_;
   Inbox& inbox_;
   Blocks& blocks_;
+  const LocalGraph* const local_;
   const std::uint32_t me_, ranks_;
   std::uint64_t seq_ = 0;  // this rank's progress, counted each time it moves
   TimeNs sent_next_ = -1, sent_events_ = -1;

@@ -14,6 +14,7 @@
 #include "replay/src/engine.hpp"
 #include "replay/src/interval_exchange.hpp"
 #include "replay/src/network_pump.hpp"
+#include "replay/src/network_stages.hpp"
 #include "replay/src/partition.hpp"
 #include "replay/src/rank_part.hpp"
 #include "replay/src/shared_state.hpp"
@@ -22,75 +23,12 @@ namespace rr::replay {
 
 namespace {
 
-using InitError = std::optional<std::pair<graph::VertexId, core::InputError>>;
-
-// The blocks' uint8 numbers bound the ranks (Partition::of_vertex).
-constexpr std::uint32_t kMaxRanks = 255;
-
-std::optional<core::InputError> too_many_ranks(std::uint32_t ranks, std::uint32_t model_nodes) {
-  const std::uint32_t usable = std::min(model_nodes, kMaxRanks);
-  if (ranks <= usable) return std::nullopt;
-  const std::string why = model_nodes <= kMaxRanks ? "the model has " + std::to_string(model_nodes) + " node(s)"
-                                                   : "a replay splits into at most that many blocks";
-  core::InputError error;  // (filled in place: GCC 12 warns, wrongly, of a braced one's uninitialised string)
-  error.where.file = std::to_string(ranks) + " ranks";
-  error.message = "each rank replays the blocks of its own model nodes, and this replay can use at most " +
-                  std::to_string(usable) + " rank(s): " + why;
-  return error;
-}
-
 // Why the split cannot serve this replay, or null.
 const char* why_alone(const machine::MachineModel& model, const ReplayOptions& options, const Partition& p) {
   if (model.node.cores > 0) return "the model's nodes share cores, and a node's clock would cross blocks";
   if (model.runtime.processor_start_ns > 0) return "processors start up, and a node's clock would cross blocks";
   if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
   return p.count < 2 ? p.why_not : nullptr;
-}
-
-// Every rank tells every other whether its block could be set up; the error of the lowest task, as on one engine.
-std::optional<core::InputError> agree_on_start(BlockNetwork& net, Inbox& inbox, const InitError& mine,
-                                               const machine::MachineModel& model) {
-  ByteWriter w;
-  w.put(WireKind::start);
-  w.put<std::uint8_t>(mine.has_value());
-  w.put<graph::VertexId>(mine ? mine->first : 0);
-  const std::string text = mine ? mine->second.message : std::string();
-  w.put_all<char>(text);
-  const std::vector<std::byte> status = w.take();
-  for (std::uint32_t x = 0; x < net.ranks(); ++x)
-    if (x != net.rank()) net.send(x, status);
-  InitError lowest = mine;
-  for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
-    const auto m = inbox.next(WireKind::start, true);
-    ByteReader in(m->bytes);
-    in.get<WireKind>();
-    const bool failed = in.get<std::uint8_t>() != 0;
-    const auto v = in.get<graph::VertexId>();
-    const auto message = in.get_all<char>();
-    if (failed && (!lowest || v < lowest->first)) {
-      lowest.emplace(v, core::InputError{});
-      lowest->second.where.file = model.source;
-      lowest->second.message.assign(message.begin(), message.end());
-    }
-  }
-  if (!lowest) return std::nullopt;
-  return lowest->second;
-}
-
-// This rank's block, replayed with the others over the network until no rank has anything left.
-void replay_block(BlockNetwork& net, Inbox& inbox, Blocks& blocks, BlockLink& link, Engine& engine) {
-  link.publish(engine);
-  NetworkPump pump(net, inbox, blocks);
-  pump.send();
-  for (;;) {
-    const bool came = pump.receive(false);
-    const bool did = link.step(engine);
-    pump.send();
-    if (came || did) continue;
-    if (pump.finished()) break;
-    pump.receive(true);  // nothing to do until another rank says something
-  }
-  pump.farewell();
 }
 
 // Each block's records of its own operations made whole: a copy's start comes from the block that ran its first
@@ -135,6 +73,63 @@ std::shared_ptr<const RankPart> rank_part(BlockNetwork& net, Partition partition
 }
 
 }  // namespace
+
+std::optional<core::InputError> too_many_ranks(std::uint32_t ranks, std::uint32_t model_nodes) {
+  const std::uint32_t usable = std::min(model_nodes, kMaxRanks);
+  if (ranks <= usable) return std::nullopt;
+  const std::string why = model_nodes <= kMaxRanks ? "the model has " + std::to_string(model_nodes) + " node(s)"
+                                                   : "a replay splits into at most that many blocks";
+  core::InputError error;  // (filled in place: GCC 12 warns, wrongly, of a braced one's uninitialised string)
+  error.where.file = std::to_string(ranks) + " ranks";
+  error.message = "each rank replays the blocks of its own model nodes, and this replay can use at most " +
+                  std::to_string(usable) + " rank(s): " + why;
+  return error;
+}
+
+std::optional<core::InputError> agree_on_start(BlockNetwork& net, Inbox& inbox, const InitError& mine,
+                                               const machine::MachineModel& model) {
+  ByteWriter w;
+  w.put(WireKind::start);
+  w.put<std::uint8_t>(mine.has_value());
+  w.put<graph::VertexId>(mine ? mine->first : 0);
+  const std::string text = mine ? mine->second.message : std::string();
+  w.put_all<char>(text);
+  const std::vector<std::byte> status = w.take();
+  for (std::uint32_t x = 0; x < net.ranks(); ++x)
+    if (x != net.rank()) net.send(x, status);
+  InitError lowest = mine;
+  for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
+    const auto m = inbox.next(WireKind::start, true);
+    ByteReader in(m->bytes);
+    in.get<WireKind>();
+    const bool failed = in.get<std::uint8_t>() != 0;
+    const auto v = in.get<graph::VertexId>();
+    const auto message = in.get_all<char>();
+    if (failed && (!lowest || v < lowest->first)) {
+      lowest.emplace(v, core::InputError{});
+      lowest->second.where.file = model.source;
+      lowest->second.message.assign(message.begin(), message.end());
+    }
+  }
+  if (!lowest) return std::nullopt;
+  return lowest->second;
+}
+
+void replay_block(BlockNetwork& net, Inbox& inbox, Blocks& blocks, BlockLink& link, Engine& engine,
+                  const LocalGraph* local) {
+  link.publish(engine);
+  NetworkPump pump(net, inbox, blocks, local);
+  pump.send();
+  for (;;) {
+    const bool came = pump.receive(false);
+    const bool did = link.step(engine);
+    pump.send();
+    if (came || did) continue;
+    if (pump.finished()) break;
+    pump.receive(true);  // nothing to do until another rank says something
+  }
+  pump.farewell();
+}
 
 bool split_over_ranks(const ReplayResult& r) { return r.over_ranks && !r.over_ranks->holds_nothing; }
 
