@@ -1,0 +1,172 @@
+#include "replay/part_replay.hpp"
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "replay/src/assemble_result.hpp"
+#include "replay/src/block_protocol.hpp"
+#include "replay/src/block_result_wire.hpp"
+#include "replay/src/byte_wire.hpp"
+#include "replay/src/engine.hpp"
+#include "replay/src/local_graph.hpp"
+#include "replay/src/network_stages.hpp"
+#include "replay/src/part_estimate.hpp"
+#include "replay/src/part_partition.hpp"
+#include "replay/src/part_rounds.hpp"
+#include "replay/src/shared_state.hpp"
+
+namespace rr::replay {
+
+namespace {
+
+using graph::OpKind;
+using graph::VertexId;
+using graph::kNoVertex;
+
+core::InputError refusal(std::string message) {
+  core::InputError error;  // (filled in place: GCC 12 warns, wrongly, of a braced one's uninitialised string)
+  error.where.file = "replay from parts";
+  error.message = std::move(message);
+  return error;
+}
+
+// What a replay from parts does not serve yet. Every rank has the same arguments, so every rank decides alike.
+std::optional<std::string> unsupported(const graph::GraphPart& part, const graph::NodeRanks& ranks,
+                                       const graph::RankExchange& exchange, const MachineMap& map,
+                                       const machine::MachineModel& model, const ReplayOptions& options) {
+  const BlockNetwork* net = options.execution.network;
+  if (!net || net->ranks() != exchange.ranks() || net->rank() != exchange.rank() || part.rank != exchange.rank() ||
+      ranks.ranks != exchange.ranks())
+    return "the part, its split and the network name different ranks";
+  if (ranks.nodes != map.model_nodes())
+    return "the parts were built for " + std::to_string(ranks.nodes) + " node(s), and the model has " +
+           std::to_string(map.model_nodes());
+  if (map.placement() != machine::Placement::traced || !map.mapping().moves.empty())
+    return "only the traced placement, without function moves, runs from parts";
+  for (std::uint32_t n = 0; n < map.traced_nodes(); ++n)
+    if (map.fold(n) != n) return "a node map or fold does not run from parts";
+  if (model.node.cores > 0) return "the model's nodes share cores, and a node's clock would cross blocks";
+  if (model.runtime.processor_start_ns > 0) return "processors start up, and a node's clock would cross blocks";
+  if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
+  return std::nullopt;
+}
+
+// Messages the exchange took in while this rank waited for a slower one belong to the replay: they go first.
+void hand_on_early(graph::RankExchange& exchange, BlockNetwork& net) {
+  auto early = exchange.take_early();
+  for (std::uint32_t from = 0; from < early.size(); ++from)
+    for (std::vector<std::byte>& bytes : early[from]) {
+      const auto kind = bytes.empty() ? net.kept.size() : std::to_integer<std::size_t>(bytes[0]);
+      if (kind >= net.kept.size()) throw std::logic_error("replay from parts: a message of no known kind came early");
+      net.kept[kind].push_back({from, std::move(bytes)});
+    }
+}
+
+// Each copy's record gets its start from the rank that ran its first hop, when that is another one: by whole id on
+// the wire.
+void exchange_copy_starts(const LocalGraph& local, BlockNetwork& net, Inbox& inbox, OperationRecords& ops) {
+  const std::uint32_t me = net.rank();
+  std::vector<std::vector<CopyStart>> to(net.ranks());
+  for (VertexId v = 0; v < local.g.vertex_count(); ++v)
+    if (local.owner[v] != me && local.g.kind(v) == OpKind::copy && ops.started(v))
+      to[local.owner[v]].push_back({local.whole(v), ops.start(v)});
+  for (std::uint32_t x = 0; x < net.ranks(); ++x) {
+    if (x == me) continue;
+    ByteWriter w;
+    w.put(WireKind::copy_starts);
+    w.put_all<CopyStart>(to[x]);
+    net.send(x, w.take());
+  }
+  for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
+    const auto m = inbox.next(WireKind::copy_starts, true);
+    ByteReader in(m->bytes);
+    in.get<WireKind>();
+    std::vector<CopyStart> starts = in.get_all<CopyStart>();
+    for (CopyStart& s : starts) s.copy = local.local(s.copy);
+    lay_copy_starts(starts, ops);
+  }
+}
+
+// The per-operation arrays cut down to this rank's own operations, by the part's index, naming others by whole id.
+void keep_own(const LocalGraph& local, std::uint32_t me, ReplayResult& r) {
+  OperationRecords ops;
+  ops.reset(local.own);
+  std::vector<std::uint32_t> processor_of(local.own);
+  std::vector<char> outside;
+  if (!r.outside_estimate.empty()) outside.resize(local.own);
+  r.stuck = 0;
+  VertexId i = 0;
+  for (VertexId v = 0; v < local.g.vertex_count(); ++v) {
+    if (local.owner[v] != me) continue;
+    ops.set_ready(i, r.ops.ready(v));
+    if (r.ops.started(v)) ops.start_at(i, r.ops.start(v));
+    if (r.ops.ended(v)) ops.end_at(i, r.ops.end(v));
+    else ++r.stuck;
+    const VertexId by = r.ops.released_by(v);
+    ops.set_release(i, by == kNoVertex ? kNoVertex : local.whole(by), r.ops.release(v));
+    processor_of[i] = r.processor_of[v];
+    if (!outside.empty()) outside[i] = r.outside_estimate[v];
+    ++i;
+  }
+  r.ops = std::move(ops);
+  r.processor_of = std::move(processor_of);
+  r.outside_estimate = std::move(outside);
+  for (Interval& in : r.intervals) in.vertex = local.whole(in.vertex);
+}
+
+}  // namespace
+
+core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part, const graph::NodeRanks& ranks,
+                                                   graph::RankExchange& exchange, const MachineMap& map,
+                                                   const machine::MachineModel& model, const ReplayOptions& options) {
+  if (auto why = unsupported(part, ranks, exchange, map, model, options)) return refusal(*why);
+  if (auto error = too_many_ranks(exchange.ranks(), map.model_nodes())) return *error;
+  BlockNetwork& net = *options.execution.network;
+  const std::uint32_t me = exchange.rank(), count = exchange.ranks();
+  PartRounds rounds(exchange);
+  LocalGraph local;
+  SharedState shared;
+  Partition partition;
+  std::string why_not;
+  try {
+    local = build_local_graph(part, ranks, map, model, rounds);
+    if (auto error = plan_copies(local.g, map, model, shared)) throw std::runtime_error(error->to_string());
+    init_shared(local.g, map, options.rules.noise, shared);
+    spread_outside_estimate(local, shared.r, rounds);
+    if (count > 1) partition = partition_from_parts(local, map, model, shared.copies, options.rules.noise, rounds, why_not);
+  } catch (const std::exception& e) {
+    rounds.fail(e.what());  // the others stop at their next round instead of waiting for this rank
+    return refusal(e.what());
+  }
+  hand_on_early(exchange, net);
+  if (count > 1 && partition.count < 2) return refusal("the split cannot serve this replay: " + why_not);
+
+  std::vector<BlockOutput> outputs;
+  if (count == 1) {
+    const std::unique_ptr<Engine> engine = make_engine(local.g, map, model, options, shared);
+    if (auto error = engine->init_block()) return error->second;
+    engine->run_alone();
+    outputs.push_back(engine->take_output());
+  } else {
+    Blocks blocks(std::move(partition), me);
+    BlockLink link(blocks, me);
+    const std::unique_ptr<Engine> engine = make_engine(local.g, map, model, options, shared, &link);
+    Inbox inbox(net);
+    InitError mine = engine->init_block();
+    if (mine) mine->first = local.whole(mine->first);  // the lowest task over the ranks is the whole graph's
+    if (auto error = agree_on_start(net, inbox, mine, model)) return *error;
+    replay_block(net, inbox, blocks, link, *engine, &local);
+    exchange_copy_starts(local, net, inbox, shared.r.ops);
+    outputs.push_back(engine->take_output());
+  }
+  assemble_result(local.g, map, 0, shared, outputs);
+  keep_own(local, me, shared.r);
+  shared.r.blocks = count;
+  return std::move(shared.r);
+}
+
+}  // namespace rr::replay
