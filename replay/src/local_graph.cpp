@@ -139,10 +139,11 @@ Received exchange_ghosts(const graph::GraphPart& part, const graph::NodeRanks& r
                              std::to_string(asks.size() - owner_of.size()) + " vertices no rank owns");
   std::vector<std::vector<GhostVertex>> sources(count);
   std::vector<std::vector<WireEdge>> edges(count);
+  std::vector<std::uint32_t> given;  // the ranks the present source went to
   for (std::size_t i = 0; i < part.size(); ++i) {
     const auto succ = part.successors_of(i);
     const auto kinds = part.successor_kinds_of(i);
-    std::vector<std::uint32_t> given;  // the ranks this source went to
+    given.clear();
     for (std::size_t k = 0; k < succ.size(); ++k) {
       if (part.local(succ[k]) < part.size()) continue;
       const std::uint32_t r =
