@@ -27,8 +27,8 @@
 #include "replay/src/shared_state.hpp"
 #include "session/session.hpp"
 #include "support/generated_trace.hpp"
+#include "support/graph_part_text.hpp"
 #include "support/in_process_network.hpp"
-#include "support/part_files.hpp"
 #include "support/ranks_as_threads.hpp"
 #include "support/test_dir.hpp"
 
