@@ -37,19 +37,7 @@ void exchange_copy_starts(const graph::EventGraph& g, const Partition& p, BlockN
                           OperationRecords& ops) {
   std::vector<std::vector<CopyStart>> to(net.ranks());
   for (const CopyStart& s : copies_started_for_others(g, p, net.rank(), ops)) to[p.of_vertex[s.copy]].push_back(s);
-  for (std::uint32_t x = 0; x < net.ranks(); ++x) {
-    if (x == net.rank()) continue;
-    ByteWriter w;
-    w.put(WireKind::copy_starts);
-    w.put_all<CopyStart>(to[x]);
-    net.send(x, w.take());
-  }
-  for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
-    const auto m = inbox.next(WireKind::copy_starts, true);
-    ByteReader in(m->bytes);
-    in.get<WireKind>();
-    lay_copy_starts(in.get_all<CopyStart>(), ops);
-  }
+  lay_copy_starts(trade_copy_starts(net, inbox, std::move(to)), ops);
 }
 
 // Rank 0: every other block's part laid into `shared` beside its own; their outputs in block order.
@@ -84,6 +72,25 @@ std::optional<core::InputError> too_many_ranks(std::uint32_t ranks, std::uint32_
   error.message = "each rank replays the blocks of its own model nodes, and this replay can use at most " +
                   std::to_string(usable) + " rank(s): " + why;
   return error;
+}
+
+std::vector<CopyStart> trade_copy_starts(BlockNetwork& net, Inbox& inbox, std::vector<std::vector<CopyStart>> to) {
+  for (std::uint32_t x = 0; x < net.ranks(); ++x) {
+    if (x == net.rank()) continue;
+    ByteWriter w;
+    w.put(WireKind::copy_starts);
+    w.put_all<CopyStart>(to[x]);
+    net.send(x, w.take());
+  }
+  std::vector<CopyStart> came;
+  for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
+    const auto m = inbox.next(WireKind::copy_starts, true);
+    ByteReader in(m->bytes);
+    in.get<WireKind>();
+    const std::vector<CopyStart> starts = in.get_all<CopyStart>();
+    came.insert(came.end(), starts.begin(), starts.end());
+  }
+  return came;
 }
 
 std::optional<core::InputError> agree_on_start(BlockNetwork& net, Inbox& inbox, const InitError& mine,

@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "core/diagnostics.hpp"
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
 #include "replay/block_network.hpp"
 #include "replay/src/block_protocol.hpp"
+#include "replay/src/block_result_wire.hpp"
 #include "replay/src/engine.hpp"
 #include "replay/src/network_pump.hpp"
 
@@ -30,6 +32,10 @@ std::optional<core::InputError> too_many_ranks(std::uint32_t ranks, std::uint32_
 // each gives, the whole graph's), as on one engine.
 std::optional<core::InputError> agree_on_start(BlockNetwork& net, Inbox& inbox, const InitError& mine,
                                                const machine::MachineModel& model);
+
+// Sends each other rank x the starts in to[x] (copies of x whose first hop this rank ran) and returns the starts
+// the other ranks sent this one, which make its copies' records whole.
+std::vector<CopyStart> trade_copy_starts(BlockNetwork& net, Inbox& inbox, std::vector<std::vector<CopyStart>> to);
 
 // This rank's block, replayed with the others over the network until no rank has anything left. With `local`, its
 // engine numbers vertices locally (part_mail.hpp).

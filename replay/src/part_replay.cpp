@@ -74,21 +74,9 @@ void exchange_copy_starts(const LocalGraph& local, BlockNetwork& net, Inbox& inb
   for (VertexId v = 0; v < local.g.vertex_count(); ++v)
     if (local.owner[v] != me && local.g.kind(v) == OpKind::copy && ops.started(v))
       to[local.owner[v]].push_back({local.whole(v), ops.start(v)});
-  for (std::uint32_t x = 0; x < net.ranks(); ++x) {
-    if (x == me) continue;
-    ByteWriter w;
-    w.put(WireKind::copy_starts);
-    w.put_all<CopyStart>(to[x]);
-    net.send(x, w.take());
-  }
-  for (std::uint32_t heard = 1; heard < net.ranks(); ++heard) {
-    const auto m = inbox.next(WireKind::copy_starts, true);
-    ByteReader in(m->bytes);
-    in.get<WireKind>();
-    std::vector<CopyStart> starts = in.get_all<CopyStart>();
-    for (CopyStart& s : starts) s.copy = local.local(s.copy);
-    lay_copy_starts(starts, ops);
-  }
+  std::vector<CopyStart> starts = trade_copy_starts(net, inbox, std::move(to));
+  for (CopyStart& s : starts) s.copy = local.local(s.copy);
+  lay_copy_starts(starts, ops);
 }
 
 // The per-operation arrays cut down to this rank's own operations, by the part's index, naming others by whole id.
