@@ -22,6 +22,7 @@
 #include "graph/graph_part.hpp"
 #include "parser/trace_reader.hpp"
 #include "replay/part_exchange.hpp"
+#include "support/generated_trace.hpp"
 #include "support/graph_part_text.hpp"
 #include "support/in_process_network.hpp"
 #include "support/test_dir.hpp"
@@ -31,6 +32,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using rr::testing::describe;
+using rr::testing::write_program;
 using rr::testing::RankFiles;
 using rr::testing::read_by_rank;
 
@@ -177,28 +179,8 @@ std::uint64_t expect_parts_are_the_whole(const fs::path& dir, const std::string&
   return crossing_at_two;
 }
 
-void write_program(const fs::path& dir, const gen::Program& program, const gen::Quirks& quirks = {}) {
-  const gen::TruthMachine machine;
-  gen::write_trace(program, gen::schedule(program, machine), machine, dir.string(), gen::Compression::none, quirks);
-}
-
 TEST(GraphPart, EveryGeneratorFamilyAtOneToFourRanks) {
-  const gen::SmallOptions four{4, 2, 3};
-  gen::S3dOptions mixed;
-  mixed.nodes = 4;
-  mixed.mapping = "mixed";
-  gen::S3dOptions all;
-  all.nodes = 8;
-  all.mechanism = "heptane";
-  const std::vector<std::pair<const char*, gen::Program>> families = {
-      {"chain", gen::make_chain(80, four)},
-      {"fork-join", gen::make_fork_join(9, 5, four)},
-      {"random-dag", gen::make_random_dag(2500, four)},
-      {"stencil 1-D", gen::make_stencil(1, 4, four)},
-      {"stencil 3-D", gen::make_stencil(3, 3, {8, 2, 5})},
-      {"s3d mixed", gen::make_s3d(mixed)},
-      {"s3d all, 8 nodes", gen::make_s3d(all)}};
-  for (const auto& [name, program] : families) {
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
     const rr::testing::TestDir dir("rr_graph_part");
     write_program(dir.path(), program);
     // Every family has edges between nodes: at two ranks, some leave one rank's part for another's.
@@ -213,7 +195,7 @@ TEST(GraphPart, DamagedTraceGivesTheWholeFindings) {
   gen::Quirks quirks;
   quirks.orphan_copy_sizes = 0.1;
   quirks.external_preconditions = 0.1;
-  write_program(dir.path(), gen::make_random_dag(6000, {3, 2, 5}), quirks);
+  write_program(dir.path(), gen::make_random_dag(6000, {3, 2, 5}), {}, quirks);
   std::ifstream in(dir.path() / "node_0.log");
   std::ofstream out(dir.path() / "node_2.log", std::ios::app);
   std::string line;

@@ -16,6 +16,7 @@
 #include "packed/packed_graph_part.hpp"
 #include "replay/part_exchange.hpp"
 #include "session/trace_packing.hpp"
+#include "support/generated_trace.hpp"
 #include "support/graph_part_text.hpp"
 #include "support/in_process_network.hpp"
 #include "support/packed_trace_repair.hpp"
@@ -29,6 +30,7 @@ using graph::GraphPart;
 using graph::NodeRanks;
 using graph::VertexId;
 using rr::testing::describe;
+using rr::testing::write_program;
 
 const std::string kSource = RR_SOURCE_DIR;
 
@@ -193,28 +195,8 @@ void expect_parts_of(const fs::path& dir, const std::string& what, bool built_in
   std::remove(path.c_str());
 }
 
-void write_program(const fs::path& dir, const gen::Program& program) {
-  const gen::TruthMachine machine;
-  gen::write_trace(program, gen::schedule(program, machine), machine, dir.string(), gen::Compression::none, {});
-}
-
 TEST(PackedGraphPart, EveryGeneratorFamily) {
-  const gen::SmallOptions four{4, 2, 3};
-  gen::S3dOptions mixed;
-  mixed.nodes = 4;
-  mixed.mapping = "mixed";
-  gen::S3dOptions all;
-  all.nodes = 8;
-  all.mechanism = "heptane";
-  const std::vector<std::pair<const char*, gen::Program>> families = {
-      {"chain", gen::make_chain(80, four)},
-      {"fork-join", gen::make_fork_join(9, 5, four)},
-      {"random-dag", gen::make_random_dag(2500, four)},
-      {"stencil 1-D", gen::make_stencil(1, 4, four)},
-      {"stencil 3-D", gen::make_stencil(3, 3, {8, 2, 5})},
-      {"s3d mixed", gen::make_s3d(mixed)},
-      {"s3d all, 8 nodes", gen::make_s3d(all)}};
-  for (const auto& [name, program] : families) {
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
     const rr::testing::TestDir dir("rr_packed_part");
     write_program(dir.path(), program);
     expect_parts_of(dir.path(), name, true);

@@ -237,20 +237,7 @@ int expect_parts_same(const session::LoadedTrace& trace, const std::string& mach
 }
 
 TEST(PartReplay, EveryGeneratorFamilyGivesTheOneEngineRecords) {
-  const gen::SmallOptions four{4, 2, 3};
-  const gen::S3dOptions mixed = rr::testing::mixed_s3d_options(4);
-  gen::S3dOptions all;
-  all.nodes = 8;
-  all.mechanism = "heptane";
-  const std::vector<std::pair<const char*, gen::Program>> families = {
-      {"chain", gen::make_chain(80, four)},
-      {"fork-join", gen::make_fork_join(9, 5, four)},
-      {"random-dag", gen::make_random_dag(2500, four)},
-      {"stencil 1-D", gen::make_stencil(1, 4, four)},
-      {"stencil 3-D", gen::make_stencil(3, 3, {8, 2, 5})},
-      {"s3d mixed", gen::make_s3d(mixed)},
-      {"s3d all, 8 nodes", gen::make_s3d(all)}};
-  for (const auto& [name, program] : families) {
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
     const rr::testing::TestDir dir("rr_part_replay");
     const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
     EXPECT_GT(expect_parts_same(trace, (dir.path() / "machine.toml").string(), name, 0), 0) << name;

@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <utility>
+#include <vector>
 
+#include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
 #include "gen/program.hpp"
 #include "gen/s3d.hpp"
@@ -17,9 +19,15 @@
 
 namespace rr::testing {
 
+// `program` scheduled on `machine` and written to `dir` as logs, with the log quirks asked for.
+inline void write_program(const std::filesystem::path& dir, const gen::Program& program,
+                          const gen::TruthMachine& machine = {}, const gen::Quirks& quirks = {}) {
+  gen::write_trace(program, gen::schedule(program, machine), machine, dir.string(), gen::Compression::none, quirks);
+}
+
 inline session::LoadedTrace write_and_load(const std::filesystem::path& dir, const gen::Program& program,
                                            const gen::TruthMachine& machine = {}) {
-  gen::write_trace(program, gen::schedule(program, machine), machine, dir.string(), gen::Compression::none);
+  write_program(dir, program, machine);
   auto trace = session::load_trace({dir.string()}, {});
   if (!trace) ADD_FAILURE() << trace.error().to_string();
   return std::move(*trace);
@@ -36,6 +44,25 @@ inline gen::S3dOptions mixed_s3d_options(std::uint32_t nodes) {
 // That program written to `dir` and read back.
 inline session::LoadedTrace mixed_s3d(const std::filesystem::path& dir, std::uint32_t nodes) {
   return write_and_load(dir, gen::make_s3d(mixed_s3d_options(nodes)));
+}
+
+// Every generator family as the tests of graph parts run it at 1 to 4 ranks (the part build, a packed trace's parts,
+// the replay from parts): small programs on four nodes, a 3-D stencil and an all-CPU heptane S3D on eight, a mixed
+// S3D on four.
+inline std::vector<std::pair<const char*, gen::Program>> part_test_families() {
+  const gen::SmallOptions four{4, 2, 3};
+  gen::S3dOptions all;
+  all.nodes = 8;
+  all.mechanism = "heptane";
+  std::vector<std::pair<const char*, gen::Program>> families;
+  families.emplace_back("chain", gen::make_chain(80, four));
+  families.emplace_back("fork-join", gen::make_fork_join(9, 5, four));
+  families.emplace_back("random-dag", gen::make_random_dag(2500, four));
+  families.emplace_back("stencil 1-D", gen::make_stencil(1, 4, four));
+  families.emplace_back("stencil 3-D", gen::make_stencil(3, 3, {8, 2, 5}));
+  families.emplace_back("s3d mixed", gen::make_s3d(mixed_s3d_options(4)));
+  families.emplace_back("s3d all, 8 nodes", gen::make_s3d(all));
+  return families;
 }
 
 // The generators' truth machine for `program` with the NIC on the destination's side and a second hop back on the
