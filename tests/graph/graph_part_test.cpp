@@ -23,6 +23,7 @@
 #include "parser/trace_reader.hpp"
 #include "replay/part_exchange.hpp"
 #include "support/generated_trace.hpp"
+#include "support/failing_exchange.hpp"
 #include "support/graph_part_text.hpp"
 #include "support/in_process_network.hpp"
 #include "support/test_dir.hpp"
@@ -31,6 +32,7 @@ namespace rr::graph {
 namespace {
 
 namespace fs = std::filesystem;
+using rr::testing::FailingExchange;
 using rr::testing::describe;
 using rr::testing::write_program;
 using rr::testing::RankFiles;
@@ -40,24 +42,6 @@ using rr::testing::read_by_rank;
 struct Built {
   std::vector<std::optional<GraphPart>> parts;
   std::vector<std::string> errors;
-};
-
-// An exchange whose rank loses its network at its `fail_at`-th exchange (counted from 1), before sending anything.
-class FailingExchange final : public RankExchange {
- public:
-  FailingExchange(RankExchange& inner, std::uint32_t fail_at) : inner_(inner), fail_at_(fail_at) {}
-  std::uint32_t ranks() const override { return inner_.ranks(); }
-  std::uint32_t rank() const override { return inner_.rank(); }
-  std::vector<std::vector<std::byte>> all_to_all(std::vector<std::vector<std::byte>> to_each) override {
-    if (++calls_ == fail_at_) throw std::runtime_error("the network went away");
-    return inner_.all_to_all(std::move(to_each));
-  }
-  void send_to_all(const std::vector<std::byte>& bytes) override { inner_.send_to_all(bytes); }
-
- private:
-  RankExchange& inner_;
-  const std::uint32_t fail_at_;
-  std::uint32_t calls_ = 0;
 };
 
 // `failing` (with `fail_at`): the rank whose exchange fails, and at which exchange; ranks() for none.

@@ -27,6 +27,7 @@
 #include "replay/src/shared_state.hpp"
 #include "session/session.hpp"
 #include "support/generated_trace.hpp"
+#include "support/failing_exchange.hpp"
 #include "support/graph_part_text.hpp"
 #include "support/in_process_network.hpp"
 #include "support/ranks_as_threads.hpp"
@@ -36,6 +37,7 @@ namespace rr::replay {
 namespace {
 
 namespace fs = std::filesystem;
+using rr::testing::FailingExchange;
 
 const std::string kTitan = RR_SOURCE_DIR "/data/machines/titan.toml";
 
@@ -46,27 +48,8 @@ struct RankRun {
   std::string error;
 };
 
-// An exchange whose rank fails at its `fail_at`-th exchange (counted from 1), before sending anything: the part
-// build's six come first, then the replay's own.
-class FailingExchange final : public graph::RankExchange {
- public:
-  FailingExchange(graph::RankExchange& inner, std::uint32_t fail_at) : inner_(inner), fail_at_(fail_at) {}
-  std::uint32_t ranks() const override { return inner_.ranks(); }
-  std::uint32_t rank() const override { return inner_.rank(); }
-  std::vector<std::vector<std::byte>> all_to_all(std::vector<std::vector<std::byte>> to_each) override {
-    if (++calls_ == fail_at_) throw std::runtime_error("the network went away");
-    return inner_.all_to_all(std::move(to_each));
-  }
-  void send_to_all(const std::vector<std::byte>& bytes) override { inner_.send_to_all(bytes); }
-  std::vector<std::deque<std::vector<std::byte>>> take_early() override { return inner_.take_early(); }
-
- private:
-  graph::RankExchange& inner_;
-  const std::uint32_t fail_at_;
-  std::uint32_t calls_ = 0;
-};
-
-// Every rank reads its files, builds its part and replays from it. `failing` fails its exchange number `fail_at`.
+// Every rank reads its files, builds its part and replays from it. `failing` fails its exchange number `fail_at`:
+// the part build's six exchanges come first, then the replay's own.
 std::vector<RankRun> run_parts(const session::LoadedTrace& trace, const machine::MachineModel& model,
                                const session::ReplaySettings& settings, std::uint32_t count, std::uint64_t seed,
                                std::uint32_t model_nodes, std::uint32_t failing = ~0u, std::uint32_t fail_at = 0) {
