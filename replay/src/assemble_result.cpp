@@ -121,9 +121,15 @@ void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::siz
     ++r.stuck;
     if (examples.size() < stuck_examples) examples.push_back(v);
   }
-  const std::vector<std::vector<InEdge>> inputs = inputs_of(g, examples);
-  for (std::size_t i = 0; i < examples.size(); ++i)
-    r.stuck_examples.push_back({examples[i], why_stuck(g, shared, examples[i], inputs[i])});
+  r.stuck_examples = describe_stuck(g, shared, examples);
+}
+
+std::vector<StuckExample> describe_stuck(const graph::EventGraph& g, const SharedState& shared,
+                                         const std::vector<VertexId>& vertices) {
+  const std::vector<std::vector<InEdge>> inputs = inputs_of(g, vertices);
+  std::vector<StuckExample> out;
+  for (std::size_t i = 0; i < vertices.size(); ++i) out.push_back({vertices[i], why_stuck(g, shared, vertices[i], inputs[i])});
+  return out;
 }
 
 }  // namespace rr::replay

@@ -26,6 +26,10 @@ void list_channels_and_intervals(const MachineMap& map, ReplayResult& r, std::ve
 
 // Puts the blocks' outputs (in block order: each is the same for any split) into the shared result, and describes
 // up to `stuck_examples` operations that never completed.
+// Why each of `vertices` (ascending) never completed, as assemble_result describes its examples.
+std::vector<StuckExample> describe_stuck(const graph::EventGraph& g, const SharedState& shared,
+                                         const std::vector<graph::VertexId>& vertices);
+
 void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::size_t stuck_examples,
                      SharedState& shared, std::vector<BlockOutput>& outputs);
 

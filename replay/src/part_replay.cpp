@@ -79,6 +79,17 @@ void exchange_copy_starts(const LocalGraph& local, BlockNetwork& net, Inbox& inb
   lay_copy_starts(starts, ops);
 }
 
+// Up to `count` of this rank's own operations that never completed, the lowest whole ids first, described before
+// the records are cut down (the description reads its inputs' records), naming them by whole id.
+void describe_own_stuck(const LocalGraph& local, std::uint32_t me, std::size_t count, SharedState& shared) {
+  if (shared.r.cut_off || count == 0) return;
+  std::vector<VertexId> stuck;
+  for (VertexId v = 0; v < local.g.vertex_count() && stuck.size() < count; ++v)
+    if (local.owner[v] == me && !shared.r.ops.ended(v)) stuck.push_back(v);
+  shared.r.stuck_examples = describe_stuck(local.g, shared, stuck);
+  for (StuckExample& s : shared.r.stuck_examples) s.vertex = local.whole(s.vertex);
+}
+
 // The per-operation arrays cut down to this rank's own operations, by the part's index, naming others by whole id.
 void keep_own(const LocalGraph& local, std::uint32_t me, ReplayResult& r) {
   OperationRecords ops;
@@ -152,6 +163,7 @@ core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part,
     outputs.push_back(engine->take_output());
   }
   assemble_result(local.g, map, 0, shared, outputs);
+  describe_own_stuck(local, me, options.detail.stuck_examples, shared);
   keep_own(local, me, shared.r);
   shared.r.blocks = count;
   return std::move(shared.r);

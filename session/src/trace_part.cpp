@@ -1,0 +1,111 @@
+#include "session/trace_part.hpp"
+
+#include <filesystem>
+#include <set>
+#include <utility>
+
+#include "core/ids.hpp"
+#include "core/trace_stats.hpp"
+#include "packed/packed_trace.hpp"
+#include "parser/trace_inputs.hpp"
+#include "parser/trace_reader.hpp"
+#include "session/names_file.hpp"
+
+namespace rr::session {
+
+namespace {
+
+core::InputError not_by_rank(const std::string& path, const std::string& why) {
+  core::InputError error;  // (filled in place: GCC 12 warns, wrongly, of a braced one's uninitialised string)
+  error.where.file = path;
+  error.message = why + ": only Realm text logs named node_<N>.log are read rank by rank";
+  return error;
+}
+
+// This rank's files read as the whole trace's reading reads them (the same chunks, so the same vertex ids), each
+// checked to hold its name's node.
+std::string read_own_files(const TraceFilesByNode& files, const graph::NodeRanks& ranks, std::uint32_t rank,
+                           const ReadingOptions& options, TracePart& out) {
+  std::vector<std::string> mine;
+  for (std::uint32_t f = 0; f < files.paths.size(); ++f)
+    if (ranks.rank_of(files.node[f]) == rank) {
+      mine.push_back(files.paths[f]);
+      out.file_index.push_back(f);
+    }
+  if (mine.empty()) return {};
+  auto read = parser::read_trace(mine, options.read, options.threads);
+  if (!read) return read.error().to_string();
+  if (options.strict)
+    if (auto problem = core::strict_problem(*read)) return problem->to_string();
+  if (read->files.size() != mine.size()) return mine.front() + ": its files were not read one by one";
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    const std::int32_t node = read->files[i].node;
+    const std::uint32_t named = files.node[out.file_index[i]];
+    if (node != static_cast<std::int32_t>(named))
+      return mine[i] + ": its lines are node " + std::to_string(node) + "'s, and its name says node " +
+             std::to_string(named) + " (a rank reads the files its nodes' names give it)";
+  }
+  out.records = std::move(*read);
+  return {};
+}
+
+}  // namespace
+
+core::Expected<TraceFilesByNode> files_by_node(const std::vector<std::string>& inputs) {
+  if (inputs.size() == 1 && packed::is_packed_trace(inputs.front()))
+    return not_by_rank(inputs.front(), "a packed trace");
+  auto found = parser::discover_inputs(inputs);
+  if (!found) return found.error();
+  TraceFilesByNode out;
+  std::set<std::uint32_t> seen;
+  for (const parser::TraceInput& in : *found) {
+    if (in.is_archive) return not_by_rank(in.path, "a tar archive");
+    if (in.stream) return not_by_rank(in.path, "a stream");
+    if (in.format != core::TraceFormat::realm_text) return not_by_rank(in.path, "a Legion Prof log");
+    int node = -1;
+    if (!parser::is_node_log_name(std::filesystem::path(in.path).filename().string(), &node) || node < 0 ||
+        node > static_cast<int>(core::kMaxNode))
+      return not_by_rank(in.path, "its name gives no node");
+    const auto n = static_cast<std::uint32_t>(node);
+    if (!seen.insert(n).second) return not_by_rank(in.path, "a second file of node " + std::to_string(n));
+    out.paths.push_back(in.path);
+    out.node.push_back(n);
+    out.nodes = std::max(out.nodes, n + 1);
+  }
+  if (out.paths.empty()) return not_by_rank(inputs.empty() ? std::string() : inputs.front(), "no log files");
+  return out;
+}
+
+core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs, const TraceFilesByNode& files,
+                                          const ReadingOptions& options, std::uint32_t ranks,
+                                          graph::RankExchange& exchange) {
+  TracePart out;
+  out.label = inputs.empty() ? std::string() : label_of(inputs.front());
+  out.ranks = {ranks, files.nodes};
+  out.total_files = static_cast<std::uint32_t>(files.paths.size());
+  const std::optional<std::string> names_file =
+      options.names_file.empty() ? default_names_file(inputs) : options.names_file;
+  if (names_file) {
+    auto names = read_names_file(*names_file);
+    if (!names) return names.error();
+    out.names = NamesSource{*names_file, names->size(), 0};
+    out.function_names = std::move(*names);
+  }
+  graph::PartFiles part_files;
+  part_files.read_error = read_own_files(files, out.ranks, exchange.rank(), options, out);
+  if (part_files.read_error.empty()) {
+    part_files.records = &out.records;
+    part_files.releasable = &out.records;
+  }
+  part_files.file_index = out.file_index;
+  part_files.total_files = out.total_files;
+  out.part = graph::build_graph_part(part_files, out.ranks, exchange, options.build);
+  if (out.names) {
+    std::set<std::uint32_t> functions;
+    for (const graph::TaskInfo& t : out.part.tasks) functions.insert(t.func_id);
+    for (const auto& entry : out.function_names) out.names->used += functions.count(entry.first);
+  }
+  return out;
+}
+
+}  // namespace rr::session
