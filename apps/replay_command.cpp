@@ -58,23 +58,99 @@ std::string unknown_timeline_node(const std::set<std::uint32_t>& nodes, std::uin
   return {};
 }
 
+struct ReplayCommandOptions {
+  ReplayInputs in;
+  bool json = false;
+  std::string timeline;
+  std::string window;
+  std::vector<std::uint32_t> nodes;
+  std::string output;
+  double perturb = 0;
+  std::uint32_t samples = 100;
+  std::uint64_t seed = 1;
+  bool against_observed = false;
+  bool no_what_ifs = false;
+};
+
+// What the report reads of a replay, whichever way it ran: in one process (or with every rank holding the whole
+// trace), or from parts.
+struct Replayed {
+  const graph::EventGraph& graph;  // names the critical path's operations and draws the timeline: over parts, this rank's
+  const session::ReplayRun& run;
+  const session::ReplaySettings& settings;
+  const session::LoadedTrace* whole;  // the whole trace (--perturb and --against-observed); null from parts
+  std::string label;
+  std::function<std::vector<session::RunBound>()> bounds;  // finds them and runs their what-ifs (over ranks: all)
+  std::function<void()> end_part;                          // over ranks: nothing more runs over them
+};
+
+// From the replay on: what bounds it, the timeline, the noisy estimates, the comparison with the observed run, and
+// the report.
+int report_replay(const ReplayCommandOptions& opts, const CommonOptions& common, RunContext& ctx,
+                  const TimelineFilter& filter, const Replayed& r) {
+  if (auto problem = unknown_timeline_node(filter.nodes, r.run.map.model_nodes()); !problem.empty()) {
+    r.end_part();  // (every rank finds it alike)
+    print_error("replay", problem);
+    return kExitUsage;
+  }
+  // Over MPI ranks the what-ifs run over every rank, as the replay did, and so does the timeline: each rank
+  // streams its part to rank 0. Then the other ranks are done.
+  const std::vector<session::RunBound> bounds = r.bounds();
+  ctx.stop_clock();  // (the replay's time, without the timeline's writing)
+  TimelineFile timeline;
+  if (!opts.timeline.empty()) {
+    const ReplayView drawn{r.graph, r.run.model, r.run.map, r.run.result, &*r.run.critical, {}, {}};
+    timeline.write(opts.timeline, drawn, filter);
+  }
+  r.end_part();
+  ReplayView view{r.graph, r.run.model, r.run.map, r.run.result, &*r.run.critical, opts.in.overrides,
+                  bounds_text("replay", opts.in, bounds, r.run.result.makespan_ns, opts.no_what_ifs, r.run.map.placement())};
+  ctx.machine = MachineContext{r.run.model.name, r.run.model.source, opts.in.overrides};
+  std::optional<session::EstimateDistribution> noise;
+  if (opts.perturb > 0) {
+    auto d = session::perturbed_estimates(*r.whole, r.run.model, r.settings.mapping, r.settings.engine.rules,
+                                          {opts.perturb, opts.samples, opts.seed, common.threads});
+    if (!d) {
+      print_error("replay", d.error().to_string());
+      return kExitBadInput;
+    }
+    noise = std::move(*d);
+    ctx.options["perturb"] = {{"sigma", opts.perturb}, {"samples", opts.samples}, {"seed", opts.seed}};
+  }
+  std::optional<replay::ObservedComparison> observed;
+  if (opts.against_observed) {
+    observed = replay::compare_with_observed(r.whole->graph(), r.run.result);
+    if (!observed) {
+      print_error("replay", "--against-observed needs a trace that records when its operations ran (Legion Prof logs); " +
+                                r.label + " does not");
+      return kExitBadInput;
+    }
+  }
+  std::string report;
+  if (opts.json) {
+    auto j = render_replay_json(view, ctx);
+    j["bounded_by"] = bounds_json("replay", opts.in, bounds, r.run.result.makespan_ns);
+    if (noise) j["perturbation"] = distribution_json(*noise);
+    if (observed) j["against_observed"] = render_observed_json(*observed);
+    report = j.dump(2) + "\n";
+  } else {
+    report = render_replay_text(view);
+    if (noise) report += "\n" + distribution_text(*noise);
+    if (observed) report += "\n" + render_observed_text(*observed);
+  }
+  if (!opts.timeline.empty())
+    if (const std::string err = timeline.commit(); !err.empty()) {
+      print_error("replay", err);
+      return kExitBadInput;
+    }
+  if (!emit_report("replay", opts.output, report)) return kExitBadInput;
+  return kExitOk;
+}
+
 }  // namespace
 
 std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
-  struct Options {
-    ReplayInputs in;
-    bool json = false;
-    std::string timeline;
-    std::string window;
-    std::vector<std::uint32_t> nodes;
-    std::string output;
-    double perturb = 0;
-    std::uint32_t samples = 100;
-    std::uint64_t seed = 1;
-    bool against_observed = false;
-    bool no_what_ifs = false;
-  };
-  auto opts = std::make_shared<Options>();
+  auto opts = std::make_shared<ReplayCommandOptions>();
   CLI::App* cmd = app.add_subcommand("replay", "Replay a trace's event graph on a machine model and estimate its run time.");
   add_replay_inputs(cmd, opts->in, common);
   cmd->add_flag("--json", opts->json, "print JSON instead of text");
@@ -107,63 +183,10 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     detail.record_intervals = !opts->timeline.empty();
     auto s = open_replay("replay", opts->in, common, detail);
     if (!s) return kExitBadInput;
-    if (auto problem = unknown_timeline_node(filter.nodes, s->run.map.model_nodes()); !problem.empty()) {
-      end_part_over_ranks(*s);  // (every rank finds it alike)
-      print_error("replay", problem);
-      return kExitUsage;
-    }
-    // Over MPI ranks the what-ifs run over every rank, as the replay did, and so does the timeline: each rank
-    // streams its part to rank 0. Then the other ranks are done.
-    const std::vector<session::RunBound> bounds = bounds_of(*s, opts->no_what_ifs, common.threads);
-    ctx.stop_clock();  // (the replay's time, without the timeline's writing)
-    TimelineFile timeline;
-    if (!opts->timeline.empty()) {
-      const ReplayView drawn{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, {}, {}};
-      timeline.write(opts->timeline, drawn, filter);
-    }
-    end_part_over_ranks(*s);
-    ReplayView view{s->trace.graph(), s->run.model, s->run.map, s->run.result, &*s->run.critical, opts->in.overrides,
-                    bounds_text("replay", opts->in, bounds, s->run.result.makespan_ns, opts->no_what_ifs, placement_of(*s))};
-    ctx.machine = machine_context(opts->in, *s);
-    std::optional<session::EstimateDistribution> noise;
-    if (opts->perturb > 0) {
-      auto d = session::perturbed_estimates(s->trace, s->run.model, s->settings.mapping, s->settings.engine.rules,
-                                            {opts->perturb, opts->samples, opts->seed, common.threads});
-      if (!d) {
-        print_error("replay", d.error().to_string());
-        return kExitBadInput;
-      }
-      noise = std::move(*d);
-      ctx.options["perturb"] = {{"sigma", opts->perturb}, {"samples", opts->samples}, {"seed", opts->seed}};
-    }
-    std::optional<replay::ObservedComparison> observed;
-    if (opts->against_observed) {
-      observed = replay::compare_with_observed(s->trace.graph(), s->run.result);
-      if (!observed) {
-        print_error("replay", "--against-observed needs a trace that records when its operations ran (Legion Prof logs); " +
-                                  s->trace.label + " does not");
-        return kExitBadInput;
-      }
-    }
-    std::string report;
-    if (opts->json) {
-      auto j = render_replay_json(view, ctx);
-      j["bounded_by"] = bounds_json("replay", opts->in, bounds, s->run.result.makespan_ns);
-      if (noise) j["perturbation"] = distribution_json(*noise);
-      if (observed) j["against_observed"] = render_observed_json(*observed);
-      report = j.dump(2) + "\n";
-    } else {
-      report = render_replay_text(view);
-      if (noise) report += "\n" + distribution_text(*noise);
-      if (observed) report += "\n" + render_observed_text(*observed);
-    }
-    if (!opts->timeline.empty())
-      if (const std::string err = timeline.commit(); !err.empty()) {
-        print_error("replay", err);
-        return kExitBadInput;
-      }
-    if (!emit_report("replay", opts->output, report)) return kExitBadInput;
-    return kExitOk;
+    auto bounds = [&] { return bounds_of(*s, opts->no_what_ifs, common.threads); };
+    auto end_part = [&] { end_part_over_ranks(*s); };
+    return report_replay(*opts, common, ctx, filter,
+                         {s->trace.graph(), s->run, s->settings, &s->trace, s->trace.label, bounds, end_part});
   };
 }
 

@@ -38,41 +38,51 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
                   "own; default: names.toml in the trace's folder, when there is one");
 }
 
-std::string reading_summary(const session::LoadedTrace& t) {
-  const auto& files = t.records.files;
-  std::string out = "read " + std::to_string(files.size()) + " file(s), " + std::to_string(t.records.record_count()) +
-                    " records";
-  const core::StatCounts stats = core::read_stats(t.records);
-  if (const std::uint64_t skipped = stats.total(core::skipped_line_stats())) {
+ReadingFacts reading_facts(const session::LoadedTrace& t) {
+  ReadingFacts f;
+  f.files = t.records.files.size();
+  f.records = t.records.record_count();
+  f.stats = core::read_stats(t.records);
+  f.legion_prof = t.records.format == core::TraceFormat::legion_prof;
+  f.operations = t.graph().vertex_count();
+  f.findings = t.built.findings.total();
+  if (t.names) f.names = *t.names;
+  f.notes = t.built.findings.notes;
+  for (const auto& failed : t.records.failed_files) f.messages.push_back("skipped unreadable file " + failed.to_string());
+  for (const auto& d : t.malformed_messages()) f.messages.push_back(core::format_diagnostic(d));
+  for (const auto& file : t.records.files)
+    for (const auto& d : file.profile.join_messages) f.messages.push_back(core::format_diagnostic(d));
+  return f;
+}
+
+std::string reading_summary(const ReadingFacts& f) {
+  std::string out = "read " + std::to_string(f.files) + " file(s), " + std::to_string(f.records) + " records";
+  if (const std::uint64_t skipped = f.stats.total(core::skipped_line_stats())) {
     out += "; " + std::to_string(skipped) + " other line(s) skipped (";
     bool first = true;
     for (core::Stat stat : core::skipped_line_stats()) {
-      if (!stats[stat]) continue;
-      out += (first ? "" : ", ") + std::string(core::stat_key(stat)) + " " + std::to_string(stats[stat]);
+      if (!f.stats[stat]) continue;
+      out += (first ? "" : ", ") + std::string(core::stat_key(stat)) + " " + std::to_string(f.stats[stat]);
       first = false;
     }
     out += ")";
   }
-  if (t.records.format == core::TraceFormat::legion_prof) {
-    const std::uint64_t unjoined = stats.total(core::unjoined_record_stats());
+  if (f.legion_prof) {
+    const std::uint64_t unjoined = f.stats.total(core::unjoined_record_stats());
     out += unjoined ? "; " + std::to_string(unjoined) + " record(s) not joined (--strict makes them an error)"
                     : "; every record joined";
   } else {
-    const std::uint64_t malformed = stats.total(core::malformed_line_stats());
+    const std::uint64_t malformed = f.stats.total(core::malformed_line_stats());
     out += malformed ? "; " + std::to_string(malformed) + " malformed line(s) skipped (--strict makes them an error)"
                      : "; no malformed line";
   }
-  const auto findings = t.built.findings.total();
-  out += "; graph: " + std::to_string(t.graph().vertex_count()) + " operations, " +
-         (findings ? std::to_string(findings) + " finding(s) (realm-replay validate lists them)" : "no finding");
-  if (t.names)
-    out += "; " + std::to_string(t.names->given) + " function name(s) from " + t.names->file + ", " +
-           std::to_string(t.names->used) + " for functions this trace runs";
-  for (const auto& note : t.built.findings.notes) out += "\n  note: " + note;
-  for (const auto& f : t.records.failed_files) out += "\n  skipped unreadable file " + f.to_string();
-  for (const auto& d : t.malformed_messages()) out += "\n  " + core::format_diagnostic(d);
-  for (const auto& f : files)
-    for (const auto& d : f.profile.join_messages) out += "\n  " + core::format_diagnostic(d);
+  out += "; graph: " + std::to_string(f.operations) + " operations, " +
+         (f.findings ? std::to_string(f.findings) + " finding(s) (realm-replay validate lists them)" : "no finding");
+  if (f.names)
+    out += "; " + std::to_string(f.names->given) + " function name(s) from " + f.names->file + ", " +
+           std::to_string(f.names->used) + " for functions this trace runs";
+  for (const auto& note : f.notes) out += "\n  note: " + note;
+  for (const auto& message : f.messages) out += "\n  " + message;
   return out;
 }
 
@@ -97,7 +107,7 @@ std::optional<session::LoadedTrace> open_trace(const char* command, const std::v
       std::cerr << "  (--keep-going reads the other files)\n";
     return std::nullopt;
   }
-  if (!flags.quiet) print_message(command, reading_summary(*trace));
+  if (!flags.quiet) print_message(command, reading_summary(reading_facts(*trace)));
   return std::move(*trace);
 }
 

@@ -30,8 +30,23 @@ void add_reading_options(CLI::App* cmd, ReadingFlags& flags, CommonOptions& comm
 std::optional<session::LoadedTrace> open_trace(const char* command, const std::vector<std::string>& inputs,
                                                const CommonOptions& common, const ReadingFlags& flags);
 
+// What the reading summary says of a trace read and built: counts, the names file, the build's notes, and the
+// messages (files skipped, malformed lines, records not joined) in input order.
+struct ReadingFacts {
+  std::uint64_t files = 0;
+  std::uint64_t records = 0;
+  core::StatCounts stats;  // the reading's (core::read_stats)
+  bool legion_prof = false;
+  std::uint64_t operations = 0;
+  std::uint64_t findings = 0;
+  std::optional<session::NamesSource> names;
+  std::vector<std::string> notes;
+  std::vector<std::string> messages;
+};
+ReadingFacts reading_facts(const session::LoadedTrace& trace);
+
 // "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
-std::string reading_summary(const session::LoadedTrace& trace);
+std::string reading_summary(const ReadingFacts& facts);
 
 // How every command that replays places the trace on the model and treats unlogged time: --placement, --map,
 // --mapping, --fold, --node-map, --unlogged-time and --queue-order, read into the choices session::replay_settings

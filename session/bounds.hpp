@@ -39,6 +39,8 @@ inline const char* what_if_placement(const RunBound& bound) { return bound.pool 
 // The kMaxBounds largest resources and functions on a replay's critical path (which `run` must have), largest
 // first (ties by name); none with no time on the path.
 std::vector<RunBound> find_bounds(const LoadedTrace& trace, const ReplayRun& run);
+// The same with `g` naming the functions (a replay from parts: this rank's graph, which has the trace's names).
+std::vector<RunBound> find_bounds(const graph::EventGraph& g, const ReplayRun& run);
 
 // Replays each bound's what-if on `changed`, with `settings` (under pool placement when the bound says so) and
 // without a critical path, side by side on oneTBB (threads 0: every hardware thread). A what-if that fails keeps

@@ -107,11 +107,12 @@ RunBound function_bound(const machine::MachineModel& model, const graph::EventGr
 
 }  // namespace
 
-std::vector<RunBound> find_bounds(const LoadedTrace& trace, const ReplayRun& run) {
+std::vector<RunBound> find_bounds(const LoadedTrace& trace, const ReplayRun& run) { return find_bounds(trace.graph(), run); }
+
+std::vector<RunBound> find_bounds(const graph::EventGraph& g, const ReplayRun& run) {
   std::vector<RunBound> out;
   if (!run.critical) return out;
   const replay::CriticalPath& cp = *run.critical;
-  const graph::EventGraph& g = trace.graph();
 
   // Resources across nodes: the same kind of processor, copy path, cores or start-ups on every node.
   std::map<PathResource, TimeNs> resources;
