@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace rr::graph {
@@ -21,9 +20,6 @@ class RankExchange {
   // Sends every other rank `bytes` in place of this rank's next all_to_all message, and does not wait: what a rank
   // that stops says, so that no other rank waits for it.
   virtual void send_to_all(const std::vector<std::byte>& bytes) = 0;
-  // Messages that came while this rank waited for others' and belong to what a sender did after its last exchange,
-  // by sender, in order: whoever reads the network next must take these first. After it, no more exchanges.
-  virtual std::vector<std::deque<std::vector<std::byte>>> take_early() { return {}; }
 };
 
 }  // namespace rr::graph

@@ -25,9 +25,11 @@ namespace rr::replay {
 // The first byte of every message of a replay over ranks: a block's start, its packets, the starts of copies whose
 // first hop another block ran, its intervals for the owners of their operations, its part of the result for rank
 // 0; the critical path's walk and its lower bound; numbers combined over the ranks (network_sums.hpp); the timeline
-// streamed to rank 0.
-enum class WireKind : std::uint8_t { start, packet, copy_starts, intervals, result, path, bound, sums, timeline };
-inline constexpr std::uint8_t kWireKinds = 9;
+// streamed to rank 0; the graph's exchanges (part_exchange.hpp), of the part build and of a replay from parts.
+enum class WireKind : std::uint8_t {
+  start, packet, copy_starts, intervals, result, path, bound, sums, timeline, exchange
+};
+inline constexpr std::uint8_t kWireKinds = 10;
 
 // Messages that come before the stage that wants them (a fast rank's first packets while this one still waits
 // for the start), kept by kind in the order they came (BlockNetwork::kept).

@@ -55,17 +55,6 @@ std::optional<std::string> unsupported(const graph::GraphPart& part, const graph
   return std::nullopt;
 }
 
-// Messages the exchange took in while this rank waited for a slower one belong to the replay: they go first.
-void hand_on_early(graph::RankExchange& exchange, BlockNetwork& net) {
-  auto early = exchange.take_early();
-  for (std::uint32_t from = 0; from < early.size(); ++from)
-    for (std::vector<std::byte>& bytes : early[from]) {
-      const auto kind = bytes.empty() ? net.kept.size() : std::to_integer<std::size_t>(bytes[0]);
-      if (kind >= net.kept.size()) throw std::logic_error("replay from parts: a message of no known kind came early");
-      net.kept[kind].push_back({from, std::move(bytes)});
-    }
-}
-
 // Each copy's record gets its start from the rank that ran its first hop, when that is another one: by whole id on
 // the wire.
 void exchange_copy_starts(const LocalGraph& local, BlockNetwork& net, Inbox& inbox, OperationRecords& ops) {
@@ -141,7 +130,6 @@ core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part,
     rounds.fail(e.what());  // the others stop at their next round instead of waiting for this rank
     return refusal(e.what());
   }
-  hand_on_early(exchange, net);
   if (count > 1 && partition.count < 2) return refusal("the split cannot serve this replay: " + why_not);
 
   std::vector<BlockOutput> outputs;

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -24,7 +23,6 @@ class FailingExchange final : public graph::RankExchange {
     return inner_.all_to_all(std::move(to_each));
   }
   void send_to_all(const std::vector<std::byte>& bytes) override { inner_.send_to_all(bytes); }
-  std::vector<std::deque<std::vector<std::byte>>> take_early() override { return inner_.take_early(); }
 
  private:
   graph::RankExchange& inner_;
