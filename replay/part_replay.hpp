@@ -14,11 +14,13 @@
 
 namespace rr::replay {
 
-// Runs on every rank at once, with the part this rank built over `exchange` (RankExchange::take_early: its messages
-// taken early go on to the replay, so the replay's own exchanges run over it too), `ranks` the split the parts were built with (its nodes the model's), and options.execution.network the
-// exchange's network. The traced placement without function moves, on a model whose nodes share no cores and whose
-// processors do not start up, without a stop time: anything else, or a replay the split cannot serve, is refused by
-// every rank alike. A rank that fails before the replay begins stops every rank, naming it.
+// Runs on every rank at once, with the part this rank built, `ranks` the split the parts were built with (its nodes
+// the model's), `exchange` for the replay's rounds before its first event, and options.execution.network the
+// exchange's network (an exchange that keeps what is not its own for the replay, as NetworkRankExchange does; then
+// the replay may run again and again on them, as the what-ifs do). Any placement, without function moves or a node
+// map, on a model whose nodes share no cores and whose processors do not start up, without a stop time: anything
+// else, or a replay the split cannot serve, is refused by every rank alike. A rank that fails before the replay
+// begins stops every rank, naming it.
 //
 // The result's per-operation arrays (ops, processor_of) are indexed like the part (GraphPart::ids) and name other
 // operations (released_by) by their whole-graph ids. The sums are this rank's: its processors' busy time, its

@@ -32,8 +32,8 @@ struct LocalGraph {
 
 // Builds this rank's view from its part, in two rounds: each rank sends the owners of its edges' targets its
 // crossing edges with their sources and asks for the targets, and sends its copies to the ranks whose channel
-// instances their hops hold; then each answers what it was asked. The traced placement without function moves
-// (routes follow the copies' memories alone). std::runtime_error on every rank when one stops.
+// instances their hops hold; then each answers what it was asked. Without function moves (routes follow the
+// copies' memories alone). std::runtime_error on every rank when one stops.
 LocalGraph build_local_graph(const graph::GraphPart& part, const graph::NodeRanks& ranks, const MachineMap& map,
                              const machine::MachineModel& model, PartRounds& rounds);
 

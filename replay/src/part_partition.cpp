@@ -64,7 +64,9 @@ class OwnChecks {
     std::uint32_t block = node_block(v);
     if (g_.kind(v) == OpKind::task) {
       const graph::TaskInfo& t = g_.task(v);
-      const auto& targets = map_.targets(t.func_id, t.processor.value());
+      const bool eft = map_.placement() == machine::Placement::eft;  // as partition_by_node chooses
+      const auto& targets =
+          eft ? map_.candidates(t.func_id, t.processor.value()) : map_.targets(t.func_id, t.processor.value());
       if (!targets.empty()) {
         block = p_.of_node[map_.processors()[targets.front()].node];
         for (const auto q : targets)

@@ -45,8 +45,13 @@ std::optional<std::string> unsupported(const graph::GraphPart& part, const graph
   if (ranks.nodes != map.model_nodes())
     return "the parts were built for " + std::to_string(ranks.nodes) + " node(s), and the model has " +
            std::to_string(map.model_nodes());
-  if (map.placement() != machine::Placement::traced || !map.mapping().moves.empty())
-    return "only the traced placement, without function moves, runs from parts";
+  // Under every placement a task runs on processors of its traced processor's model node (MachineMap::targets,
+  // candidates), which the split checks is its part's rank. A moved function's copies instead follow their data
+  // through merges to the first task they reach (copy_route.cpp): a walk over vertices that need not be this rank's
+  // or its ghosts.
+  if (!map.mapping().moves.empty())
+    return "function moves do not run from parts: a moved function's copies follow their data through merges to the "
+           "tasks they reach, which may be another rank's";
   for (std::uint32_t n = 0; n < map.traced_nodes(); ++n)
     if (map.fold(n) != n) return "a node map or fold does not run from parts";
   if (model.node.cores > 0) return "the model's nodes share cores, and a node's clock would cross blocks";

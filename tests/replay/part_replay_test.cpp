@@ -3,8 +3,8 @@
 // released it and why, its processor) must be one engine's on the whole graph, and the makespan, the operations,
 // the processors' and channel instances' sums, the paths and the intervals, added over the ranks, one engine's. At 1
 // to 4 ranks, with noise, on every generator family, the bundled real traces and S3D samples, random DAGs of random
-// seeds and a copy whose first hop runs on another rank's channel; and a rank that fails before the replay begins
-// stops every rank.
+// seeds and a copy whose first hop runs on another rank's channel, under the traced, pool and eft placements; a
+// function move is refused, and a rank that fails before the replay begins stops every rank.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -171,11 +171,13 @@ void expect_same(const ReplayResult& one, const std::vector<RankRun>& runs, cons
   }
 }
 
-// One engine under the traced placement, with the whole graph's split checked against the parts' owners.
+// One engine under `placement` (traced unless a test says), with the whole graph's split checked against the parts'
+// owners.
 std::optional<session::ReplayRun> one_engine(const session::LoadedTrace& trace, const std::string& machine,
-                                             session::ReplaySettings& settings, double sigma) {
+                                             session::ReplaySettings& settings, double sigma,
+                                             machine::Placement placement = machine::Placement::traced) {
   settings.critical_path = false;
-  settings.mapping.placement = machine::Placement::traced;
+  settings.mapping.placement = placement;
   settings.engine.rules.noise = {sigma, 11};
   auto one = session::replay_trace(trace, {machine, {}}, settings);
   if (!one.ok()) {
@@ -203,10 +205,10 @@ void expect_owners_agree(const session::LoadedTrace& trace, const session::Repla
 
 // At 1 to 4 ranks (those the model's nodes allow). How many of the runs were split.
 int expect_parts_same(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
-                      double sigma, std::uint64_t seed = 1) {
+                      double sigma, std::uint64_t seed = 1, machine::Placement placement = machine::Placement::traced) {
   session::ReplaySettings settings;
   settings.engine.detail.record_intervals = true;
-  const auto one = one_engine(trace, machine, settings, sigma);
+  const auto one = one_engine(trace, machine, settings, sigma, placement);
   if (!one) return 0;
   int split = 0;
   for (std::uint32_t count = 1; count <= std::min(4u, one->map.model_nodes()); ++count) {
@@ -257,6 +259,51 @@ TEST(PartReplay, RandomDagsOfRandomSeeds) {
     const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), gen::make_random_dag(1500, options));
     expect_parts_same(trace, (dir.path() / "machine.toml").string(), "random-dag seed " + std::to_string(seed),
                       0.1 * static_cast<double>(seed % 4), seed);
+  }
+}
+
+// Under pool placement a task may run on any processor of its kind on its model node, under eft on the one it would
+// finish first on (without a function move, of its own kind): the node, and with it the rank, is the traced
+// placement's, and every processor a rank's tasks may take is its own.
+TEST(PartReplay, PoolAndEftPlacementsGiveTheOneEngineRecords) {
+  for (const machine::Placement placement : {machine::Placement::pool, machine::Placement::eft}) {
+    const std::string under = std::string(", ") + machine::placement_name(placement) + " placement";
+    for (const auto& [name, program] : rr::testing::part_test_families()) {
+      const rr::testing::TestDir dir("rr_part_replay_pool");
+      const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+      EXPECT_GT(expect_parts_same(trace, (dir.path() / "machine.toml").string(), name + under, 0, 1, placement), 0)
+          << name;
+      expect_parts_same(trace, kTitan, name + under, 0.3, 1, placement);
+    }
+    for (const char* name : {"real/full_circuit_2node_p4_cpu2", "real/full_ghost_b2_cpu2", "s3d/dme_mixed_4n",
+                             "s3d/dme_all_2n"}) {
+      auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + name}, {});
+      ASSERT_TRUE(trace.ok()) << name;
+      expect_parts_same(*trace, kTitan, name + under, 0.2, 1, placement);
+    }
+    const rr::testing::TestDir dir("rr_part_replay_pool_dag");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), gen::make_random_dag(1500, {5, 3, 24}));
+    expect_parts_same(trace, (dir.path() / "machine.toml").string(), "random-dag" + under, 0.2, 24, placement);
+  }
+}
+
+// A moved function's copies follow their data through merges to the tasks they reach, which a rank's view need not
+// hold: every rank refuses, with the reason.
+TEST(PartReplay, AFunctionMoveIsRefusedByEveryRank) {
+  const rr::testing::TestDir dir("rr_part_replay_move");
+  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), gen::make_random_dag(1500, {3, 2, 5}));
+  session::ReplaySettings settings;
+  const auto one = one_engine(trace, kTitan, settings, 0);
+  ASSERT_TRUE(one);
+  const graph::TaskInfo* first = nullptr;
+  for (graph::VertexId v = 0; v < trace.graph().vertex_count() && !first; ++v)
+    if (trace.graph().kind(v) == graph::OpKind::task) first = &trace.graph().task(v);
+  ASSERT_TRUE(first);
+  settings.mapping.moves.push_back({first->func_id, core::ProcessorKind::cpu, std::nullopt, "--map"});
+  const auto runs = run_parts(trace, one->model, settings, 3, 5, one->map.model_nodes());
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    EXPECT_FALSE(runs[r].result) << "rank " << r;
+    EXPECT_NE(runs[r].error.find("function moves do not run from parts"), std::string::npos) << runs[r].error;
   }
 }
 
