@@ -46,7 +46,8 @@ std::vector<RunBound> find_bounds(const graph::EventGraph& g, const ReplayRun& r
 // without a critical path, side by side on oneTBB (threads 0: every hardware thread). A what-if that fails keeps
 // its error; the others still run. With a network in `settings` (a replay over ranks), every rank calls this with
 // the same bounds (find_bounds reads only the critical path's sums, which every rank has) and each what-if is one
-// replay over the ranks, in turn; rank 0's bounds get the estimates.
+// replay over the ranks, in turn; rank 0's bounds get the estimates. Ranks that hold only their part of the graph
+// run them with run_what_ifs_from_part (part_what_ifs.hpp).
 void run_what_ifs(const LoadedTrace& trace, const ReplaySettings& settings, std::vector<RunBound>& bounds,
                   unsigned threads);
 

@@ -1,0 +1,75 @@
+#include "session/part_what_ifs.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "replay/machine_map.hpp"
+#include "replay/network_sums.hpp"
+#include "replay/part_replay.hpp"
+
+namespace rr::session {
+
+namespace {
+
+// Whether every rank got as far as this rank, and the latest of what they got: combined so that every rank decides
+// alike whether to go on, and reports the same estimate.
+struct OverRanks {
+  bool everyone = false;
+  std::int64_t latest = 0;
+};
+
+OverRanks combine(replay::BlockNetwork& net, bool ok, std::int64_t value) {
+  const std::int64_t mine[] = {ok ? 0 : 1, ok ? value : 0};
+  const std::vector<std::int64_t> all = replay::combine_over_ranks(net, mine, replay::Combine::max);
+  return {all[0] == 0, all[1]};
+}
+
+// Another rank's failure, on a rank that had none of its own to report.
+constexpr const char* kFailedElsewhere = "the what-if failed on another rank";
+
+void run_one(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph::RankExchange& exchange,
+             const core::TraceRecords& machine_records, const ReplaySettings& settings, RunBound& bound) {
+  replay::BlockNetwork& net = *settings.engine.execution.network;
+  std::string error;
+  auto map = replay::MachineMap::build(machine_records, bound.changed, settings.mapping);
+  if (!map) error = map.error().to_string();
+  // A rank that cannot map the machine would leave the others waiting in the replay's first round: all agree first.
+  if (!combine(net, map.ok(), 0).everyone) {
+    bound.what_if_error = error.empty() ? kFailedElsewhere : error;
+    return;
+  }
+  std::optional<replay::TimeNs> makespan;
+  auto run = replay::run_part_over_network(part, ranks, exchange, *map, bound.changed, settings.engine);
+  if (run)
+    makespan = run->makespan_ns;
+  else
+    error = run.error().to_string();
+  // Each rank's makespan is its own operations' latest end: the run's is the latest over the ranks.
+  const OverRanks all = combine(net, makespan.has_value(), makespan.value_or(0));
+  if (all.everyone)
+    bound.what_if_ns = all.latest;
+  else
+    bound.what_if_error = error.empty() ? kFailedElsewhere : error;
+}
+
+}  // namespace
+
+void run_what_ifs_from_part(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph::RankExchange& exchange,
+                            const core::TraceRecords& machine_records, const ReplaySettings& settings,
+                            std::vector<RunBound>& bounds) {
+  if (!settings.engine.execution.network) throw std::invalid_argument("what-ifs from parts: no network to run over");
+  // As run_what_ifs: an estimate only, on the bound's machine, which has the mapping's processor counts already.
+  ReplaySettings as_run = settings;
+  as_run.critical_path = false;
+  as_run.engine.detail.record_intervals = false;
+  as_run.mapping.processors = {};
+  ReplaySettings pooled = as_run;
+  pooled.mapping.placement = machine::Placement::pool;
+  for (RunBound& bound : bounds)
+    if (!bound.overrides.empty())
+      run_one(part, ranks, exchange, machine_records, bound.pool ? pooled : as_run, bound);
+}
+
+}  // namespace rr::session
