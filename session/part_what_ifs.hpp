@@ -11,6 +11,7 @@
 #include "graph/rank_exchange.hpp"
 #include "session/bounds.hpp"
 #include "session/session.hpp"
+#include "session/trace_part.hpp"
 
 namespace rr::session {
 
@@ -24,6 +25,9 @@ namespace rr::session {
 // keeps an error on every rank, and the next ones still run.
 void run_what_ifs_from_part(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph::RankExchange& exchange,
                             const core::TraceRecords& machine_records, const ReplaySettings& settings,
+                            std::vector<RunBound>& bounds);
+// The same for a part read rank by rank (load_trace_part): its part, its split and its records.
+void run_what_ifs_from_part(const TracePart& part, graph::RankExchange& exchange, const ReplaySettings& settings,
                             std::vector<RunBound>& bounds);
 
 }  // namespace rr::session

@@ -72,4 +72,9 @@ void run_what_ifs_from_part(const graph::GraphPart& part, const graph::NodeRanks
       run_one(part, ranks, exchange, machine_records, bound.pool ? pooled : as_run, bound);
 }
 
+void run_what_ifs_from_part(const TracePart& part, graph::RankExchange& exchange, const ReplaySettings& settings,
+                            std::vector<RunBound>& bounds) {
+  run_what_ifs_from_part(part.part, part.ranks, exchange, part.records, settings, bounds);
+}
+
 }  // namespace rr::session

@@ -1,8 +1,9 @@
 // The "Bounded by" what-ifs run from parts (session/part_what_ifs.hpp): the bounds found on one process's critical
 // path, replayed by ranks that each hold only their part of the graph (ranks as threads on an in-process network
 // that shuffles messages from different ranks), give every rank one process's what-if estimates, at 1 to 4 ranks, on
-// an S3D sample, a stencil, a random DAG and a real trace, under the traced and the pool placement. A what-if the
-// replay from parts refuses, and one a rank's network fails in, keeps its error on every rank; the next still run.
+// an S3D sample, a stencil, a random DAG and a real trace, under the traced and the pool placement, and from parts read
+// rank by rank. A what-if the replay from parts refuses, and one a rank's network fails in, keeps its error on every
+// rank; the next still run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "session/bounds.hpp"
 #include "session/part_what_ifs.hpp"
 #include "session/session.hpp"
+#include "session/trace_part.hpp"
 #include "support/failing_exchange.hpp"
 #include "support/generated_trace.hpp"
 #include "support/graph_part_text.hpp"
@@ -144,6 +146,40 @@ TEST(PartWhatIfs, GiveOneProcesssEstimatesOnARealTraceAndAnS3dSample) {
     expect_both_placements(*trace, kTitan, std::string(name) + " on Titan", ran);
   }
   EXPECT_GT(ran.pooled + ran.as_run, 0);
+}
+
+// Each rank reads only its nodes' files (load_trace_part) and runs the what-ifs from what it read.
+TEST(PartWhatIfs, FromAPartReadRankByRank) {
+  const rr::testing::TestDir dir("rr_part_what_ifs_read");
+  const LoadedTrace trace = rr::testing::mixed_s3d(dir.path(), 4);
+  const OneProcess one = one_process(trace, model_of(trace, kTitan), {});
+  ASSERT_FALSE(one.bounds.empty());
+  ASSERT_TRUE(one.bounds[0].what_if_ns);
+  const auto files = files_by_node({dir.path().string()});
+  ASSERT_TRUE(files.ok()) << files.error().to_string();
+  for (std::uint32_t count = 1; count <= 4; ++count) {
+    rr::testing::InProcessNetwork net(count, 60 + count);
+    const auto by_rank = rr::testing::on_ranks(net, count, [&](std::uint32_t r, replay::BlockNetwork& end) {
+      std::vector<RunBound> mine = one.bounds;
+      for (RunBound& b : mine) b.what_if_ns.reset();
+      replay::NetworkRankExchange exchange(end);
+      ReplaySettings on_network;
+      on_network.engine.execution.network = &end;
+      try {
+        auto part = load_trace_part({dir.path().string()}, *files, {}, count, exchange);
+        if (!part) ADD_FAILURE() << "rank " << r << ": " << part.error().to_string();
+        else run_what_ifs_from_part(*part, exchange, on_network, mine);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "rank " << r << ": " << e.what();
+      }
+      return mine;
+    });
+    for (std::uint32_t r = 0; r < count; ++r)
+      for (std::size_t i = 0; i < one.bounds.size(); ++i) {
+        EXPECT_EQ(by_rank[r][i].what_if_ns, one.bounds[i].what_if_ns) << count << " ranks, rank " << r;
+        EXPECT_EQ(by_rank[r][i].what_if_error, "") << count << " ranks, rank " << r;
+      }
+  }
 }
 
 // Titan with nodes that share their cores: one process replays every what-if, the replay from parts none of them,
