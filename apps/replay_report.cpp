@@ -309,7 +309,7 @@ nlohmann::ordered_json render_replay_json(const ReplayView& v, const RunContext&
   if (v.critical) {
     const auto& cp = *v.critical;
     nlohmann::ordered_json classes = path_classes_json(cp.by_class);
-    const std::vector<std::string> events = replay::critical_operations(v.graph, cp);
+    const std::vector<std::string> events = replay::critical_operations(cp);
     j["critical_path"] = {{"length_ns", cp.length_ns}, {"lower_bound_ns", lower_bound_json(cp.lower_bound_ns)},
                           {"by_class_ns", classes}, {"contention_by_resource_ns", contention_json(cp)},
                           {"operations", events}};

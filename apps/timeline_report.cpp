@@ -153,7 +153,7 @@ void add_critical_path(const ReplayView& v, const TimelineFilter& filter,
                       {"ts", static_cast<double>(st.begin) / 1000.0}, {"dur", static_cast<double>(st.end - st.begin) / 1000.0},
                       {"pid", kCriticalPathPid}, {"tid", 0},
                       {"cname", st.cls == replay::PathClass::contention ? "terrible" : "good"},
-                      {"args", {{"event", core::to_string(v.graph.event(st.vertex))}, {"vertex", st.vertex}}}});
+                      {"args", {{"event", core::to_string(st.event)}, {"vertex", st.vertex}}}});
     any = true;
   }
   if (!any) return;

@@ -28,12 +28,15 @@ enum class PathClass : std::uint8_t {
 inline constexpr std::size_t kPathClassCount = 7;
 const char* path_class_name(PathClass c);
 
+// A step names its operation by its whole-graph id, and carries the operation's event: over ranks the process that
+// reports the path (rank 0) need not hold the operation (a replay from parts holds only its own part of the graph).
 struct PathStep {
   graph::VertexId vertex;
   PathClass cls;
   std::string label;  // "compute CPU f5", "copy system -> system (remote)", "contention utility n0", ...
   TimeNs begin;
   TimeNs end;
+  core::EventKey event{};  // the operation's event, "(id,gen)" in the reports
 };
 
 // What an operation on the path queued for: the processors of one kind on one model node, the lanes of one copy

@@ -10,10 +10,10 @@ std::vector<const PathStep*> work_steps(const CriticalPath& cp) {
   return out;
 }
 
-std::vector<std::string> critical_operations(const graph::EventGraph& g, const CriticalPath& cp) {
+std::vector<std::string> critical_operations(const CriticalPath& cp) {
   std::vector<std::string> out;
   for (const PathStep* step : work_steps(cp)) {
-    std::string e = core::to_string(g.event(step->vertex));
+    std::string e = core::to_string(step->event);
     if (out.empty() || out.back() != e) out.push_back(std::move(e));
   }
   return out;

@@ -103,6 +103,7 @@ std::vector<std::byte> piece_message(std::uint64_t seq, const Piece& piece) {
     put_string(w, s.label);
     w.put(s.begin);
     w.put(s.end);
+    w.put(s.event);
   }
   put_contention(w, piece.contention);
   put_functions(w, piece.functions);
@@ -119,6 +120,7 @@ Piece read_piece(ByteReader& in) {
     s.label = get_string(in);
     s.begin = in.get<TimeNs>();
     s.end = in.get<TimeNs>();
+    s.event = in.get<core::EventKey>();
     piece.steps.push_back(std::move(s));
   }
   get_contention(in, piece.contention);

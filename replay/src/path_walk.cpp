@@ -117,13 +117,14 @@ std::optional<PathHandover> PathWalk::walk(VertexId v, std::uint64_t walked) {
 
 void PathWalk::check_mine(VertexId v) const {
   if (mine_ && !mine_(v))
-    throw std::logic_error("critical path: the walk reached operation " + std::to_string(v) +
+    throw std::logic_error("critical path: the walk reached operation " + std::to_string(g_.whole_id(v)) +
                            ", whose record another rank holds");
 }
 
+// A step names its operation by whole id, with its event: whoever lays the steps together needs no graph.
 void PathWalk::account(VertexId at, PathClass cls, std::string label, TimeNs begin, TimeNs end) {
   if (end <= begin) return;
-  reversed_.push_back({at, cls, std::move(label), begin, end});
+  reversed_.push_back({g_.whole_id(at), cls, std::move(label), begin, end, g_.event(at)});
 }
 
 void PathWalk::contend(VertexId at, const PathResource& res, TimeNs begin, TimeNs end) {

@@ -44,7 +44,8 @@ class PathWalk {
   // Goes on from a hand-over whose `next` is this process's.
   std::optional<PathHandover> from(const PathHandover& h);
 
-  // The steps classed so far, in walk order (from the end of the run back), and the contention by resource.
+  // The steps classed so far, in walk order (from the end of the run back), naming their operations by whole id
+  // (EventGraph::whole_id: a local view's steps read alike on any rank), and the contention by resource.
   std::vector<PathStep>& walked_steps() { return reversed_; }
   std::map<PathResource, TimeNs>& contention() { return contention_; }
   std::map<std::pair<std::uint32_t, core::ProcessorKind>, TimeNs>& compute_by_function() { return functions_; }

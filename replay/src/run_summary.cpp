@@ -10,7 +10,8 @@
 
 namespace rr::replay {
 
-RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, const ReplayResult& r,
+// (The graph is not read: the path's steps carry their events.)
+RunSummary summarise_run(const graph::EventGraph& /*g*/, const MachineMap& map, const ReplayResult& r,
                          const CriticalPath& cp) {
   RunSummary s;
   s.nodes = map.model_nodes();
@@ -49,7 +50,7 @@ RunSummary summarise_run(const graph::EventGraph& g, const MachineMap& map, cons
     s.critical_compute[k] += st.end - st.begin;
   }
   s.lower_bound_ns = cp.lower_bound_ns;
-  s.critical_events = critical_operations(g, cp);
+  s.critical_events = critical_operations(cp);
   return s;
 }
 

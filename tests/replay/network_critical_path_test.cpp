@@ -15,6 +15,7 @@
 #include "replay/src/path_walk.hpp"
 #include "replay/src/rank_part.hpp"
 #include "session/session.hpp"
+#include "support/critical_path_checks.hpp"
 #include "support/generated_trace.hpp"
 #include "support/in_process_network.hpp"
 #include "support/ranks_as_threads.hpp"
@@ -25,24 +26,8 @@ namespace {
 
 const std::string kTitan = RR_SOURCE_DIR "/data/machines/titan.toml";
 
-void expect_same_sums(const replay::CriticalPath& a, const replay::CriticalPath& b, const std::string& what) {
-  EXPECT_EQ(a.length_ns, b.length_ns) << what;
-  EXPECT_EQ(a.lower_bound_ns, b.lower_bound_ns) << what;
-  EXPECT_EQ(a.by_class, b.by_class) << what;
-  EXPECT_EQ(a.by_label, b.by_label) << what;
-  EXPECT_EQ(a.contention, b.contention) << what;
-  EXPECT_EQ(a.compute_by_function, b.compute_by_function) << what;
-}
-
-void expect_same_steps(const replay::CriticalPath& a, const replay::CriticalPath& b, const std::string& what) {
-  ASSERT_EQ(a.steps.size(), b.steps.size()) << what;
-  for (std::size_t i = 0; i < a.steps.size(); ++i) {
-    const replay::PathStep &x = a.steps[i], &y = b.steps[i];
-    EXPECT_TRUE(x.vertex == y.vertex && x.cls == y.cls && x.label == y.label && x.begin == y.begin && x.end == y.end)
-        << what << ": step " << i << " of " << a.steps.size() << " is " << y.label << " of " << y.vertex << " ["
-        << y.begin << ", " << y.end << "), not " << x.label << " of " << x.vertex << " [" << x.begin << ", " << x.end << ")";
-  }
-}
+using rr::testing::expect_same_steps;
+using rr::testing::expect_same_sums;
 
 // Times the path passes from one rank's operations to another's.
 int crossings(const replay::CriticalPath& cp, const replay::RankPart& part) {

@@ -59,7 +59,7 @@ TEST(CriticalOperations, ComputeAndCopyStepsInPathOrderEachOperationOnce) {
   const auto steps = work_steps(*r.run.critical);
   ASSERT_FALSE(steps.empty());
   for (const auto* s : steps) EXPECT_TRUE(s->cls == PathClass::compute || s->cls == PathClass::copy);
-  EXPECT_EQ(critical_operations(r.graph(), *r.run.critical),
+  EXPECT_EQ(critical_operations(*r.run.critical),
             (std::vector<std::string>{"(20000001,1)", "(20000002,1)"}));
 }
 
