@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "replay/src/byte_wire.hpp"
+#include "replay/src/shared_state.hpp"
 
 namespace rr::replay {
 
@@ -71,6 +72,7 @@ void spread_outside_estimate(const LocalGraph& local, ReplayResult& r, PartRound
   }
   bool any = false;
   for (VertexId v = 0; v < n && !any; ++v) any = marked[v] != 0;
+  r.after_untimed = any ? count_after_untimed(g, marked, [&](VertexId v) { return local.owner[v] == me; }) : 0;
   if (any) r.outside_estimate = std::move(marked);
   else r.outside_estimate.clear();
 }

@@ -11,7 +11,7 @@
 namespace rr::replay {
 
 // r.outside_estimate by local vertex, as one engine marks the whole graph for this rank's own vertices; and
-// r.tasks_without_time counted over them. (after_untimed, a count of the whole graph's, is not made whole here.)
+// r.tasks_without_time and r.after_untimed counted over them, so that added over the ranks they are one engine's.
 void spread_outside_estimate(const LocalGraph& local, ReplayResult& r, PartRounds& rounds);
 
 }  // namespace rr::replay

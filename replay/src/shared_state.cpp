@@ -38,13 +38,31 @@ void mark_outside_estimate(const graph::EventGraph& g, ReplayResult& r) {
       const VertexId w = succ[i];
       if (kinds[i] == EdgeKind::issue || r.outside_estimate[w]) continue;
       r.outside_estimate[w] = 1;
-      if (kinds[i] != EdgeKind::continuation) ++r.after_untimed;  // a later segment is the same task
       todo.push_back(w);
     }
   }
+  r.after_untimed = count_after_untimed(g, r.outside_estimate, {});
 }
 
 }  // namespace
+
+std::uint64_t count_after_untimed(const graph::EventGraph& g, const std::vector<char>& outside,
+                                  const std::function<bool(VertexId)>& counted) {
+  const VertexId n = g.vertex_count();
+  std::vector<char> not_counted(n, 0);
+  for (VertexId v : g.outside_work()) not_counted[v] = 1;
+  for (VertexId v = 0; v < n; ++v) {
+    if (!outside[v]) continue;
+    if (g.kind(v) == OpKind::task && g.task(v).time_ns == graph::kNoTime) not_counted[v] = 1;
+    const auto succ = g.successors(v);
+    const auto kinds = g.successor_kinds(v);
+    for (std::size_t i = 0; i < succ.size(); ++i)
+      if (kinds[i] == EdgeKind::continuation) not_counted[succ[i]] = 1;  // a later segment is the same task
+  }
+  std::uint64_t count = 0;
+  for (VertexId v = 0; v < n; ++v) count += outside[v] && !not_counted[v] && (!counted || counted(v));
+  return count;
+}
 
 std::optional<core::InputError> plan_copies(const graph::EventGraph& g, const MachineMap& map,
                                             const machine::MachineModel& model, SharedState& s) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -71,6 +72,13 @@ struct SharedState {
 // model does not describe. Writes only `copies` and the result's copy counters, so it may run beside init_shared.
 std::optional<core::InputError> plan_copies(const graph::EventGraph& g, const MachineMap& map,
                                             const machine::MachineModel& model, SharedState& s);
+
+// What depends on the operations left out of the estimate (ReplayResult::after_untimed), among the vertices
+// `counted` takes: those `outside` marks that are neither left out themselves (a task without Task Time, outside
+// work) nor a later segment of a marked task (the same task, counted once). A rule on each vertex and its marked
+// inputs, not on the order a search reaches them in, so that ranks that each count their own add up to the whole.
+std::uint64_t count_after_untimed(const graph::EventGraph& g, const std::vector<char>& outside,
+                                  const std::function<bool(graph::VertexId)>& counted);
 
 // The result's arrays, each operation's count of inputs, the phases, and what is left out of the estimate.
 void init_shared(const graph::EventGraph& g, const MachineMap& map, Noise noise, SharedState& s);
