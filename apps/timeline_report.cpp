@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "replay/part_replay.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/timeline_stream.hpp"
 #include "replay/timing_rules.hpp"
@@ -194,29 +195,32 @@ std::string track_name(const ReplayView& v, std::uint32_t t) {
 
 // A replayed interval's event, or nothing when the filter leaves it out: the one rendering of these events,
 // whichever rank holds the interval (the rank of its operation, whose records give its ready time and release).
+// The interval names its operation by whole id; after a replay from parts v.graph is the rank's own view and the
+// records are by its part's index (replay::place_of finds both; elsewhere both are the id).
 std::optional<std::string> replayed_event(const ReplayView& v, const TimelineFilter& filter, const replay::Interval& in) {
   if (!in_window(filter, in.start, in.end)) return std::nullopt;
   const std::uint32_t node = node_of_track(v, in.track);
   if (!filter.nodes.empty() && !filter.nodes.count(node)) return std::nullopt;
   const graph::EventGraph& g = v.graph;
   const replay::ReplayResult& r = v.result;
+  const auto [at, record] = replay::place_of(r, in.vertex);
   std::string name;
-  if (g.kind(in.vertex) == graph::OpKind::copy) {
-    name = "copy " + std::to_string(replay::copy_bytes(g.copy(in.vertex), v.model)) + " B";
+  if (g.kind(at) == graph::OpKind::copy) {
+    name = "copy " + std::to_string(replay::copy_bytes(g.copy(at), v.model)) + " B";
   } else {
-    const graph::VertexId task = g.task_of(in.vertex);
+    const graph::VertexId task = g.task_of(at);
     name = g.function_name(g.task(task).func_id);
-    if (task != in.vertex) name += " (resumed)";
+    if (task != at) name += " (resumed)";
   }
   const nlohmann::json event = {
       {"name", name}, {"ph", "X"}, {"ts", static_cast<double>(in.start) / 1000.0},
       {"dur", static_cast<double>(in.end - in.start) / 1000.0}, {"pid", node}, {"tid", in.track},
       {"args",
-       {{"event", core::to_string(g.event(in.vertex))},
+       {{"event", core::to_string(g.event(at))},
         {"vertex", in.vertex},
-        {"ready_us", static_cast<double>(r.ready(in.vertex)) / 1000.0},
-        {"released_by", r.released_by(in.vertex) == graph::kNoVertex ? -1 : static_cast<std::int64_t>(r.released_by(in.vertex))},
-        {"release", replay::release_name(r.release(in.vertex))}}}};
+        {"ready_us", static_cast<double>(r.ready(record)) / 1000.0},
+        {"released_by", r.released_by(record) == graph::kNoVertex ? -1 : static_cast<std::int64_t>(r.released_by(record))},
+        {"release", replay::release_name(r.release(record))}}}};
   return event.dump();
 }
 

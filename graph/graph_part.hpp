@@ -72,6 +72,10 @@ struct GraphPart {
   std::vector<EdgeOffset> edge_offset;
   std::vector<VertexId> successors;
   std::vector<EdgeKind> successor_kinds;
+  // The functions' names, which the reports print (EventGraph::function_name): a 2015 Realm trace's logs name
+  // none, so the caller lays here those of the names file the whole trace is read with (names.toml beside it); the
+  // replay from parts gives them to the rank's graph. Empty: functions are printed by id.
+  FunctionNames function_names;
   // What this rank decided: counts and examples. Summed over ranks, the counts are the whole build's for every
   // finding but cycles, which no rank can see alone.
   GraphFindings findings;

@@ -23,11 +23,38 @@ namespace rr::replay {
 // begins stops every rank, naming it.
 //
 // The result's per-operation arrays (ops, processor_of) are indexed like the part (GraphPart::ids) and name other
-// operations (released_by) by their whole-graph ids. The sums are this rank's: its processors' busy time, its
-// channel instances (listed by channel and node, timeline tracks numbered over them), its paths, its operations and
-// their latest end (makespan_ns), its intervals (whole ids), its stuck operations (counted, no examples).
+// operations (released_by) by their whole-graph ids. The run's estimate and latest end (makespan_ns, last_end_ns)
+// are the whole run's on every rank. The other sums are this rank's, so that added over the ranks they are one
+// engine's: its processors' busy time, its paths, its operations, its stuck operations (counted, no examples), and
+// the counts of its own operations (tasks without time, what depends on them, copies of the model's default size,
+// waits measured or clamped). Its channel instances: its own, or,
+// when it records intervals, every rank's as one engine lists them (the timeline's tracks); its intervals: those of
+// its own operations (whole ids, in the timeline's order), a copy's hops on other ranks' channels included.
+//
+// The result's over_ranks keeps the network and the graph this rank replayed on, so that the analyses run over the
+// ranks as after a replay of the whole graph: replay::critical_path(graph_of_part(r), map, model, r) on every rank
+// at once (rank 0 gets the steps, named by whole id with their events, every rank the sums and the lower bound), and
+// the timeline (replay/timeline_stream.hpp) with each interval found by place_of.
 core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part, const graph::NodeRanks& ranks,
                                                    graph::RankExchange& exchange, const MachineMap& map,
                                                    const machine::MachineModel& model, const ReplayOptions& options);
+
+// Whether `r` is a replay from parts (run_part_over_network).
+bool from_parts(const ReplayResult& r);
+
+// The graph a replay from parts ran on, which what reads its result by vertex reads: this rank's own vertices and
+// their ghosts, numbered in ascending whole-graph id (EventGraph::whole_id gives each one's). It lives as long as
+// the result (or a copy of it). std::logic_error for a result that is not from parts.
+const graph::EventGraph& graph_of_part(const ReplayResult& r);
+
+// Where a report finds an operation named by its whole-graph id (an interval's, a step's): its vertex in the graph
+// the result was replayed on (graph_of_part from parts, else the whole graph: the id itself) and its record's index
+// in r.ops and r.processor_of (kNoVertex when this rank does not hold it). The vertex is kNoVertex when this rank's
+// view lacks the operation.
+struct OperationPlace {
+  graph::VertexId vertex = graph::kNoVertex;
+  graph::VertexId record = graph::kNoVertex;
+};
+OperationPlace place_of(const ReplayResult& r, graph::VertexId whole);
 
 }  // namespace rr::replay

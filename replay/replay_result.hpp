@@ -59,9 +59,9 @@ struct StuckExample {
   std::string reason;
 };
 
-// A replay over ranks (replay/block_network.hpp): the network and who owns which operation, kept with a rank's
-// result for what goes on over the ranks after the replay (the critical path's walk). Defined in
-// replay/src/rank_part.hpp.
+// A replay over ranks (replay/block_network.hpp): the network and who owns which operation (and after a replay from
+// parts the graph the rank replayed on), kept with a rank's result for what goes on over the ranks after the replay
+// (the critical path's walk, the timeline). Defined in replay/src/rank_part.hpp.
 struct RankPart;
 
 struct ReplayResult {
@@ -123,8 +123,9 @@ struct ReplayResult {
   // How the replay ran, not what it found: the blocks it was split into (ReplayExecution::blocks), 1 for one
   // engine. The rest of the result is the same for any count.
   std::uint32_t blocks = 1;
-  // Set by a replay split over ranks, and on a rank other than 0 of one that ran on rank 0 alone: then the
-  // analyses of this result (critical_path) run over the ranks too, each rank reading only its own operations'
+  // Set by a replay split over ranks, on a rank other than 0 of one that ran on rank 0 alone, and by a replay from
+  // parts (replay/part_replay.hpp, at any rank count: it holds the rank's graph, graph_of_part): then the analyses
+  // of this result (critical_path, the timeline) run over the ranks too, each rank reading only its own operations'
   // records. Null for a replay in one process, and on rank 0 of one that ran there alone.
   std::shared_ptr<const RankPart> over_ranks;
 };

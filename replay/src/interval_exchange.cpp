@@ -16,8 +16,8 @@ ChannelInstance instance_of(const ChannelUsage& c) {
 
 }  // namespace
 
-RankIntervals exchange_intervals(const MachineMap& map, const Partition& p, BlockNetwork& net, Inbox& inbox,
-                                 BlockOutput& out) {
+RankIntervals exchange_intervals(const graph::EventGraph& g, const MachineMap& map, std::span<const std::uint8_t> owner,
+                                 BlockNetwork& net, Inbox& inbox, BlockOutput& out) {
   const std::uint32_t ranks = net.ranks(), me = net.rank();
   std::vector<ChannelUsage> mine;
   for (const ChannelInstance& ci : out.instances) mine.push_back({ci.channel, ci.node, ci.busy_ns, ci.transfers, ci.bytes});
@@ -25,7 +25,8 @@ RankIntervals exchange_intervals(const MachineMap& map, const Partition& p, Bloc
   // renumbers them as one engine's.
   std::vector<BlockOutput> by_rank(ranks);
   std::vector<std::vector<Interval>> to(ranks);
-  for (const Interval& in : out.tally.intervals) to[p.of_vertex[in.vertex]].push_back(in);
+  for (const Interval& in : out.tally.intervals)
+    to[owner[in.vertex]].push_back({in.track, g.whole_id(in.vertex), in.start, in.end});
   out.tally.intervals = {};
   for (std::uint32_t x = 0; x < ranks; ++x) {
     if (x == me) continue;

@@ -4,12 +4,14 @@
 // other its channel instances too, so that each numbers the instances' tracks as one engine does.
 #pragma once
 
+#include <cstdint>
+#include <span>
+
 #include "replay/block_network.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_result.hpp"
 #include "replay/src/assemble_result.hpp"
 #include "replay/src/network_pump.hpp"
-#include "replay/src/partition.hpp"
 
 namespace rr::replay {
 
@@ -19,8 +21,10 @@ struct RankIntervals {
   std::vector<Interval> own;           // the intervals of this rank's operations, in the timeline's order
 };
 
-// Takes `out`'s intervals (tracks: processors, then out's instances) and gives this rank's list.
-RankIntervals exchange_intervals(const MachineMap& map, const Partition& p, BlockNetwork& net, Inbox& inbox,
-                                 BlockOutput& out);
+// Takes `out`'s intervals (tracks: processors, then out's instances; vertices of `g`) and gives this rank's list,
+// naming vertices by whole-graph id (EventGraph::whole_id: a local view's ids mean nothing to another rank, and the
+// timeline's order breaks ties by whole id). `owner`: the rank of each vertex of g.
+RankIntervals exchange_intervals(const graph::EventGraph& g, const MachineMap& map, std::span<const std::uint8_t> owner,
+                                 BlockNetwork& net, Inbox& inbox, BlockOutput& out);
 
 }  // namespace rr::replay

@@ -279,6 +279,7 @@ LocalGraph build_local_graph(const graph::GraphPart& part, const graph::NodeRank
   const std::span<const graph::Edge> run(edges);
   out.g = graph::EventGraph::freeze(std::move(t), std::span(&run, 1));
   out.g.set_whole_ids(std::move(whole));
+  out.g.set_function_names(part.function_names);  // (the reports' names: each rank's graph has them all)
   return out;
 }
 

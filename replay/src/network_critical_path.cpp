@@ -11,6 +11,7 @@
 #include "replay/src/byte_wire.hpp"
 #include "replay/src/network_lower_bound.hpp"
 #include "replay/src/network_pump.hpp"
+#include "replay/src/part_records.hpp"
 #include "replay/src/path_walk.hpp"
 #include "replay/src/rank_part.hpp"
 
@@ -156,17 +157,19 @@ void read_over(ByteReader& in, CriticalPath& cp) {
   get_functions(in, cp.compute_by_function);
 }
 
-// The run's last operation among those the estimate counts (ties to the lowest id), agreed by every rank from each
-// one's own: kNoVertex when none ended.
+// The run's last operation among those the estimate counts (ties to the lowest whole id), agreed by every rank from
+// each one's own: its whole id, kNoVertex when none ended.
 VertexId last_operation(const graph::EventGraph& g, const ReplayResult& r, const RankPart& part, Inbox& inbox) {
   BlockNetwork& net = *part.net;
   VertexId best = graph::kNoVertex;
   TimeNs best_end = 0;
-  for (VertexId u = 0; u < g.vertex_count(); ++u)  // (the partition's per-vertex owners; the records are this rank's)
+  // (The owners of the graph's vertices; the records are this rank's. Vertices run in ascending whole id.)
+  for (VertexId u = 0; u < g.vertex_count(); ++u)
     if (part.mine(u) && r.end(u) != kNever && r.counts(u) && (best == graph::kNoVertex || r.end(u) > best_end)) {
       best = u;
       best_end = r.end(u);
     }
+  best = part.whole(best);
   ByteWriter w = path_message(PathMessage::last_operation);
   w.put(best);
   w.put(best_end);
@@ -189,19 +192,37 @@ VertexId last_operation(const graph::EventGraph& g, const ReplayResult& r, const
   return best;
 }
 
+// A hand-over as it crosses ranks: its vertices by whole id.
+PathHandover by_whole_id(const RankPart& part, PathHandover h) {
+  h.from = part.whole(h.from);
+  h.next = part.whole(h.next);
+  h.issuer = part.whole(h.issuer);
+  return h;
+}
+
+// A hand-over received, its vertices in this rank's graph. `from` and `next` are in it (an edge joins them, and
+// `next` is this rank's); an issuer this rank's view lacks is no task of `next`'s, which is all the walk asks of it.
+PathHandover by_local_vertex(const RankPart& part, PathHandover h) {
+  h.from = part.local_of(h.from);
+  h.next = part.local_of(h.next);
+  h.issuer = part.local_of(h.issuer);
+  return h;
+}
+
 // One rank's part of the walk: the pieces it walks, sent on (rank 0 keeps its own), until the walk is over.
 class RankWalk {
  public:
   RankWalk(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
            const ReplayResult& r, const RankPart& part, Inbox& inbox)
       : part_(part), net_(*part.net), inbox_(inbox),
-        walk_(g, map, model, r, [&part](VertexId v) { return part.mine(v); }) {}
+        walk_(g, map, model, r, [&part](VertexId v) { return part.mine(v); }, part.whole_vertices) {}
 
-  // Walks from the run's last operation (`last`, this rank's or not) until the walk is over; rank 0 gets the
-  // steps, every rank the sums.
+  // Walks from the run's last operation (`last`, by whole id, this rank's or not) until the walk is over; rank 0
+  // gets the steps, every rank the sums.
   CriticalPath run(VertexId last, const ReplayResult& r, TimeNs lower_bound) {
     CriticalPath cp;
-    if (last != graph::kNoVertex && part_.mine(last)) finish_piece(0, walk_.from_last(last));
+    const VertexId at = part_.local_of(last);
+    if (at != graph::kNoVertex && part_.mine(at)) finish_piece(0, walk_.from_last(at));
     if (net_.rank() == 0) {
       while (last != graph::kNoVertex && !complete()) take(*inbox_.next(WireKind::path, true));
       std::vector<PathStep> reversed;
@@ -227,7 +248,7 @@ class RankWalk {
         over = true;
       } else if (what == PathMessage::handover) {
         const auto seq = in.get<std::uint64_t>();
-        finish_piece(seq, walk_.from(in.get<PathHandover>()));
+        finish_piece(seq, walk_.from(by_local_vertex(part_, in.get<PathHandover>())));
       } else {
         throw std::logic_error("critical path over ranks: rank " + std::to_string(net_.rank()) +
                                " was sent a message of the walk that only rank 0 takes");
@@ -249,8 +270,8 @@ class RankWalk {
     if (!h) return;
     ByteWriter w = path_message(PathMessage::handover);
     w.put(seq + 1);
-    w.put(*h);
-    net_.send(part_.partition.of_vertex[h->next], w.take());
+    w.put(by_whole_id(part_, *h));
+    net_.send(part_.owner(h->next), w.take());
   }
 
   // Rank 0: a message of the walk: a hand-over to walk on from, or another rank's piece.
@@ -260,7 +281,7 @@ class RankWalk {
     const auto what = in.get<PathMessage>();
     const auto seq = in.get<std::uint64_t>();
     if (what == PathMessage::handover) {
-      finish_piece(seq, walk_.from(in.get<PathHandover>()));
+      finish_piece(seq, walk_.from(by_local_vertex(part_, in.get<PathHandover>())));
     } else if (what == PathMessage::piece) {
       keep(seq, read_piece(in));
     } else {
@@ -283,16 +304,26 @@ class RankWalk {
   std::optional<std::uint64_t> last_seq_;
 };
 
+CriticalPath walk_over_ranks(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
+                             const ReplayResult& r, const RankPart& part) {
+  Inbox inbox(*part.net);
+  const VertexId last = last_operation(g, r, part, inbox);
+  const TimeNs lower_bound = lower_bound_over_ranks(g, map, model, r, part, inbox);
+  return RankWalk(g, map, model, r, part, inbox).run(last, r, lower_bound);
+}
+
 }  // namespace
 
 CriticalPath critical_path_over_ranks(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayResult& r) {
   const RankPart& part = *r.over_ranks;
   if (part.holds_nothing) return {};  // rank 0 replayed alone, and walks alone
-  Inbox inbox(*part.net);
-  const VertexId last = last_operation(g, r, part, inbox);
-  const TimeNs lower_bound = lower_bound_over_ranks(g, map, model, r, part, inbox);
-  return RankWalk(g, map, model, r, part, inbox).run(last, r, lower_bound);
+  if (part.from_parts) {
+    // The walks read records by vertex of the graph they walk: this rank's view.
+    const ReplayResult records = records_by_local_vertex(part, r);
+    return walk_over_ranks(part.local.g, map, model, records, part);
+  }
+  return walk_over_ranks(g, map, model, r, part);
 }
 
 }  // namespace rr::replay

@@ -13,7 +13,9 @@ namespace rr::replay {
 
 // Runs on every rank of the replay that gave `r` (r.over_ranks set). Rank 0 gets the whole critical path, its steps
 // laid in order from the pieces the ranks walked; another rank gets its sums (by class, label and contended
-// resource, the lower bound) without steps, so that every rank can choose the same what-ifs.
+// resource, the lower bound) without steps, so that every rank can choose the same what-ifs. After a replay from
+// parts, `g` is graph_of_part(r) (the walk reads the rank's own view whatever it is given), and each rank reads its
+// records by local vertex (records_by_local_vertex) for the walk's while.
 CriticalPath critical_path_over_ranks(const graph::EventGraph& g, const MachineMap& map,
                                       const machine::MachineModel& model, const ReplayResult& r);
 

@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <string>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -18,8 +19,9 @@ namespace {
 
 using graph::VertexId;
 
-// What an edge to another rank's operation carries: its source's finish on the longest path, and the edge's
-// delay as the replay gave it (when the source ended; the target's owner counts it only if the target ran too).
+// What an edge to another rank's operation (named by whole id) carries: its source's finish on the longest path,
+// and the edge's delay as the replay gave it (when the source ended; the target's owner counts it only if the
+// target ran too).
 struct FarEdge {
   VertexId to;
   std::int64_t finish;
@@ -73,6 +75,14 @@ class BoundOverRanks {
 
  private:
   bool mine(VertexId v) const { return part_.mine(v); }
+  // An operation another rank names (by whole id), which is this rank's.
+  VertexId local(VertexId whole) const {
+    const VertexId v = part_.local_of(whole);
+    if (v == graph::kNoVertex || !mine(v))
+      throw std::logic_error("lower bound over ranks: told of operation " + std::to_string(whole) +
+                             ", which is not this rank's");
+    return v;
+  }
 
   // Each of this rank's operations waits for all its inputs: those from its own operations counted here, the
   // others told by their owners.
@@ -82,7 +92,7 @@ class BoundOverRanks {
       if (mine(v))
         for (VertexId w : g_.successors(v)) {
           if (mine(w)) ++pending_[w];
-          else ++far[part_.partition.of_vertex[w]][w];
+          else ++far[part_.owner(w)][part_.whole(w)];  // (the map orders by whole id)
         }
     for (std::uint32_t x = 0; x < net_.ranks(); ++x) {
       if (x == net_.rank()) continue;
@@ -103,7 +113,7 @@ class BoundOverRanks {
         early_.push_back(std::move(*m));
         continue;
       }
-      for (const InCount& c : in.get_all<InCount>()) pending_[c.to] += c.edges;
+      for (const InCount& c : in.get_all<InCount>()) pending_[local(c.to)] += c.edges;
       ++heard;
     }
     for (VertexId v = 0; v < g_.vertex_count(); ++v)
@@ -134,7 +144,7 @@ class BoundOverRanks {
         const VertexId w = succ[i];
         const bool ended = r_.ops.ended(v);
         if (!mine(w)) {
-          out[part_.partition.of_vertex[w]].push_back({w, finish, ended ? edges_.delay(v, w, kinds[i]) : 0});
+          out[part_.owner(w)].push_back({part_.whole(w), finish, ended ? edges_.delay(v, w, kinds[i]) : 0});
           continue;
         }
         const bool counted = ended && r_.ops.ended(w) && r_.counts(w);
@@ -164,8 +174,9 @@ class BoundOverRanks {
       if (head.sent) sent_in_.insert(head.round);
       best_ = std::max(best_, head.best);
       for (const FarEdge& e : in.get_all<FarEdge>()) {
-        const bool counted = r_.ops.ended(e.to) && r_.counts(e.to);
-        reach(e.to, core::saturating_add(e.finish, counted ? e.delay : 0));
+        const VertexId to = local(e.to);
+        const bool counted = r_.ops.ended(to) && r_.counts(to);
+        reach(to, core::saturating_add(e.finish, counted ? e.delay : 0));
       }
     }
     heard_.erase(round);

@@ -14,7 +14,8 @@
 namespace rr::replay {
 
 // Runs on every rank; each gets the bound. Reads the records of this rank's operations only, the edges leaving
-// them, and the targets' kind and node where an edge's delay depends on them.
+// them, and the targets' kind and node where an edge's delay depends on them: all in `g`, the whole graph or, from
+// parts, the rank's view (its records by local vertex). Messages name operations by whole id.
 TimeNs lower_bound_over_ranks(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
                               const ReplayResult& r, const RankPart& part, Inbox& inbox);
 

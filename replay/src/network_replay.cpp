@@ -186,7 +186,7 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
   // Each rank keeps the intervals of its own operations (the timeline streams them to rank 0), and lists every
   // rank's channel instances, which number the tracks.
   RankIntervals intervals;
-  if (options.detail.record_intervals) intervals = exchange_intervals(map, p, net, inbox, output);
+  if (options.detail.record_intervals) intervals = exchange_intervals(g, map, p.of_vertex, net, inbox, output);
   if (me != 0) {
     net.send(0, pack_block_result(g, map, p, me, shared, output));
     shared.r.channels = std::move(intervals.channels);

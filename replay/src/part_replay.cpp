@@ -7,16 +7,20 @@
 #include <utility>
 #include <vector>
 
+#include "replay/copy_route.hpp"
+#include "replay/network_sums.hpp"
 #include "replay/src/assemble_result.hpp"
 #include "replay/src/block_protocol.hpp"
 #include "replay/src/block_result_wire.hpp"
 #include "replay/src/byte_wire.hpp"
 #include "replay/src/engine.hpp"
+#include "replay/src/interval_exchange.hpp"
 #include "replay/src/local_graph.hpp"
 #include "replay/src/network_stages.hpp"
 #include "replay/src/part_estimate.hpp"
 #include "replay/src/part_partition.hpp"
 #include "replay/src/part_rounds.hpp"
+#include "replay/src/rank_part.hpp"
 #include "replay/src/shared_state.hpp"
 
 namespace rr::replay {
@@ -111,6 +115,32 @@ void keep_own(const LocalGraph& local, std::uint32_t me, ReplayResult& r) {
   for (Interval& in : r.intervals) in.vertex = local.whole(in.vertex);
 }
 
+// plan_copies counts the copies of the whole view, ghosts included; the result counts this rank's own, so that the
+// counts add up over the ranks.
+void count_own_copies(const LocalGraph& local, const MachineMap& map, std::uint32_t me, ReplayResult& r) {
+  r.copies_retargeted = r.copies_removed = r.copies_default_size = 0;
+  for (VertexId v = 0; v < local.g.vertex_count(); ++v) {
+    if (local.owner[v] != me || local.g.kind(v) != OpKind::copy) continue;
+    const CopyRoute route = copy_route(local.g, map, v);
+    r.copies_retargeted += route.retargeted;
+    if (route.removed) ++r.copies_removed;
+    else if (local.g.copy(v).bytes == graph::kNoValue) ++r.copies_default_size;
+  }
+}
+
+// What the analyses after the replay need of it (critical_path, the timeline): the network, and the graph this rank
+// replayed on, which no one else holds.
+std::shared_ptr<const RankPart> keep_for_analyses(BlockNetwork& net, LocalGraph local, VertexId whole_vertices) {
+  auto part = std::make_shared<RankPart>();
+  part->net = &net;
+  part->from_parts = true;
+  part->whole_vertices = whole_vertices;
+  for (VertexId v = 0; v < local.g.vertex_count(); ++v)
+    if (local.owner[v] == net.rank()) part->own_vertices.push_back(v);
+  part->local = std::move(local);
+  return part;
+}
+
 }  // namespace
 
 core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part, const graph::NodeRanks& ranks,
@@ -128,6 +158,7 @@ core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part,
   try {
     local = build_local_graph(part, ranks, map, model, rounds);
     if (auto error = plan_copies(local.g, map, model, shared)) throw std::runtime_error(error->to_string());
+    count_own_copies(local, map, me, shared.r);
     init_shared(local.g, map, options.rules.noise, shared);
     spread_outside_estimate(local, shared.r, rounds);
     if (count > 1) partition = partition_from_parts(local, map, model, shared.copies, options.rules.noise, rounds, why_not);
@@ -138,6 +169,7 @@ core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part,
   if (count > 1 && partition.count < 2) return refusal("the split cannot serve this replay: " + why_not);
 
   std::vector<BlockOutput> outputs;
+  RankIntervals intervals;  // split with intervals: every rank's channel instances, and its own operations' intervals
   if (count == 1) {
     const std::unique_ptr<Engine> engine = make_engine(local.g, map, model, options, shared);
     if (auto error = engine->init_block()) return error->second;
@@ -154,11 +186,23 @@ core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part,
     replay_block(net, inbox, blocks, link, *engine, &local);
     exchange_copy_starts(local, net, inbox, shared.r.ops);
     outputs.push_back(engine->take_output());
+    if (options.detail.record_intervals)
+      intervals = exchange_intervals(local.g, map, local.owner, net, inbox, outputs.back());
   }
   assemble_result(local.g, map, 0, shared, outputs);
   describe_own_stuck(local, me, options.detail.stuck_examples, shared);
   keep_own(local, me, shared.r);
+  if (count > 1 && options.detail.record_intervals) {
+    shared.r.channels = std::move(intervals.channels);
+    shared.r.intervals = std::move(intervals.own);
+  }
   shared.r.blocks = count;
+  // The run's ends on every rank: the estimate the reports and the critical path's length read.
+  const std::int64_t ends[] = {shared.r.makespan_ns, shared.r.last_end_ns};
+  const std::vector<std::int64_t> run_ends = combine_over_ranks(net, ends, Combine::max);
+  shared.r.makespan_ns = run_ends[0];
+  shared.r.last_end_ns = run_ends[1];
+  shared.r.over_ranks = keep_for_analyses(net, std::move(local), part.whole_vertices);
   return std::move(shared.r);
 }
 

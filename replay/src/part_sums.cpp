@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <stdexcept>
 #include <span>
 #include <string>
@@ -70,8 +71,12 @@ void add_sums(ReplayResult& r, ByteReader& in, std::uint32_t from) {
     r.processors[p].busy_ns = core::saturating_add(r.processors[p].busy_ns, processors[p].busy_ns);
     r.processors[p].segments += processors[p].segments;
   }
-  const std::vector<ChannelUsage> channels = in.get_all<ChannelUsage>();
-  r.channels.insert(r.channels.end(), channels.begin(), channels.end());
+  // An instance is one rank's (its node's); a rank that recorded intervals lists every rank's already, with their
+  // use (the timeline's tracks), so an instance rank 0 lists is not added twice.
+  std::set<std::pair<std::uint32_t, std::uint32_t>> listed;
+  for (const ChannelUsage& c : r.channels) listed.emplace(c.channel, c.node);
+  for (const ChannelUsage& c : in.get_all<ChannelUsage>())
+    if (listed.emplace(c.channel, c.node).second) r.channels.push_back(c);
   for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
     PathUsage& sum = r.paths[get_string(in)];
     const auto usage = in.get<PathUsage>();

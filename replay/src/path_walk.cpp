@@ -82,9 +82,10 @@ TimeNs own_end(const graph::EventGraph& g, const ReplayResult& r, const TaskTimi
 }  // namespace
 
 PathWalk::PathWalk(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
-                   const ReplayResult& r, std::function<bool(VertexId)> mine)
+                   const ReplayResult& r, std::function<bool(VertexId)> mine, std::uint64_t whole_vertices)
     : g_(g), map_(map), model_(model), r_(r), mine_(std::move(mine)), timing_(g, map, model, r.noise),
-      shared_(model.node.cores > 0 || model.runtime.processor_start_ns > 0) {}
+      shared_(model.node.cores > 0 || model.runtime.processor_start_ns > 0),
+      longest_(whole_vertices ? whole_vertices : g.vertex_count()) {}
 
 std::optional<PathHandover> PathWalk::from_last(VertexId v) {
   hi_ = v == graph::kNoVertex ? 0 : r_.end(v);
@@ -100,7 +101,7 @@ std::optional<PathHandover> PathWalk::from(const PathHandover& h) {
 // Each operation whose record is this process's, back from v: its own time, the wait for its resource, and the
 // gap back to what released it. A cycle of releases (a broken replay) ends the walk once it has gone round.
 std::optional<PathHandover> PathWalk::walk(VertexId v, std::uint64_t walked) {
-  for (; v != graph::kNoVertex && walked <= g_.vertex_count(); ++walked) {
+  for (; v != graph::kNoVertex && walked <= longest_; ++walked) {
     check_mine(v);
     own_time(v);
     // Ready before it started: its processor or lane (or a start-up) was taken.

@@ -34,9 +34,10 @@ struct PathHandover {
 class PathWalk {
  public:
   // `mine` says whether this process holds v's record (null: every record); the walk reads no other, and throws
-  // std::logic_error if it would.
+  // std::logic_error if it would. `whole_vertices`: the whole graph's vertex count, which bounds a walk that does
+  // not go round a cycle (0: g's, which a local view's is not).
   PathWalk(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model, const ReplayResult& r,
-           std::function<bool(graph::VertexId)> mine = {});
+           std::function<bool(graph::VertexId)> mine = {}, std::uint64_t whole_vertices = 0);
 
   // Walks back from v, whose end is where the run's classing starts, for as long as the records are this
   // process's; the hand-over to the owner of the next operation, or nothing once the start of the run is reached.
@@ -69,6 +70,7 @@ class PathWalk {
   const std::function<bool(graph::VertexId)> mine_;
   const TaskTiming timing_;
   const bool shared_;
+  const std::uint64_t longest_;  // operations a walk may take before it has gone round a cycle
   TimeNs hi_ = 0;
   bool via_issue_ = false;
   std::vector<PathStep> reversed_;

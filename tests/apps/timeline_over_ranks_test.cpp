@@ -2,7 +2,9 @@
 // events of its own operations and streams them to rank 0, which merges them. With the ranks as threads on an
 // in-process network that shuffles messages from different ranks, rank 0's timeline equals one process's byte for
 // byte at 1 to 4 ranks: generator families, noise, copies whose first hop runs on another rank's channel, a Legion
-// Prof log (its observed run), and the --window and --nodes filters.
+// Prof log (its observed run), and the --window and --nodes filters. After a replay from parts (each rank holding
+// only its part of the graph: replay/part_replay.hpp) too, each rank rendering its intervals from its own view of the
+// graph and its critical path walked over the parts.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,10 +13,13 @@
 
 #include "gen/generators.hpp"
 #include "gen/s3d.hpp"
+#include "replay/critical_path.hpp"
+#include "replay/part_replay.hpp"
 #include "replay/replay_engine.hpp"
 #include "session/session.hpp"
 #include "support/generated_trace.hpp"
 #include "support/in_process_network.hpp"
+#include "support/part_replay_run.hpp"
 #include "support/ranks_as_threads.hpp"
 #include "support/test_dir.hpp"
 #include "timeline_report.hpp"
@@ -26,11 +31,15 @@ namespace fs = std::filesystem;
 
 const std::string kTitan = RR_SOURCE_DIR "/data/machines/titan.toml";
 
-std::string timeline_of(const session::ReplayRun& run, const session::LoadedTrace& trace, const TimelineFilter& filter) {
+std::string timeline_of(const ReplayView& view, const TimelineFilter& filter) {
   std::string text;
-  const ReplayView view{trace.graph(), run.model, run.map, run.result, run.critical ? &*run.critical : nullptr, {}, {}};
   write_timeline(view, filter, [&](std::string_view piece) { text += piece; });
   return text;
+}
+
+std::string timeline_of(const session::ReplayRun& run, const session::LoadedTrace& trace, const TimelineFilter& filter) {
+  return timeline_of({trace.graph(), run.model, run.map, run.result, run.critical ? &*run.critical : nullptr, {}, {}},
+                     filter);
 }
 
 // The filters the test tries: none, a window in the middle of the run, two nodes, both.
@@ -125,6 +134,80 @@ TEST(TimelineOverRanks, LegionProfLogWithItsObservedRun) {
   auto trace = session::load_trace({RR_SOURCE_DIR "/data/traces/legion-prof/circuit_mpi2_medium_cpu2_util1"}, {});
   ASSERT_TRUE(trace.ok());
   expect_same_timelines(*trace, kTitan, "circuit Legion Prof log");
+}
+
+// After a replay from parts, rank 0's timeline at 1 to 4 ranks against one process's, under every filter: each rank
+// renders its own operations' intervals from its view of the graph (graph_of_part), with the critical path each walks
+// from it. How many runs were split.
+int expect_same_timelines_from_parts(const session::LoadedTrace& trace, const std::string& machine,
+                                     const std::string& label, double sigma = 0) {
+  session::ReplaySettings settings;
+  settings.engine.detail.record_intervals = true;
+  settings.engine.rules.noise = {sigma, 7};
+  settings.mapping.placement = machine::Placement::traced;  // (what a replay from parts serves)
+  auto one = session::replay_trace(trace, {machine, {}}, settings);
+  if (!one.ok()) {
+    ADD_FAILURE() << label << ": " << one.error().to_string();
+    return 0;
+  }
+  const auto chosen = filters(one->result.makespan_ns);
+  int split = 0;
+  const std::uint32_t nodes = one->map.model_nodes();
+  for (std::uint32_t ranks = 1; ranks <= std::min(4u, nodes); ++ranks) {
+    std::vector<std::vector<std::string>> timelines(ranks);
+    const auto runs = rr::testing::run_parts(
+        trace, one->model, settings, ranks, 30 + ranks, nodes,
+        [&](std::uint32_t r, const replay::MachineMap& map, const replay::ReplayResult& result) {
+          const graph::EventGraph& g = replay::graph_of_part(result);
+          const replay::CriticalPath cp = replay::critical_path(g, map, one->model, result);
+          for (const auto& [name, filter] : chosen)
+            timelines[r].push_back(timeline_of({g, one->model, map, result, &cp, {}, {}}, filter));
+        });
+    const std::string at = label + " on " + machine + " at " + std::to_string(ranks) + " ranks from parts";
+    if (!runs[0].result || timelines[0].size() != chosen.size()) {
+      ADD_FAILURE() << at << ": rank 0 wrote no timeline: " << runs[0].error;
+      continue;
+    }
+    split += ranks > 1;
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      const std::string expected = timeline_of(*one, trace, chosen[i].second);
+      EXPECT_TRUE(timelines[0][i] == expected) << at << ", " << chosen[i].first << ": " << timelines[0][i].size()
+                                               << " bytes, one process " << expected.size();
+      for (std::uint32_t r = 1; r < ranks; ++r) {
+        if (timelines[r].size() != chosen.size()) ADD_FAILURE() << at << ", rank " << r << ": " << runs[r].error;
+        else EXPECT_TRUE(timelines[r][i].empty()) << at << ": rank " << r << " wrote";
+      }
+    }
+  }
+  return split;
+}
+
+TEST(TimelineOverRanks, FromPartsEveryGeneratorFamilyGivesOneProcesssTimeline) {
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
+    const rr::testing::TestDir dir("rr_timeline_parts");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+    int split = expect_same_timelines_from_parts(trace, (dir.path() / "machine.toml").string(), name);
+    split += expect_same_timelines_from_parts(trace, kTitan, name, 0.3);
+    EXPECT_GT(split, 0) << name << " was never split over ranks";
+  }
+}
+
+// A copy's first hop on another rank's channel instance: that rank ran it, the copy's owner renders it.
+TEST(TimelineOverRanks, FromPartsHopsOnAnotherRanksChannel) {
+  const rr::testing::TestDir dir("rr_timeline_parts_far_nic");
+  const gen::Program program = gen::make_random_dag(6000, {8, 2, 7});
+  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+  const fs::path machine = dir.path() / "far_nic.toml";
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
+  EXPECT_GT(expect_same_timelines_from_parts(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
+}
+
+TEST(TimelineOverRanks, FromPartsBundledRealTracesAndS3dSamples) {
+  for (const char* name : {"real/full_circuit_2node_p4_cpu2", "s3d/dme_mixed_4n"}) {
+    auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + name}, {});
+    ASSERT_TRUE(trace.ok()) << name;
+    expect_same_timelines_from_parts(*trace, kTitan, name, 0.2);
+  }
 }
 
 }  // namespace

@@ -1,84 +1,42 @@
 // Each rank replaying from its own part of the graph (replay/part_replay.hpp), ranks as threads on an in-process
 // network that shuffles messages from different ranks: every owned operation's record (ready, start, end, what
-// released it and why, its processor) must be one engine's on the whole graph, and the makespan, the operations,
-// the processors' and channel instances' sums, the paths and the intervals, added over the ranks, one engine's. At 1
-// to 4 ranks, with noise, on every generator family, the bundled real traces and S3D samples, random DAGs of random
-// seeds and a copy whose first hop runs on another rank's channel, under the traced, pool and eft placements; a
-// function move is refused, and a rank that fails before the replay begins stops every rank.
+// released it and why, its processor) must be one engine's on the whole graph; every rank's makespan, latest end and
+// channel instances (listed for the timeline's tracks) one engine's; and the operations, the counts of what each rank
+// owns (tasks without time and what depends on them, copies, waits), the processors' sums and the paths, added over
+// the ranks, one engine's. At 1 to 4 ranks, with noise, on every generator family, the bundled real traces and S3D
+// samples, random DAGs of random seeds and a copy whose first hop runs on another rank's channel, under the traced,
+// pool and eft placements; a function move is refused, and a rank that fails before the replay begins stops every
+// rank.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <deque>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "gen/generators.hpp"
 #include "gen/s3d.hpp"
-#include "graph/graph_part.hpp"
-#include "replay/part_exchange.hpp"
 #include "replay/part_replay.hpp"
 #include "replay/src/partition.hpp"
 #include "replay/src/shared_state.hpp"
 #include "session/session.hpp"
 #include "support/generated_trace.hpp"
-#include "support/failing_exchange.hpp"
-#include "support/graph_part_text.hpp"
-#include "support/in_process_network.hpp"
-#include "support/ranks_as_threads.hpp"
+#include "support/part_replay_run.hpp"
 #include "support/test_dir.hpp"
 
 namespace rr::replay {
 namespace {
 
 namespace fs = std::filesystem;
-using rr::testing::FailingExchange;
 
 const std::string kTitan = RR_SOURCE_DIR "/data/machines/titan.toml";
 
-// What one rank ends with: its part's ids and its result, or why it stopped.
-struct RankRun {
-  std::vector<graph::VertexId> ids;
-  std::optional<ReplayResult> result;
-  std::string error;
-};
-
-// Every rank reads its files, builds its part and replays from it. `failing` fails its exchange number `fail_at`:
-// the part build's six exchanges come first, then the replay's own.
-std::vector<RankRun> run_parts(const session::LoadedTrace& trace, const machine::MachineModel& model,
-                               const session::ReplaySettings& settings, std::uint32_t count, std::uint64_t seed,
-                               std::uint32_t model_nodes, std::uint32_t failing = ~0u, std::uint32_t fail_at = 0) {
-  const graph::NodeRanks ranks{count, model_nodes};
-  std::vector<rr::testing::RankFiles> by_rank = rr::testing::read_by_rank(trace.records, ranks);
-  rr::testing::InProcessNetwork net(count, seed);
-  return rr::testing::on_ranks(net, count, [&](std::uint32_t r, BlockNetwork& end) {
-    RankRun out;
-    auto map = MachineMap::build(*by_rank[r].records, model, settings.mapping);
-    if (!map) {
-      out.error = map.error().to_string();
-      return out;
-    }
-    NetworkRankExchange network_exchange(end);
-    FailingExchange failing_exchange(network_exchange, r == failing ? fail_at : 0);
-    try {
-      const graph::GraphPart part = graph::build_graph_part(by_rank[r].files, ranks, failing_exchange);
-      out.ids = part.ids;
-      ReplayOptions options = settings.engine;
-      options.execution.network = &end;
-      auto run = run_part_over_network(part, ranks, failing_exchange, *map, model, options);
-      if (run) out.result = std::move(*run);
-      else out.error = run.error().to_string();
-    } catch (const std::exception& e) {
-      out.error = e.what();
-    }
-    return out;
-  });
-}
+using rr::testing::PartRun;
+using rr::testing::run_parts;
 
 std::string record_of(const ReplayResult& r, graph::VertexId v) {
   return "ready " + std::to_string(r.ready(v)) + " start " + std::to_string(r.start(v)) + " end " +
@@ -97,12 +55,30 @@ TimeNs parting(const ReplayResult& one, const ReplayResult& mine, graph::VertexI
   return t == std::numeric_limits<TimeNs>::max() ? one.ready(v) : t;
 }
 
-// The ranks' results against one engine's: every owned record, and the sums added over the ranks.
-void expect_same(const ReplayResult& one, const std::vector<RankRun>& runs, const std::string& label) {
-  std::uint64_t operations = 0, stuck = 0, owned = 0;
-  TimeNs makespan = 0, last_end = 0;
+// The counts of a result that each rank makes of its own operations, in one order.
+std::vector<std::uint64_t> own_counts(const ReplayResult& r) {
+  return {r.operations,     r.stuck,           r.tasks_without_time,  r.outside_work,   r.after_untimed,
+          r.measured_waits, static_cast<std::uint64_t>(r.measured_wait_ns), r.copies_default_size,
+          r.copies_retargeted, r.copies_removed, r.implied_copies, r.clamped_waits};
+}
+
+// A rank's channel instances, which it lists as one engine does when it records intervals (the timeline's tracks).
+void expect_same_channels(const ReplayResult& one, const ReplayResult& mine, const std::string& label) {
+  ASSERT_EQ(mine.channels.size(), one.channels.size()) << label;
+  for (std::size_t i = 0; i < mine.channels.size(); ++i) {
+    const ChannelUsage &a = mine.channels[i], &b = one.channels[i];
+    EXPECT_EQ(std::tie(a.channel, a.node, a.busy_ns, a.transfers, a.bytes),
+              std::tie(b.channel, b.node, b.busy_ns, b.transfers, b.bytes))
+        << label << ", channel instance " << i;
+  }
+}
+
+// The ranks' results against one engine's: every owned record, every rank's ends and channel instances, and the
+// sums added over the ranks.
+void expect_same(const ReplayResult& one, const std::vector<PartRun>& runs, const std::string& label) {
+  std::uint64_t owned = 0;
+  std::vector<std::uint64_t> counts(own_counts(one).size());
   std::vector<ProcessorUsage> processors(one.processors.size());
-  std::vector<ChannelUsage> channels;
   std::map<std::string, PathUsage> paths;
   for (std::uint32_t r = 0; r < runs.size(); ++r) {
     if (!runs[r].result) {
@@ -126,15 +102,15 @@ void expect_same(const ReplayResult& one, const std::vector<RankRun>& runs, cons
                     << "\n from parts: " << record_of(mine, static_cast<graph::VertexId>(*first));
     }
     owned += runs[r].ids.size();
-    operations += mine.operations;
-    stuck += mine.stuck;
-    makespan = std::max(makespan, mine.makespan_ns);
-    last_end = std::max(last_end, mine.last_end_ns);
+    const std::vector<std::uint64_t> its = own_counts(mine);
+    for (std::size_t i = 0; i < counts.size(); ++i) counts[i] += its[i];
+    EXPECT_EQ(mine.makespan_ns, one.makespan_ns) << label << ", rank " << r;
+    EXPECT_EQ(mine.last_end_ns, one.last_end_ns) << label << ", rank " << r;
+    expect_same_channels(one, mine, label + ", rank " + std::to_string(r));
     for (std::size_t p = 0; p < processors.size(); ++p) {
       processors[p].busy_ns += mine.processors[p].busy_ns;
       processors[p].segments += mine.processors[p].segments;
     }
-    channels.insert(channels.end(), mine.channels.begin(), mine.channels.end());
     for (const auto& [name, usage] : mine.paths) {
       paths[name].copies += usage.copies;
       paths[name].bytes += usage.bytes;
@@ -143,25 +119,12 @@ void expect_same(const ReplayResult& one, const std::vector<RankRun>& runs, cons
     EXPECT_EQ(mine.blocks, runs.size());
   }
   EXPECT_EQ(owned, one.ops.size()) << label;
-  EXPECT_EQ(operations, one.operations) << label;
-  EXPECT_EQ(stuck, one.stuck) << label;
-  EXPECT_EQ(makespan, one.makespan_ns) << label;
-  EXPECT_EQ(last_end, one.last_end_ns) << label;
+  EXPECT_EQ(counts, own_counts(one)) << label
+      << " (operations, stuck, tasks without time, outside work, after them, measured waits and their time, copies"
+         " of the default size, retargeted, removed, implied, clamped waits)";
   for (std::size_t p = 0; p < processors.size(); ++p) {
     EXPECT_EQ(processors[p].busy_ns, one.processors[p].busy_ns) << label << ", processor " << p;
     EXPECT_EQ(processors[p].segments, one.processors[p].segments) << label << ", processor " << p;
-  }
-  const auto by_place = [](const ChannelUsage& a, const ChannelUsage& b) {
-    return std::tie(a.channel, a.node) < std::tie(b.channel, b.node);
-  };
-  std::sort(channels.begin(), channels.end(), by_place);
-  ASSERT_EQ(channels.size(), one.channels.size()) << label;
-  for (std::size_t i = 0; i < channels.size(); ++i) {
-    EXPECT_EQ(std::tie(channels[i].channel, channels[i].node, channels[i].busy_ns, channels[i].transfers,
-                       channels[i].bytes),
-              std::tie(one.channels[i].channel, one.channels[i].node, one.channels[i].busy_ns,
-                       one.channels[i].transfers, one.channels[i].bytes))
-        << label << ", channel instance " << i;
   }
   ASSERT_EQ(paths.size(), one.paths.size()) << label;
   for (const auto& [name, usage] : one.paths) {
@@ -251,6 +214,21 @@ TEST(PartReplay, BundledRealTracesAndS3dSamples) {
   }
 }
 
+// Tasks without Task Time on every node: they and what waits on them (across ranks too) are left out of the
+// estimate, and each rank counts those of its own operations (tasks_without_time, after_untimed).
+TEST(PartReplay, TasksWithoutTaskTimeAndWhatWaitsOnThem) {
+  const rr::testing::TestDir dir("rr_part_replay_untimed");
+  const session::LoadedTrace trace =
+      rr::testing::write_without_some_task_times(dir.path(), gen::make_random_dag(2500, {4, 2, 9}), 150);
+  session::ReplaySettings settings;
+  const auto one = one_engine(trace, (dir.path() / "machine.toml").string(), settings, 0);
+  ASSERT_TRUE(one);
+  EXPECT_GT(one->result.tasks_without_time, 1u);
+  EXPECT_GT(one->result.after_untimed, one->result.tasks_without_time);
+  EXPECT_GT(expect_parts_same(trace, (dir.path() / "machine.toml").string(), "random-dag without some task times", 0),
+            0);
+}
+
 TEST(PartReplay, RandomDagsOfRandomSeeds) {
   for (std::uint64_t seed = 21; seed < 26; ++seed) {
     const gen::SmallOptions options{static_cast<std::uint32_t>(2 + seed % 5), 1 + static_cast<std::uint32_t>(seed % 3),
@@ -316,7 +294,7 @@ TEST(PartReplay, ARankThatFailsDuringTheGhostExchangeStopsEveryRank) {
   const auto one = one_engine(trace, (dir.path() / "machine.toml").string(), settings, 0);
   ASSERT_TRUE(one);
   for (std::uint32_t fail_at = 7; fail_at <= 9; ++fail_at) {
-    const auto runs = run_parts(trace, one->model, settings, 3, fail_at, one->map.model_nodes(), 1, fail_at);
+    const auto runs = run_parts(trace, one->model, settings, 3, fail_at, one->map.model_nodes(), {}, 1, fail_at);
     for (std::uint32_t r = 0; r < 3; ++r) {
       EXPECT_FALSE(runs[r].result) << "rank " << r << " replayed; exchange " << fail_at;
       EXPECT_NE(runs[r].error.find("the network went away"), std::string::npos) << runs[r].error;

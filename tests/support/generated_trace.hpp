@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -76,6 +77,26 @@ inline void write_far_nic_machine(const std::filesystem::path& file, const gen::
   for (machine::CopyPath& path : model.paths)
     if (path.remote) path.hops = {1, 0};  // the NIC, then the memcpy engine back on the source's side
   std::ofstream(file) << machine::to_toml(model, "The generators' machine with the NIC on the far side");
+}
+
+// `program` written to `dir` with every `every`-th Task Time line of its logs left out, and read back: tasks still
+// pending when the traced run ended, left out of the estimate with everything that waits on them.
+inline session::LoadedTrace write_without_some_task_times(const std::filesystem::path& dir, const gen::Program& program,
+                                                          std::uint32_t every) {
+  write_program(dir, program);
+  std::uint32_t seen = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".log") continue;
+    std::ifstream in(entry.path());
+    std::string kept, line;
+    while (std::getline(in, line))
+      if (line.find("Task Time:") == std::string::npos || ++seen % every != 0) kept += line + '\n';
+    in.close();
+    std::ofstream(entry.path(), std::ios::trunc) << kept;
+  }
+  auto trace = session::load_trace({dir.string()}, {});
+  if (!trace) ADD_FAILURE() << trace.error().to_string();
+  return std::move(*trace);
 }
 
 }  // namespace rr::testing

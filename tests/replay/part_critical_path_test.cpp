@@ -1,0 +1,135 @@
+// The critical path and its lower bound after a replay from parts (replay/part_replay.hpp: critical_path on
+// graph_of_part), walked back across the ranks, each from its own view of the graph, with the ranks as threads on an
+// in-process network that shuffles messages from different ranks: rank 0's path equals one engine's on the whole graph
+// step by step (each step's operation by whole id, its event, class, label and span), with its sums by class, label,
+// contended resource and function, its length and lower bound; every other rank gets the sums without the steps. At
+// 1 to 4 ranks on the inputs of the replay from parts' tests: every generator family with and without noise, the
+// bundled real traces and S3D samples, random DAGs of random seeds and a copy whose first hop runs on another rank's
+// channel.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gen/generators.hpp"
+#include "replay/critical_operations.hpp"
+#include "replay/critical_path.hpp"
+#include "replay/part_replay.hpp"
+#include "session/session.hpp"
+#include "support/critical_path_checks.hpp"
+#include "support/generated_trace.hpp"
+#include "support/part_replay_run.hpp"
+#include "support/test_dir.hpp"
+
+namespace rr::replay {
+namespace {
+
+namespace fs = std::filesystem;
+using rr::testing::expect_same_steps;
+using rr::testing::expect_same_sums;
+
+const std::string kTitan = RR_SOURCE_DIR "/data/machines/titan.toml";
+
+// Times the path passes from one rank's operations to another's.
+int crossings(const CriticalPath& cp, const graph::EventGraph& whole, const graph::NodeRanks& ranks) {
+  int n = 0;
+  for (std::size_t i = 1; i < cp.steps.size(); ++i)
+    n += ranks.rank_of(whole.node(cp.steps[i].vertex)) != ranks.rank_of(whole.node(cp.steps[i - 1].vertex));
+  return n;
+}
+
+// Rank 0's path at 1 to 4 ranks against one engine's, every rank's sums; the most crossings between ranks seen.
+int expect_parts_path(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
+                      double sigma, std::uint64_t seed = 1) {
+  session::ReplaySettings settings;
+  settings.mapping.placement = machine::Placement::traced;
+  settings.engine.rules.noise = {sigma, 11};
+  const auto one = session::replay_trace(trace, {machine, {}}, settings);
+  if (!one.ok() || !one->critical) {
+    ADD_FAILURE() << label << ": " << (one.ok() ? "no critical path" : one.error().to_string());
+    return 0;
+  }
+  int most = 0;
+  const std::uint32_t nodes = one->map.model_nodes();
+  for (std::uint32_t count = 1; count <= std::min(4u, nodes); ++count) {
+    const std::string at = label + " on " + machine + " at " + std::to_string(count) + " ranks";
+    std::vector<CriticalPath> paths(count);
+    const auto runs = rr::testing::run_parts(trace, one->model, settings, count, seed + count, nodes,
+                                             [&](std::uint32_t r, const MachineMap& map, const ReplayResult& result) {
+                                               paths[r] = critical_path(graph_of_part(result), map, one->model, result);
+                                             });
+    bool all = true;
+    for (std::uint32_t r = 0; r < count; ++r)
+      if (!runs[r].result) {
+        ADD_FAILURE() << at << ", rank " << r << ": " << runs[r].error;
+        all = false;
+      }
+    if (!all) continue;
+    expect_same_steps(*one->critical, paths[0], at);
+    EXPECT_EQ(critical_operations(paths[0]), critical_operations(*one->critical)) << at;
+    for (std::uint32_t r = 0; r < count; ++r) {
+      expect_same_sums(*one->critical, paths[r], at + ", rank " + std::to_string(r));
+      if (r) {
+        EXPECT_TRUE(paths[r].steps.empty()) << at << ", rank " << r;
+      }
+    }
+    most = std::max(most, crossings(paths[0], trace.graph(), {count, nodes}));
+  }
+  return most;
+}
+
+TEST(PartCriticalPath, EveryGeneratorFamilyGivesTheOneEnginePath) {
+  int most = 0;
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
+    const rr::testing::TestDir dir("rr_part_path");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+    most = std::max(most, expect_parts_path(trace, (dir.path() / "machine.toml").string(), name, 0));
+    most = std::max(most, expect_parts_path(trace, kTitan, name, 0.3));
+  }
+  EXPECT_GT(most, 0) << "no path crossed ranks";
+}
+
+// A remote copy's first hop on the far node's channel instance, held by another rank: the copy's owner walks it.
+TEST(PartCriticalPath, ACopyWhoseHopRunsOnAnotherRanksChannel) {
+  const rr::testing::TestDir dir("rr_part_path_far_nic");
+  const gen::Program program = gen::make_random_dag(6000, {8, 2, 7});
+  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+  const fs::path machine = dir.path() / "far_nic.toml";
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
+  EXPECT_GT(expect_parts_path(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
+}
+
+TEST(PartCriticalPath, BundledRealTracesAndS3dSamples) {
+  for (const char* name : {"real/full_circuit_2node_p4_cpu2", "real/full_ghost_b2_cpu2", "s3d/dme_mixed_4n",
+                           "s3d/dme_all_2n"}) {
+    auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + name}, {});
+    ASSERT_TRUE(trace.ok()) << name;
+    expect_parts_path(*trace, kTitan, name, 0);
+    expect_parts_path(*trace, kTitan, name, 0.2);
+  }
+}
+
+// Tasks without Task Time, and what waits on them, are left out of the estimate and of its path on every rank.
+TEST(PartCriticalPath, TasksWithoutTaskTimeAreLeftOut) {
+  const rr::testing::TestDir dir("rr_part_path_untimed");
+  const session::LoadedTrace trace =
+      rr::testing::write_without_some_task_times(dir.path(), gen::make_random_dag(2500, {4, 2, 9}), 150);
+  EXPECT_GT(expect_parts_path(trace, (dir.path() / "machine.toml").string(), "random-dag without some task times", 0.2),
+            0);
+}
+
+TEST(PartCriticalPath, RandomDagsOfRandomSeeds) {
+  for (std::uint64_t seed = 21; seed < 26; ++seed) {
+    const gen::SmallOptions options{static_cast<std::uint32_t>(2 + seed % 5), 1 + static_cast<std::uint32_t>(seed % 3),
+                                    seed};
+    const rr::testing::TestDir dir("rr_part_path_seed");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), gen::make_random_dag(1500, options));
+    expect_parts_path(trace, (dir.path() / "machine.toml").string(), "random-dag seed " + std::to_string(seed),
+                      0.1 * static_cast<double>(seed % 4), seed);
+  }
+}
+
+}  // namespace
+}  // namespace rr::replay
