@@ -4,8 +4,9 @@
 // step by step (each step's operation by whole id, its event, class, label and span), with its sums by class, label,
 // contended resource and function, its length and lower bound; every other rank gets the sums without the steps. At
 // 1 to 4 ranks on the inputs of the replay from parts' tests: every generator family with and without noise, the
-// bundled real traces and S3D samples, random DAGs of random seeds and a copy whose first hop runs on another rank's
-// channel.
+// bundled real traces and S3D samples, random DAGs of random seeds, a trace with tasks without Task Time and a copy
+// whose first hop runs on another rank's channel, under the traced placement; generator families and an S3D sample
+// under the pool and eft placements.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,9 +43,9 @@ int crossings(const CriticalPath& cp, const graph::EventGraph& whole, const grap
 
 // Rank 0's path at 1 to 4 ranks against one engine's, every rank's sums; the most crossings between ranks seen.
 int expect_parts_path(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
-                      double sigma, std::uint64_t seed = 1) {
+                      double sigma, std::uint64_t seed = 1, machine::Placement placement = machine::Placement::traced) {
   session::ReplaySettings settings;
-  settings.mapping.placement = machine::Placement::traced;
+  settings.mapping.placement = placement;
   settings.engine.rules.noise = {sigma, 11};
   const auto one = session::replay_trace(trace, {machine, {}}, settings);
   if (!one.ok() || !one->critical) {
@@ -108,6 +109,22 @@ TEST(PartCriticalPath, BundledRealTracesAndS3dSamples) {
     ASSERT_TRUE(trace.ok()) << name;
     expect_parts_path(*trace, kTitan, name, 0);
     expect_parts_path(*trace, kTitan, name, 0.2);
+  }
+}
+
+// Under pool and eft placements a task may run on another processor of its node: the walk reads the one it ran on.
+TEST(PartCriticalPath, PoolAndEftPlacements) {
+  for (const machine::Placement placement : {machine::Placement::pool, machine::Placement::eft}) {
+    const std::string under = std::string(", ") + machine::placement_name(placement) + " placement";
+    for (const auto& [name, program] : rr::testing::part_test_families()) {
+      const rr::testing::TestDir dir("rr_part_path_pool");
+      const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+      expect_parts_path(trace, (dir.path() / "machine.toml").string(), name + under, 0, 1, placement);
+      expect_parts_path(trace, kTitan, name + under, 0.3, 1, placement);
+    }
+    auto trace = session::load_trace({RR_SOURCE_DIR "/data/traces/s3d/dme_mixed_4n"}, {});
+    ASSERT_TRUE(trace.ok());
+    expect_parts_path(*trace, kTitan, "dme_mixed_4n" + under, 0.2, 1, placement);
   }
 }
 
