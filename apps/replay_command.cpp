@@ -17,6 +17,9 @@
 #include "session/perturbation.hpp"
 #include "text_format.hpp"
 #include "trace_inputs.hpp"
+#include "replay_from_parts.hpp"
+#include "replay/part_replay.hpp"
+#include "session/part_what_ifs.hpp"
 #include "messages.hpp"
 
 namespace rr::app {
@@ -181,6 +184,22 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     filter.nodes.insert(opts->nodes.begin(), opts->nodes.end());
     replay::ResultDetail detail;
     detail.record_intervals = !opts->timeline.empty();
+    // Over MPI ranks, each rank reads only its own nodes' files where the replay allows it.
+    if (auto plan = plan_from_parts(opts->in, common, opts->perturb > 0 || opts->against_observed)) {
+      PartsOutcome parts = open_replay_from_parts("replay", opts->in, common, std::move(*plan), detail);
+      if (parts.failed) return kExitBadInput;
+      if (OpenedParts* p = parts.opened.get()) {
+        const graph::EventGraph& graph = replay::graph_of_part(p->run.result);
+        auto bounds = [&] {
+          std::vector<session::RunBound> found = session::find_bounds(graph, p->run);
+          if (!opts->no_what_ifs) session::run_what_ifs_from_part(p->trace, *p->exchange, p->settings, found);
+          return found;
+        };
+        auto end_part = [&] { common.network->part_done(); };
+        return report_replay(*opts, common, ctx, filter,
+                             {graph, p->run, p->settings, nullptr, p->trace.label, bounds, end_part});
+      }
+    }
     auto s = open_replay("replay", opts->in, common, detail);
     if (!s) return kExitBadInput;
     auto bounds = [&] { return bounds_of(*s, opts->no_what_ifs, common.threads); };

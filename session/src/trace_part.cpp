@@ -100,6 +100,7 @@ core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs
   part_files.file_index = out.file_index;
   part_files.total_files = out.total_files;
   out.part = graph::build_graph_part(part_files, out.ranks, exchange, options.build);
+  out.part.function_names = out.function_names;  // (the reports' names: every rank's graph has them all)
   if (out.names) {
     std::set<std::uint32_t> functions;
     for (const graph::TaskInfo& t : out.part.tasks) functions.insert(t.func_id);

@@ -26,6 +26,18 @@ cannot_read() {
 cannot_read 1
 cannot_read 0
 
+# Each rank reads only its own nodes' files: node 1's log a dangling link, which rank 1 alone opens, stops every
+# rank, and rank 0 names rank 1 and the file.
+mkdir "$tmp/parts"
+cp "$good/node_0.log.zst" "$tmp/parts/"
+ln -s "$tmp/nowhere" "$tmp/parts/node_1.log.zst"
+timeout 60 mpirun -np 2 "$mpibin" replay -q "$tmp/parts" -m "$titan" > /dev/null 2> "$tmp/err"
+code=$?
+if [ $code = 0 ] || [ $code = 124 ]; then echo "FAILED: rank 1 could not read its own file, exit code $code"; cat "$tmp/err"; exit 1; fi
+grep -q "rank 1 of 2" "$tmp/err" && grep -q "node_1.log.zst" "$tmp/err" || {
+  echo "FAILED: the message does not name rank 1 and its file:"; cat "$tmp/err"; exit 1; }
+echo "rank 1 could not read its own node's file: the run ended (exit code $code) naming it"
+
 # kill_a_rank WHAT READY [OPTIONS...]: a replay over three ranks of a large trace, whose rank 2 is killed from outside
 # once the command READY succeeds; the run must end within a minute, with a code other than 0.
 "$bin" gen s3d --nodes 32 --mechanism heptane --strategy mixed --steps 2 -o "$tmp/big" > /dev/null

@@ -16,7 +16,9 @@ titan=$src/data/machines/titan.toml
 "$bin" gen stencil --nodes 4 --steps 3 -o "$tmp/stencil" > /dev/null
 "$bin" gen random-dag --nodes 4 --ops 4000 -o "$tmp/random-dag" > /dev/null
 
-# mpi_same NAME RANKS ARGS...: the MPI program's report (and timeline) at RANKS ranks against one process's.
+# mpi_same NAME RANKS ARGS...: the MPI program's report (and timeline) at RANKS ranks against one process's; with
+# READS=parts each rank must have read only its own nodes' files, with READS=whole every rank the whole trace.
+READS=parts
 mpi_same() {
   local name=$1 ranks=$2; shift 2
   "$bin" replay -q "$@" --timeline "$tmp/one.tl" > "$tmp/one.out"
@@ -24,6 +26,9 @@ mpi_same() {
     echo "FAILED: $name at $ranks ranks:"; cat "$tmp/mpi.err"; exit 1; }
   cmp "$tmp/one.out" "$tmp/mpi.out" || { echo "FAILED: $name at $ranks ranks: the report differs"; exit 1; }
   cmp "$tmp/one.tl" "$tmp/mpi.tl" || { echo "FAILED: $name at $ranks ranks: the timeline differs"; exit 1; }
+  local read=parts
+  ! grep -q "every rank reads the whole trace" "$tmp/mpi.err" || read=whole
+  [ "$read" = "$READS" ] || { echo "FAILED: $name at $ranks ranks: read $read, not $READS:"; cat "$tmp/mpi.err"; exit 1; }
 }
 
 # check TRACE MACHINE [options]: text and JSON at 1 to 4 ranks, or as many as the model has nodes (which the
@@ -45,9 +50,21 @@ for family in s3d chain fork-join stencil random-dag; do
 done
 check "$tmp/s3d" "$titan"
 check "$tmp/random-dag" "$titan" --placement pool
-for t in "$src"/data/traces/real/full_* "$src"/data/traces/s3d/* "$src"/data/traces/legion-prof/*/; do
+for t in "$src"/data/traces/real/full_* "$src"/data/traces/s3d/*; do
+  check "$t" "$titan"
+done
+check "$src/data/traces/s3d/dme_mixed_4n" "$titan" --placement traced
+check "$src/data/traces/s3d/dme_mixed_4n" "$titan" --placement eft
+echo "each rank read only its own nodes' files in all of these"
+
+# What does not run from parts reads the whole trace on every rank, with the same output: Legion Prof logs (their
+# files are named by process, not by node), a fold, shared cores, the traced machine.
+READS=whole
+for t in "$src"/data/traces/legion-prof/*/; do
   check "${t%/}" "$titan"
 done
+check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2
+check "$tmp/s3d" "$titan" --set node.cores=4
 
 # The traced machine (-m traced): its network latency fitted by replays over every rank, each summing the waits
 # it owns; the same machine, and so the same report, as one process's.

@@ -1,0 +1,172 @@
+#include "replay_from_parts.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <utility>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "core/trace_stats.hpp"
+#include "machine_models/machine_loader.hpp"
+#include "machine_models/traced_machine.hpp"
+#include "messages.hpp"
+#include "replay/network_sums.hpp"
+#include "replay/part_exchange.hpp"
+#include "replay/part_replay.hpp"
+#include "replay/part_sums.hpp"
+#include "session/replay_choices.hpp"
+
+namespace rr::app {
+
+namespace {
+
+// The plan when the replay can run from parts on this rank's view of the command line, else why not; nothing read.
+std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, bool whole_trace_asked) {
+  if (whole_trace_asked) return "--perturb and --against-observed read the whole trace on rank 0";
+  if (in.machine == machine::kTracedMachine) return "the traced machine is fitted to the whole trace";
+  auto settings = session::replay_settings(in.replay);
+  if (!settings) return settings.error().to_string();  // (the replay of the whole graph says so as one process does)
+  auto model = machine::load_machine(in.machine, in.overrides);
+  if (!model) return model.error().to_string();
+  machine::apply_processor_counts(*model, settings->mapping.processors);
+  const machine::MappingSpec& mapping = settings->mapping;
+  if (!mapping.moves.empty()) return "function moves do not run from parts";
+  if (mapping.fold != 0 || mapping.nodes.rule != machine::NodeMapRule::cyclic) return "a fold or node map does not run from parts";
+  if (model->node.cores > 0) return "the model's nodes share cores";
+  if (model->runtime.processor_start_ns > 0) return "the model's processors start up";
+  auto files = session::files_by_node(in.trace);
+  if (!files) return files.error().to_string();
+  return PartsPlan{std::move(*files), std::move(*model), std::move(*settings)};
+}
+
+std::vector<std::byte> bytes_of(const std::string& text) {
+  std::vector<std::byte> out(text.size());
+  std::transform(text.begin(), text.end(), out.begin(), [](char c) { return static_cast<std::byte>(c); });
+  return out;
+}
+std::string text_of(const std::vector<std::byte>& bytes) {
+  std::string out(bytes.size(), '\0');
+  std::transform(bytes.begin(), bytes.end(), out.begin(), [](std::byte b) { return static_cast<char>(b); });
+  return out;
+}
+
+// What this rank's files and part add to the reading summary; the messages by their file's place in the trace.
+nlohmann::json own_reading_facts(const session::TracePart& t) {
+  nlohmann::json j;
+  j["records"] = t.records.record_count();
+  j["stats"] = core::read_stats(t.records).values;
+  j["findings"] = t.part.findings.total();
+  j["notes"] = t.part.findings.notes;
+  nlohmann::json messages = nlohmann::json::array();
+  for (std::size_t f = 0; f < t.records.files.size(); ++f)
+    for (const auto& d : t.records.files[f].stats.first_messages)
+      messages.push_back({t.file_index[f], core::format_diagnostic(d)});
+  j["messages"] = messages;
+  j["failed"] = nlohmann::json::array();
+  for (const auto& failed : t.records.failed_files) j["failed"].push_back("skipped unreadable file " + failed.to_string());
+  std::set<std::uint32_t> functions;
+  for (const graph::TaskInfo& task : t.part.tasks) functions.insert(task.func_id);
+  nlohmann::json named = nlohmann::json::array();
+  for (const auto& [id, name] : t.function_names)
+    if (functions.count(id)) named.push_back(id);
+  j["named_functions"] = named;
+  return j;
+}
+
+// The whole trace's reading summary on rank 0, from every rank's facts (one exchange, before the replay's).
+std::optional<ReadingFacts> gather_reading_facts(const session::TracePart& t, graph::RankExchange& exchange) {
+  std::vector<std::vector<std::byte>> to_each(exchange.ranks());
+  if (exchange.rank() != 0) to_each[0] = bytes_of(own_reading_facts(t).dump());
+  std::vector<std::vector<std::byte>> came = exchange.all_to_all(std::move(to_each));
+  if (exchange.rank() != 0) return std::nullopt;
+  came[0] = bytes_of(own_reading_facts(t).dump());
+  ReadingFacts f;
+  f.files = t.total_files;
+  f.operations = t.part.whole_vertices;
+  if (t.names) f.names = *t.names;
+  std::set<std::uint32_t> named;
+  std::vector<std::pair<std::uint32_t, std::string>> messages;  // by file, in each file's order
+  for (const std::vector<std::byte>& bytes : came) {
+    const nlohmann::json j = nlohmann::json::parse(text_of(bytes));
+    f.records += j["records"].get<std::uint64_t>();
+    const auto stats = j["stats"].get<std::array<std::uint64_t, core::kStatCount>>();
+    for (std::size_t i = 0; i < core::kStatCount; ++i) f.stats.values[i] += stats[i];
+    f.findings += j["findings"].get<std::uint64_t>();
+    for (const auto& note : j["notes"])
+      if (std::find(f.notes.begin(), f.notes.end(), note.get<std::string>()) == f.notes.end()) f.notes.push_back(note);
+    for (const auto& m : j["messages"]) messages.emplace_back(m[0].get<std::uint32_t>(), m[1].get<std::string>());
+    for (const auto& failed : j["failed"]) f.messages.push_back(failed);
+    for (const auto& id : j["named_functions"]) named.insert(id.get<std::uint32_t>());
+  }
+  if (f.names) f.names->used = named.size();
+  std::stable_sort(messages.begin(), messages.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [file, text] : messages) f.messages.push_back(std::move(text));
+  return f;
+}
+
+}  // namespace
+
+std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common, bool whole_trace_asked) {
+  if (!common.network) return std::nullopt;
+  auto plan = plan_on_this_rank(in, whole_trace_asked);
+  const std::string* why_not = std::get_if<std::string>(&plan);
+  const std::array<std::int64_t, 1> whole{why_not ? 1 : 0};
+  if (replay::combine_over_ranks(*common.network, whole, replay::Combine::max)[0] != 0) {
+    if (common.network->rank() == 0)
+      common.network->note("every rank reads the whole trace: " + (why_not ? *why_not : std::string("another rank cannot read only its nodes' files")));
+    return std::nullopt;
+  }
+  return std::move(std::get<PartsPlan>(plan));
+}
+
+PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in, const CommonOptions& common,
+                                    PartsPlan plan, const replay::ResultDetail& detail) {
+  replay::BlockNetwork& net = *common.network;
+  // A failure every rank shares ends their parts, so that rank 0 alone says what it was.
+  auto fail = [&](const std::string& message) {
+    net.part_done();
+    print_error(command, message);
+    return PartsOutcome{nullptr, true};
+  };
+  auto opened = std::make_unique<OpenedParts>();
+  opened->settings = std::move(plan.settings);
+  opened->settings.engine.detail = detail;
+  opened->settings.engine.execution.network = &net;
+  opened->exchange = std::make_unique<replay::NetworkRankExchange>(net);
+  session::ReadingOptions reading = in.reading.options;
+  reading.threads = common.threads;
+  std::optional<replay::MachineMap> map;
+  try {
+    auto trace = session::load_trace_part(in.trace, plan.files, reading, net.ranks(), *opened->exchange);
+    if (!trace) return fail(trace.error().to_string());
+    opened->trace = std::move(*trace);
+    const std::optional<ReadingFacts> facts = gather_reading_facts(opened->trace, *opened->exchange);
+    if (facts && !in.reading.quiet) print_message(command, reading_summary(*facts));
+    if (auto note = session::eft_note(opened->settings.mapping)) print_message(command, "note: " + *note);
+    auto built = replay::MachineMap::build(opened->trace.records, plan.model, opened->settings.mapping);
+    if (!built) return fail(built.error().to_string());  // (a node map that does not fit: none runs from parts)
+    map = std::move(*built);
+  } catch (const std::runtime_error& e) {  // (every rank: one could not read its files or build its part)
+    return fail(e.what());
+  }
+  auto result = replay::run_part_over_network(opened->trace.part, opened->trace.ranks, *opened->exchange, *map,
+                                              plan.model, opened->settings.engine);
+  if (!result) {
+    // Every rank refuses alike before the replay begins; the replay of the whole graph serves it, or says why not
+    // in one process's words.
+    net.note("the replay does not run from parts (" + result.error().to_string() + "): every rank reads the whole trace");
+    return {};
+  }
+  replay::gather_part_sums(*result, net, detail.stuck_examples);
+  opened->run = session::ReplayRun{std::move(plan.model), std::move(*map), std::move(*result), std::nullopt};
+  if (opened->settings.critical_path)
+    opened->run.critical = replay::critical_path(replay::graph_of_part(opened->run.result), opened->run.map,
+                                                 opened->run.model, opened->run.result);
+  return {std::move(opened), false};
+}
+
+}  // namespace rr::app
