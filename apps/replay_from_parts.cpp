@@ -14,6 +14,7 @@
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "messages.hpp"
+#include "platform/freed_memory.hpp"
 #include "replay/network_sums.hpp"
 #include "replay/part_exchange.hpp"
 #include "replay/part_replay.hpp"
@@ -144,6 +145,7 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
     auto trace = session::load_trace_part(in.trace, plan.files, reading, net.ranks(), *opened->exchange);
     if (!trace) return fail(trace.error().to_string());
     opened->trace = std::move(*trace);
+    platform::FreedMemory::give_back();  // (the parsed records the build freed: the replay's arrays come on top)
     const std::optional<ReadingFacts> facts = gather_reading_facts(opened->trace, *opened->exchange);
     if (facts && !in.reading.quiet) print_message(command, reading_summary(*facts));
     if (auto note = session::eft_note(opened->settings.mapping)) print_message(command, "note: " + *note);
@@ -153,15 +155,24 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
   } catch (const std::runtime_error& e) {  // (every rank: one could not read its files or build its part)
     return fail(e.what());
   }
-  auto result = replay::run_part_over_network(opened->trace.part, opened->trace.ranks, *opened->exchange, *map,
+  // Every rank refuses alike before the replay begins; the replay of the whole graph serves it, or says why not in
+  // one process's words.
+  auto fall_back = [&](const core::InputError& why) {
+    net.note("the replay does not run from parts (" + why.to_string() + "): every rank reads the whole trace");
+    return PartsOutcome{};
+  };
+  // The prepared part holds what the run and its what-ifs read of the part, which it uses up.
+  auto prepared = replay::prepare_part(std::move(opened->trace.part), opened->trace.ranks, *opened->exchange, *map,
+                                       plan.model, opened->settings.engine);
+  opened->trace.part = {};
+  platform::FreedMemory::give_back();
+  if (!prepared) return fall_back(prepared.error());
+  opened->prepared = std::move(*prepared);
+  auto result = replay::run_part_over_network(opened->prepared, opened->trace.ranks, *opened->exchange, *map,
                                               plan.model, opened->settings.engine);
-  if (!result) {
-    // Every rank refuses alike before the replay begins; the replay of the whole graph serves it, or says why not
-    // in one process's words.
-    net.note("the replay does not run from parts (" + result.error().to_string() + "): every rank reads the whole trace");
-    return {};
-  }
+  if (!result) return fall_back(result.error());
   replay::gather_part_sums(*result, net, detail.stuck_examples);
+  platform::FreedMemory::give_back();  // (the engine's state: the critical path's arrays come on top)
   opened->run = session::ReplayRun{std::move(plan.model), std::move(*map), std::move(*result), std::nullopt};
   if (opened->settings.critical_path)
     opened->run.critical = replay::critical_path(replay::graph_of_part(opened->run.result), opened->run.map,

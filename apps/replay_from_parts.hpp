@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "replay/part_exchange.hpp"
+#include "replay/part_replay.hpp"
 #include "session/trace_part.hpp"
 #include "trace_inputs.hpp"
 
@@ -32,7 +33,8 @@ struct OpenedParts {
   session::TracePart trace;
   session::ReplaySettings settings;
   session::ReplayRun run;  // its result's sums the whole run's on rank 0 (replay::gather_part_sums)
-  std::unique_ptr<replay::NetworkRankExchange> exchange;  // the what-ifs replay the part again over it
+  std::shared_ptr<const replay::PreparedPart> prepared;    // the run and its what-ifs replay on it (trace.part is gone)
+  std::unique_ptr<replay::NetworkRankExchange> exchange;  // the what-ifs replay again over it
 };
 
 // What opening a replay from parts came to: the replay, or a failure it printed, or neither: the replay from parts

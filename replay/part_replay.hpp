@@ -3,6 +3,8 @@
 // Each rank ends with the records of its own operations, equal field by field to one engine's on the whole graph.
 #pragma once
 
+#include <memory>
+
 #include "core/result.hpp"
 #include "graph/graph_part.hpp"
 #include "machine_models/machine_model.hpp"
@@ -38,6 +40,24 @@ namespace rr::replay {
 core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part, const graph::NodeRanks& ranks,
                                                    graph::RankExchange& exchange, const MachineMap& map,
                                                    const machine::MachineModel& model, const ReplayOptions& options);
+
+// A rank's graph for replays from parts, made once from its part: its own vertices and the ghosts it trades with the
+// other ranks for them (one round of exchanges, every rank at once). The run and each of its what-ifs replay on it,
+// so the part need not stay: it is used up, its arrays freed as the view takes them in (at 4 ranks of a 1,024-node
+// S3D trace the part is about a third of a rank's peak). It serves any model whose copies take its model's routes
+// (the same copy paths, each channel's instance on the same side): what a what-if changes (lanes, processor counts,
+// speeds, placement) leaves them.
+struct PreparedPart;
+core::Expected<std::shared_ptr<const PreparedPart>> prepare_part(graph::GraphPart part,
+                                                                 const graph::NodeRanks& ranks,
+                                                                 graph::RankExchange& exchange, const MachineMap& map,
+                                                                 const machine::MachineModel& model,
+                                                                 const ReplayOptions& options);
+// The replay from a prepared part, as above; a model whose copies take other routes is refused by every rank alike.
+core::Expected<ReplayResult> run_part_over_network(const std::shared_ptr<const PreparedPart>& prepared,
+                                                   const graph::NodeRanks& ranks, graph::RankExchange& exchange,
+                                                   const MachineMap& map, const machine::MachineModel& model,
+                                                   const ReplayOptions& options);
 
 // Whether `r` is a replay from parts (run_part_over_network).
 bool from_parts(const ReplayResult& r);

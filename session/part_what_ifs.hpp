@@ -4,11 +4,13 @@
 // from parts").
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "core/trace_records.hpp"
 #include "graph/graph_part.hpp"
 #include "graph/rank_exchange.hpp"
+#include "replay/part_replay.hpp"
 #include "session/bounds.hpp"
 #include "session/session.hpp"
 #include "session/trace_part.hpp"
@@ -26,6 +28,10 @@ namespace rr::session {
 void run_what_ifs_from_part(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph::RankExchange& exchange,
                             const core::TraceRecords& machine_records, const ReplaySettings& settings,
                             std::vector<RunBound>& bounds);
+// The same on a part prepared once (replay::prepare_part), which every what-if replays on: the part need not stay.
+void run_what_ifs_from_part(const std::shared_ptr<const replay::PreparedPart>& prepared, const graph::NodeRanks& ranks,
+                            graph::RankExchange& exchange, const core::TraceRecords& machine_records,
+                            const ReplaySettings& settings, std::vector<RunBound>& bounds);
 // The same for a part read rank by rank (load_trace_part): its part, its split and its records.
 void run_what_ifs_from_part(const TracePart& part, graph::RankExchange& exchange, const ReplaySettings& settings,
                             std::vector<RunBound>& bounds);

@@ -1,5 +1,7 @@
 #include "replay/src/local_graph.hpp"
 
+#include "platform/freed_memory.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -174,6 +176,30 @@ struct LocalWaits {
   }
 };
 
+// The local vertex of whole id w in `whole` (ascending), or kNoVertex: LocalGraph::local before the graph is frozen.
+VertexId local_in(const std::vector<VertexId>& whole, VertexId w) {
+  const auto it = std::lower_bound(whole.begin(), whole.end(), w);
+  return it != whole.end() && *it == w ? static_cast<VertexId>(it - whole.begin()) : kNoVertex;
+}
+
+// The view's edges: those leaving the part's vertices, then those from ghosts into them, by local vertex.
+std::vector<graph::Edge> local_edges(const graph::GraphPart& part, const Received& got,
+                                     const std::vector<VertexId>& whole) {
+  std::vector<graph::Edge> edges;
+  edges.reserve(part.successors.size() + got.edges.size());
+  for (std::size_t i = 0; i < part.size(); ++i) {
+    const VertexId from = local_in(whole, part.ids[i]);
+    const auto succ = part.successors_of(i);
+    const auto kinds = part.successor_kinds_of(i);
+    for (std::size_t k = 0; k < succ.size(); ++k) edges.push_back({from, local_in(whole, succ[k]), kinds[k]});
+  }
+  for (const WireEdge& e : got.edges) edges.push_back({local_in(whole, e.from), local_in(whole, e.to), e.kind});
+  for (const graph::Edge& e : edges)
+    if (e.from == kNoVertex || e.to == kNoVertex)
+      throw std::logic_error("replay from parts: an edge leaves rank " + std::to_string(part.rank) + "'s view");
+  return edges;
+}
+
 }  // namespace
 
 graph::VertexId LocalGraph::local(VertexId w) const {
@@ -183,7 +209,7 @@ graph::VertexId LocalGraph::local(VertexId w) const {
   return it != ids.end() && *it == w ? static_cast<VertexId>(it - ids.begin()) : kNoVertex;
 }
 
-LocalGraph build_local_graph(const graph::GraphPart& part, const graph::NodeRanks& ranks, const MachineMap& map,
+LocalGraph build_local_graph(graph::GraphPart&& part, const graph::NodeRanks& ranks, const MachineMap& map,
                              const machine::MachineModel& model, PartRounds& rounds) {
   Received got = exchange_ghosts(part, ranks, map, model, rounds);
   std::sort(got.ghosts.begin(), got.ghosts.end(),
@@ -198,9 +224,8 @@ LocalGraph build_local_graph(const graph::GraphPart& part, const graph::NodeRank
     whole.push_back(k == got.ghosts.size() || (i < part.size() && part.ids[i] < got.ghosts[k].first.id)
                         ? part.ids[i++]
                         : got.ghosts[k++].first.id);
-  out.g.set_whole_ids(whole);  // (for local() while the table is laid out; the frozen graph gets it again)
   out.own = static_cast<std::uint32_t>(part.size());
-  const auto local = [&](VertexId w) { return out.local(w); };
+  const auto local = [&](VertexId w) { return local_in(whole, w); };
 
   graph::VertexTable t;
   const std::size_t n = whole.size();
@@ -211,6 +236,15 @@ LocalGraph build_local_graph(const graph::GraphPart& part, const graph::NodeRank
   t.position.resize(n);
   t.payload.resize(n);
   out.owner.resize(n);
+  // At most the part's own and every ghost: reserved, so that no array doubles while the part is still whole.
+  // Tasks, the largest payload, are copied in a pass of their own once the part's other arrays are gone: each task
+  // vertex's source, an own index or a ghost's (kGhostTask set).
+  constexpr std::uint32_t kGhostTask = 1u << 31;
+  std::vector<std::uint32_t> task_sources;
+  task_sources.reserve(part.tasks.size() + got.ghosts.size());
+  t.copies.reserve(part.copies.size() + got.ghosts.size());
+  t.phases.reserve(part.phases.size() + got.ghosts.size());
+  t.barrier_values.reserve(part.barrier_values.size() + got.ghosts.size());
   LocalWaits waits;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> first_waits;  // (local task payload, whole first wait)
   std::size_t own = 0, ghost = 0;
@@ -224,13 +258,10 @@ LocalGraph build_local_graph(const graph::GraphPart& part, const graph::NodeRank
     t.position[v] = x.position;
     t.payload[v] = x.payload;
     if (mine && part.issuer[own] != kNoVertex) t.issuer[v] = local(part.issuer[own]);
-    if (has_tasks(x.kind)) {
-      t.payload[v] = static_cast<std::uint32_t>(t.tasks.size());
-      t.tasks.push_back(x.task);
-      if (x.task.first_wait != graph::kNoWait) {
-        t.tasks.back().first_wait = graph::kNoWait;  // a ghost's waits are its owner's
-        if (mine) first_waits.emplace_back(t.payload[v], x.task.first_wait);
-      }
+    if (has_tasks(x.kind)) {  // (the tasks are laid out last, below)
+      t.payload[v] = static_cast<std::uint32_t>(task_sources.size());
+      task_sources.push_back(mine ? static_cast<std::uint32_t>(own) : kGhostTask | static_cast<std::uint32_t>(ghost));
+      if (mine && x.task.first_wait != graph::kNoWait) first_waits.emplace_back(t.payload[v], x.task.first_wait);
     } else if (x.kind == OpKind::copy) {
       t.payload[v] = static_cast<std::uint32_t>(t.copies.size());
       t.copies.push_back(x.copy);
@@ -262,24 +293,39 @@ LocalGraph build_local_graph(const graph::GraphPart& part, const graph::NodeRank
       t.payload[v] = static_cast<std::uint32_t>(t.waits.size());
       t.waits.push_back(w);
     }
-  for (const auto& [task, whole_wait] : first_waits) t.tasks[task].first_wait = waits.index_of(whole_wait);
-
-  std::vector<graph::Edge> edges;
-  edges.reserve(part.successors.size() + got.edges.size());
-  for (std::size_t i = 0; i < part.size(); ++i) {
-    const VertexId from = local(part.ids[i]);
-    const auto succ = part.successors_of(i);
-    const auto kinds = part.successor_kinds_of(i);
-    for (std::size_t k = 0; k < succ.size(); ++k) edges.push_back({from, local(succ[k]), kinds[k]});
+  // The part's attributes but its tasks are in the table now: they go before the tasks are copied, and the tasks
+  // before the graph is frozen, the two peaks of this build.
+  const graph::FunctionNames names = std::move(part.function_names);
+  part.kind = {};
+  part.node = {};
+  part.event = {};
+  part.issuer = {};
+  part.position = {};
+  part.payload = {};
+  part.copies = {};
+  part.phases = {};
+  part.barrier_values = {};
+  part.waits = {};
+  t.tasks.reserve(task_sources.size());
+  for (const std::uint32_t from : task_sources) {
+    const bool ghost_task = from & kGhostTask;
+    t.tasks.push_back(ghost_task ? got.ghosts[from & ~kGhostTask].first.task : part.tasks[part.local_payload[from]]);
+    t.tasks.back().first_wait = graph::kNoWait;  // a ghost's waits are its owner's; an own task's are set below
   }
-  for (const WireEdge& e : got.edges) edges.push_back({local(e.from), local(e.to), e.kind});
-  for (const graph::Edge& e : edges)
-    if (e.from == kNoVertex || e.to == kNoVertex)
-      throw std::logic_error("replay from parts: an edge leaves rank " + std::to_string(part.rank) + "'s view");
+  for (const auto& [task, whole_wait] : first_waits) t.tasks[task].first_wait = waits.index_of(whole_wait);
+  task_sources = {};
+  got.ghosts = {};
+  part.tasks = {};
+  part.local_payload = {};
+  platform::FreedMemory::give_back();  // (the heap keeps what the part's arrays freed, where the edges come next)
+
+  const std::vector<graph::Edge> edges = local_edges(part, got, whole);
+  part = {};
+  got = {};
   const std::span<const graph::Edge> run(edges);
   out.g = graph::EventGraph::freeze(std::move(t), std::span(&run, 1));
   out.g.set_whole_ids(std::move(whole));
-  out.g.set_function_names(part.function_names);  // (the reports' names: each rank's graph has them all)
+  out.g.set_function_names(names);  // (the reports' names: each rank's graph has them all)
   return out;
 }
 

@@ -33,8 +33,9 @@ struct LocalGraph {
 // Builds this rank's view from its part, in two rounds: each rank sends the owners of its edges' targets its
 // crossing edges with their sources and asks for the targets, and sends its copies to the ranks whose channel
 // instances their hops hold; then each answers what it was asked. Without function moves (routes follow the
-// copies' memories alone). std::runtime_error on every rank when one stops.
-LocalGraph build_local_graph(const graph::GraphPart& part, const graph::NodeRanks& ranks, const MachineMap& map,
+// copies' memories alone). The part is used up: its arrays go as the view takes them, before the view's graph is
+// frozen, the build's peak. std::runtime_error on every rank when one stops.
+LocalGraph build_local_graph(graph::GraphPart&& part, const graph::NodeRanks& ranks, const MachineMap& map,
                              const machine::MachineModel& model, PartRounds& rounds);
 
 }  // namespace rr::replay

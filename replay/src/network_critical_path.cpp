@@ -321,7 +321,7 @@ CriticalPath critical_path_over_ranks(const graph::EventGraph& g, const MachineM
   if (part.from_parts) {
     // The walks read records by vertex of the graph they walk: this rank's view.
     const ReplayResult records = records_by_local_vertex(part, r);
-    return walk_over_ranks(part.local.g, map, model, records, part);
+    return walk_over_ranks(part.local->g, map, model, records, part);
   }
   return walk_over_ranks(g, map, model, r, part);
 }

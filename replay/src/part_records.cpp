@@ -10,7 +10,7 @@ using graph::VertexId;
 using graph::kNoVertex;
 
 ReplayResult records_by_local_vertex(const RankPart& part, const ReplayResult& r) {
-  const VertexId n = part.local.g.vertex_count();
+  const VertexId n = part.local->g.vertex_count();
   ReplayResult out;
   out.makespan_ns = r.makespan_ns;
   out.last_end_ns = r.last_end_ns;
@@ -39,7 +39,7 @@ bool from_parts(const ReplayResult& r) { return r.over_ranks && r.over_ranks->fr
 
 const graph::EventGraph& graph_of_part(const ReplayResult& r) {
   if (!from_parts(r)) throw std::logic_error("graph_of_part: the result is not a replay from parts");
-  return r.over_ranks->local.g;
+  return r.over_ranks->local->g;
 }
 
 OperationPlace place_of(const ReplayResult& r, VertexId whole) {

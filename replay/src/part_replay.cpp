@@ -39,11 +39,11 @@ core::InputError refusal(std::string message) {
 }
 
 // What a replay from parts does not serve yet. Every rank has the same arguments, so every rank decides alike.
-std::optional<std::string> unsupported(const graph::GraphPart& part, const graph::NodeRanks& ranks,
+std::optional<std::string> unsupported(std::uint32_t part_rank, const graph::NodeRanks& ranks,
                                        const graph::RankExchange& exchange, const MachineMap& map,
                                        const machine::MachineModel& model, const ReplayOptions& options) {
   const BlockNetwork* net = options.execution.network;
-  if (!net || net->ranks() != exchange.ranks() || net->rank() != exchange.rank() || part.rank != exchange.rank() ||
+  if (!net || net->ranks() != exchange.ranks() || net->rank() != exchange.rank() || part_rank != exchange.rank() ||
       ranks.ranks != exchange.ranks())
     return "the part, its split and the network name different ranks";
   if (ranks.nodes != map.model_nodes())
@@ -130,33 +130,85 @@ void count_own_copies(const LocalGraph& local, const MachineMap& map, std::uint3
 
 // What the analyses after the replay need of it (critical_path, the timeline): the network, and the graph this rank
 // replayed on, which no one else holds.
-std::shared_ptr<const RankPart> keep_for_analyses(BlockNetwork& net, LocalGraph local, VertexId whole_vertices) {
+std::shared_ptr<const RankPart> keep_for_analyses(BlockNetwork& net, std::shared_ptr<const LocalGraph> local,
+                                                  VertexId whole_vertices) {
   auto part = std::make_shared<RankPart>();
   part->net = &net;
   part->from_parts = true;
   part->whole_vertices = whole_vertices;
-  for (VertexId v = 0; v < local.g.vertex_count(); ++v)
-    if (local.owner[v] == net.rank()) part->own_vertices.push_back(v);
+  for (VertexId v = 0; v < local->g.vertex_count(); ++v)
+    if (local->owner[v] == net.rank()) part->own_vertices.push_back(v);
   part->local = std::move(local);
   return part;
 }
 
+// What of a model decides which ranks' channel instances a copy's hops hold, and so the ghosts of a local graph:
+// its copy paths and the side of each channel whose instance a hop uses.
+bool same_routes(const machine::MachineModel& a, const machine::MachineModel& b) {
+  if (a.paths.size() != b.paths.size() || a.channels.size() != b.channels.size()) return false;
+  for (std::size_t i = 0; i < a.paths.size(); ++i)
+    if (a.paths[i].src != b.paths[i].src || a.paths[i].dst != b.paths[i].dst || a.paths[i].remote != b.paths[i].remote ||
+        a.paths[i].hops != b.paths[i].hops)
+      return false;
+  for (std::size_t c = 0; c < a.channels.size(); ++c)
+    if (a.channels[c].destination_side != b.channels[c].destination_side) return false;
+  return true;
+}
+
 }  // namespace
+
+struct PreparedPart {
+  std::shared_ptr<const LocalGraph> local;
+  std::uint32_t rank = 0;
+  VertexId whole_vertices = 0;
+  machine::MachineModel routes;  // the model it was prepared for: its copy paths and channels' sides
+};
+
+core::Expected<std::shared_ptr<const PreparedPart>> prepare_part(graph::GraphPart part,
+                                                                 const graph::NodeRanks& ranks,
+                                                                 graph::RankExchange& exchange, const MachineMap& map,
+                                                                 const machine::MachineModel& model,
+                                                                 const ReplayOptions& options) {
+  if (auto why = unsupported(part.rank, ranks, exchange, map, model, options)) return refusal(*why);
+  if (auto error = too_many_ranks(exchange.ranks(), map.model_nodes())) return *error;
+  PartRounds rounds(exchange);
+  auto prepared = std::make_shared<PreparedPart>();
+  prepared->rank = part.rank;
+  prepared->whole_vertices = part.whole_vertices;
+  try {
+    prepared->local = std::make_shared<const LocalGraph>(build_local_graph(std::move(part), ranks, map, model, rounds));
+  } catch (const std::exception& e) {
+    rounds.fail(e.what());  // the others stop at their next round instead of waiting for this rank
+    return refusal(e.what());
+  }
+  prepared->routes = model;
+  return std::shared_ptr<const PreparedPart>(std::move(prepared));
+}
 
 core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part, const graph::NodeRanks& ranks,
                                                    graph::RankExchange& exchange, const MachineMap& map,
                                                    const machine::MachineModel& model, const ReplayOptions& options) {
-  if (auto why = unsupported(part, ranks, exchange, map, model, options)) return refusal(*why);
+  auto prepared = prepare_part(part, ranks, exchange, map, model, options);
+  if (!prepared) return prepared.error();
+  return run_part_over_network(*prepared, ranks, exchange, map, model, options);
+}
+
+core::Expected<ReplayResult> run_part_over_network(const std::shared_ptr<const PreparedPart>& prepared,
+                                                   const graph::NodeRanks& ranks, graph::RankExchange& exchange,
+                                                   const MachineMap& map, const machine::MachineModel& model,
+                                                   const ReplayOptions& options) {
+  if (auto why = unsupported(prepared->rank, ranks, exchange, map, model, options)) return refusal(*why);
+  if (!same_routes(prepared->routes, model))
+    return refusal("the model's copies take other routes than those of the model the part was prepared for");
   if (auto error = too_many_ranks(exchange.ranks(), map.model_nodes())) return *error;
   BlockNetwork& net = *options.execution.network;
   const std::uint32_t me = exchange.rank(), count = exchange.ranks();
+  const LocalGraph& local = *prepared->local;
   PartRounds rounds(exchange);
-  LocalGraph local;
   SharedState shared;
   Partition partition;
   std::string why_not;
   try {
-    local = build_local_graph(part, ranks, map, model, rounds);
     if (auto error = plan_copies(local.g, map, model, shared)) throw std::runtime_error(error->to_string());
     count_own_copies(local, map, me, shared.r);
     init_shared(local.g, map, options.rules.noise, shared);
@@ -202,7 +254,7 @@ core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part,
   const std::vector<std::int64_t> run_ends = combine_over_ranks(net, ends, Combine::max);
   shared.r.makespan_ns = run_ends[0];
   shared.r.last_end_ns = run_ends[1];
-  shared.r.over_ranks = keep_for_analyses(net, std::move(local), part.whole_vertices);
+  shared.r.over_ranks = keep_for_analyses(net, prepared->local, prepared->whole_vertices);
   return std::move(shared.r);
 }
 

@@ -1,6 +1,7 @@
 #include "session/part_what_ifs.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,8 +30,12 @@ OverRanks combine(replay::BlockNetwork& net, bool ok, std::int64_t value) {
 // Another rank's failure, on a rank that had none of its own to report.
 constexpr const char* kFailedElsewhere = "the what-if failed on another rank";
 
-void run_one(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph::RankExchange& exchange,
-             const core::TraceRecords& machine_records, const ReplaySettings& settings, RunBound& bound) {
+// One replay from parts on a machine map and model: from the part, or from a part prepared once.
+using ReplayFromParts = std::function<core::Expected<replay::ReplayResult>(
+    const replay::MachineMap&, const machine::MachineModel&, const replay::ReplayOptions&)>;
+
+void run_one(const ReplayFromParts& replay_on, const core::TraceRecords& machine_records,
+             const ReplaySettings& settings, RunBound& bound) {
   replay::BlockNetwork& net = *settings.engine.execution.network;
   std::string error;
   auto map = replay::MachineMap::build(machine_records, bound.changed, settings.mapping);
@@ -41,7 +46,7 @@ void run_one(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph:
     return;
   }
   std::optional<replay::TimeNs> makespan;
-  auto run = replay::run_part_over_network(part, ranks, exchange, *map, bound.changed, settings.engine);
+  auto run = replay_on(*map, bound.changed, settings.engine);
   if (run)
     makespan = run->makespan_ns;
   else
@@ -54,13 +59,11 @@ void run_one(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph:
     bound.what_if_error = error.empty() ? kFailedElsewhere : error;
 }
 
-}  // namespace
-
-void run_what_ifs_from_part(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph::RankExchange& exchange,
-                            const core::TraceRecords& machine_records, const ReplaySettings& settings,
-                            std::vector<RunBound>& bounds) {
+// The bounds' what-ifs, each a replay from parts: as run_what_ifs, an estimate only, on the bound's machine, which
+// has the mapping's processor counts already.
+void run_all(const ReplayFromParts& replay_on, const core::TraceRecords& machine_records,
+             const ReplaySettings& settings, std::vector<RunBound>& bounds) {
   if (!settings.engine.execution.network) throw std::invalid_argument("what-ifs from parts: no network to run over");
-  // As run_what_ifs: an estimate only, on the bound's machine, which has the mapping's processor counts already.
   ReplaySettings as_run = settings;
   as_run.critical_path = false;
   as_run.engine.detail.record_intervals = false;
@@ -68,8 +71,25 @@ void run_what_ifs_from_part(const graph::GraphPart& part, const graph::NodeRanks
   ReplaySettings pooled = as_run;
   pooled.mapping.placement = machine::Placement::pool;
   for (RunBound& bound : bounds)
-    if (!bound.overrides.empty())
-      run_one(part, ranks, exchange, machine_records, bound.pool ? pooled : as_run, bound);
+    if (!bound.overrides.empty()) run_one(replay_on, machine_records, bound.pool ? pooled : as_run, bound);
+}
+
+}  // namespace
+
+void run_what_ifs_from_part(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph::RankExchange& exchange,
+                            const core::TraceRecords& machine_records, const ReplaySettings& settings,
+                            std::vector<RunBound>& bounds) {
+  run_all([&](const replay::MachineMap& map, const machine::MachineModel& model, const replay::ReplayOptions& options) {
+    return replay::run_part_over_network(part, ranks, exchange, map, model, options);
+  }, machine_records, settings, bounds);
+}
+
+void run_what_ifs_from_part(const std::shared_ptr<const replay::PreparedPart>& prepared, const graph::NodeRanks& ranks,
+                            graph::RankExchange& exchange, const core::TraceRecords& machine_records,
+                            const ReplaySettings& settings, std::vector<RunBound>& bounds) {
+  run_all([&](const replay::MachineMap& map, const machine::MachineModel& model, const replay::ReplayOptions& options) {
+    return replay::run_part_over_network(prepared, ranks, exchange, map, model, options);
+  }, machine_records, settings, bounds);
 }
 
 void run_what_ifs_from_part(const TracePart& part, graph::RankExchange& exchange, const ReplaySettings& settings,

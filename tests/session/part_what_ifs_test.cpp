@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "gen/generators.hpp"
 #include "graph/graph_part.hpp"
 #include "replay/part_exchange.hpp"
+#include "replay/part_replay.hpp"
 #include "session/bounds.hpp"
 #include "session/part_what_ifs.hpp"
 #include "session/session.hpp"
@@ -184,6 +186,64 @@ TEST(PartWhatIfs, FromAPartReadRankByRank) {
 
 // Titan with nodes that share their cores: one process replays every what-if, the replay from parts none of them,
 // and every rank keeps the refusal.
+// The part prepared once (replay::prepare_part, which uses it up): the run replays on it, then every what-if does,
+// with one process's estimates; a model whose copies take other routes is refused by every rank, naming why.
+TEST(PartWhatIfs, FromAPartPreparedOnce) {
+  const rr::testing::TestDir dir("rr_part_what_ifs_prepared");
+  const LoadedTrace trace = rr::testing::mixed_s3d(dir.path(), 4);
+  const machine::MachineModel titan = model_of(trace, kTitan);
+  const OneProcess one = one_process(trace, titan, {});
+  ASSERT_FALSE(one.bounds.empty());
+  machine::MachineModel other_routes = titan;
+  ASSERT_FALSE(other_routes.paths.empty());
+  for (machine::CopyPath& path : other_routes.paths) std::reverse(path.hops.begin(), path.hops.end());
+  bool reversed_any = false;
+  for (std::size_t i = 0; i < titan.paths.size(); ++i) reversed_any |= titan.paths[i].hops != other_routes.paths[i].hops;
+  ASSERT_TRUE(reversed_any);  // (some path has two hops, in another order now)
+  const auto files = files_by_node({dir.path().string()});
+  ASSERT_TRUE(files.ok()) << files.error().to_string();
+  for (std::uint32_t count = 1; count <= 4; ++count) {
+    rr::testing::InProcessNetwork net(count, 70 + count);
+    struct RankEnd {
+      std::vector<RunBound> bounds;
+      std::optional<replay::TimeNs> makespan;
+      std::string refusal;
+    };
+    const auto ends = rr::testing::on_ranks(net, count, [&](std::uint32_t r, replay::BlockNetwork& end) {
+      RankEnd out;
+      out.bounds = one.bounds;
+      for (RunBound& b : out.bounds) b.what_if_ns.reset();
+      replay::NetworkRankExchange exchange(end);
+      ReplaySettings on_network;
+      on_network.engine.execution.network = &end;
+      try {
+        auto part = load_trace_part({dir.path().string()}, *files, {}, count, exchange);
+        if (!part) throw std::runtime_error(part.error().to_string());
+        auto map = replay::MachineMap::build(part->records, titan, on_network.mapping);
+        if (!map) throw std::runtime_error(map.error().to_string());
+        auto prepared = replay::prepare_part(std::move(part->part), part->ranks, exchange, *map, titan, on_network.engine);
+        if (!prepared) throw std::runtime_error(prepared.error().to_string());
+        auto run = replay::run_part_over_network(*prepared, part->ranks, exchange, *map, titan, on_network.engine);
+        if (!run) throw std::runtime_error(run.error().to_string());
+        out.makespan = run->makespan_ns;
+        run_what_ifs_from_part(*prepared, part->ranks, exchange, part->records, on_network, out.bounds);
+        auto refused = replay::run_part_over_network(*prepared, part->ranks, exchange, *map, other_routes, on_network.engine);
+        if (!refused) out.refusal = refused.error().to_string();
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "rank " << r << ": " << e.what();
+      }
+      return out;
+    });
+    for (std::uint32_t r = 0; r < count; ++r) {
+      EXPECT_TRUE(ends[r].makespan.has_value()) << count << " ranks, rank " << r;
+      for (std::size_t i = 0; i < one.bounds.size(); ++i)
+        EXPECT_EQ(ends[r].bounds[i].what_if_ns, one.bounds[i].what_if_ns) << count << " ranks, rank " << r;
+      EXPECT_NE(ends[r].refusal.find("other routes"), std::string::npos) << count << " ranks, rank " << r << ": "
+                                                                         << ends[r].refusal;
+    }
+  }
+}
+
 TEST(PartWhatIfs, AWhatIfThePartsRefuseKeepsItsErrorOnEveryRank) {
   const rr::testing::TestDir dir("rr_part_what_ifs_cores");
   const LoadedTrace trace = rr::testing::mixed_s3d(dir.path(), 4);
