@@ -14,6 +14,7 @@
 #include "machine_models/machine_loader.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "messages.hpp"
+#include "packed/packed_trace.hpp"
 #include "platform/freed_memory.hpp"
 #include "replay/network_sums.hpp"
 #include "replay/part_exchange.hpp"
@@ -39,9 +40,11 @@ std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, b
   if (mapping.fold != 0 || mapping.nodes.rule != machine::NodeMapRule::cyclic) return "a fold or node map does not run from parts";
   if (model->node.cores > 0) return "the model's nodes share cores";
   if (model->runtime.processor_start_ns > 0) return "the model's processors start up";
+  if (in.trace.size() == 1 && packed::is_packed_trace(in.trace.front()))
+    return PartsPlan{{}, in.trace.front(), std::move(*model), std::move(*settings)};
   auto files = session::files_by_node(in.trace);
   if (!files) return files.error().to_string();
-  return PartsPlan{std::move(*files), std::move(*model), std::move(*settings)};
+  return PartsPlan{std::move(*files), {}, std::move(*model), std::move(*settings)};
 }
 
 std::vector<std::byte> bytes_of(const std::string& text) {
@@ -56,23 +59,26 @@ std::string text_of(const std::vector<std::byte>& bytes) {
 }
 
 // What this rank's files and part add to the reading summary; the messages by their file's place in the trace.
-nlohmann::json own_reading_facts(const session::TracePart& t) {
+nlohmann::json own_reading_facts(const session::TracePart& t, std::uint32_t rank) {
   nlohmann::json j;
-  j["records"] = t.records.record_count();
-  j["stats"] = core::read_stats(t.records).values;
+  // A packed trace gives every rank every file's records: rank 0 counts them.
+  const core::TraceRecords none;
+  const core::TraceRecords& records = t.whole_records && rank != 0 ? none : t.records;
+  j["records"] = records.record_count();
+  j["stats"] = core::read_stats(records).values;
   j["findings"] = t.part.findings.total();
   j["notes"] = t.part.findings.notes;
   nlohmann::json messages = nlohmann::json::array();
-  for (std::size_t f = 0; f < t.records.files.size(); ++f)
-    for (const auto& d : t.records.files[f].stats.first_messages)
+  for (std::size_t f = 0; f < records.files.size(); ++f)
+    for (const auto& d : records.files[f].stats.first_messages)
       messages.push_back({t.file_index[f], core::format_diagnostic(d)});
   j["messages"] = messages;
   j["failed"] = nlohmann::json::array();
-  for (const auto& failed : t.records.failed_files) j["failed"].push_back("skipped unreadable file " + failed.to_string());
+  for (const auto& failed : records.failed_files) j["failed"].push_back("skipped unreadable file " + failed.to_string());
   std::set<std::uint32_t> functions;
   for (const graph::TaskInfo& task : t.part.tasks) functions.insert(task.func_id);
   nlohmann::json named = nlohmann::json::array();
-  for (const auto& [id, name] : t.function_names)
+  for (const std::uint32_t id : t.named)
     if (functions.count(id)) named.push_back(id);
   j["named_functions"] = named;
   return j;
@@ -81,10 +87,10 @@ nlohmann::json own_reading_facts(const session::TracePart& t) {
 // The whole trace's reading summary on rank 0, from every rank's facts (one exchange, before the replay's).
 std::optional<ReadingFacts> gather_reading_facts(const session::TracePart& t, graph::RankExchange& exchange) {
   std::vector<std::vector<std::byte>> to_each(exchange.ranks());
-  if (exchange.rank() != 0) to_each[0] = bytes_of(own_reading_facts(t).dump());
+  if (exchange.rank() != 0) to_each[0] = bytes_of(own_reading_facts(t, exchange.rank()).dump());
   std::vector<std::vector<std::byte>> came = exchange.all_to_all(std::move(to_each));
   if (exchange.rank() != 0) return std::nullopt;
-  came[0] = bytes_of(own_reading_facts(t).dump());
+  came[0] = bytes_of(own_reading_facts(t, 0).dump());
   ReadingFacts f;
   f.files = t.total_files;
   f.operations = t.part.whole_vertices;
@@ -107,6 +113,24 @@ std::optional<ReadingFacts> gather_reading_facts(const session::TracePart& t, gr
   std::stable_sort(messages.begin(), messages.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [file, text] : messages) f.messages.push_back(std::move(text));
   return f;
+}
+
+// Each rank's part of a packed trace, read without exchanges; should any rank fail (a damaged block among its rows),
+// every rank fails alike, with the first failing rank's error.
+core::Expected<session::TracePart> load_packed_part_over_ranks(const std::string& path,
+                                                               const session::ReadingOptions& reading,
+                                                               graph::RankExchange& exchange) {
+  auto part = session::load_packed_part(path, reading, exchange.ranks(), exchange.rank());
+  const std::string mine = part ? std::string() : part.error().to_string();
+  const std::vector<std::vector<std::byte>> said = exchange.all_to_all(std::vector(exchange.ranks(), bytes_of(mine)));
+  for (std::uint32_t r = 0; r < said.size(); ++r)
+    if (!said[r].empty()) {
+      core::InputError error;
+      error.where.file = "rank " + std::to_string(r) + " of " + std::to_string(exchange.ranks());
+      error.message = "could not read its part: " + text_of(said[r]);
+      return error;
+    }
+  return part;
 }
 
 }  // namespace
@@ -142,7 +166,8 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
   reading.threads = common.threads;
   std::optional<replay::MachineMap> map;
   try {
-    auto trace = session::load_trace_part(in.trace, plan.files, reading, net.ranks(), *opened->exchange);
+    auto trace = plan.packed.empty() ? session::load_trace_part(in.trace, plan.files, reading, net.ranks(), *opened->exchange)
+                                     : load_packed_part_over_ranks(plan.packed, reading, *opened->exchange);
     if (!trace) return fail(trace.error().to_string());
     opened->trace = std::move(*trace);
     platform::FreedMemory::give_back();  // (the parsed records the build freed: the replay's arrays come on top)

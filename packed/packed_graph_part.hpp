@@ -47,4 +47,16 @@ class MappedPackedTrace {
 core::Expected<graph::GraphPart> read_graph_part(const MappedPackedTrace& trace, const graph::NodeRanks& ranks,
                                                  std::uint32_t rank);
 
+// What a rank needs of a packed trace beside its part: the trace's label, the records of every file (their machine
+// records, which the machine map is built from, counts and statistics: the graph's records were never packed), the
+// whole trace's findings and its functions' names. Read from the small parts alone (checked whole), no array of the
+// graph. A damaged file is an InputError naming it, as read_packed_trace gives it.
+struct PackedTraceContext {
+  std::string label;
+  core::TraceRecords records;
+  graph::GraphFindings findings;
+  graph::FunctionNames function_names;
+};
+core::Expected<PackedTraceContext> read_packed_context(const MappedPackedTrace& trace);
+
 }  // namespace rr::packed

@@ -36,8 +36,10 @@ struct TracePart {
   std::vector<std::uint32_t> file_index;  // each of them in the whole trace's file order
   std::uint32_t total_files = 0;
   graph::GraphPart part;
-  graph::FunctionNames function_names;  // the names file's, when one was read (the trace has none of its own)
+  graph::FunctionNames function_names;  // the functions' names: a packed trace's own, with a names file's over them
   std::optional<NamesSource> names;     // that file; `used` counts only this rank's functions
+  std::vector<std::uint32_t> named;     // the functions that file names (a packed trace's own names aside)
+  bool whole_records = false;           // a packed trace's: every rank's records are every file's
 };
 
 // Every rank of `exchange` calls it at once with the same arguments: reads its files (those whose node
@@ -48,5 +50,12 @@ struct TracePart {
 core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs, const TraceFilesByNode& files,
                                           const ReadingOptions& options, std::uint32_t ranks,
                                           graph::RankExchange& exchange);
+
+// The same from one packed trace of 2015 Realm logs (`path`, which packed::is_packed_trace says it is): each rank
+// maps the file and reads its part (packed::read_graph_part, `nodes` the split's) and the small parts (every file's
+// records, rank 0 the findings, the functions' names) without any exchange. An InputError names the file: damaged,
+// packed from Legion Prof logs, or packed with other --traced-cores than asked.
+core::Expected<TracePart> load_packed_part(const std::string& path, const ReadingOptions& options, std::uint32_t ranks,
+                                           std::uint32_t rank);
 
 }  // namespace rr::session

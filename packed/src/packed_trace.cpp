@@ -3,6 +3,7 @@
 // EventGraph::visit_parts order, mapped in place on load, the node index (node_index.hpp) and the arrays' block
 // checksums (block_checksums.hpp). The layout is pack_layout.hpp; opening and its checks are opened_file.cpp.
 #include "packed/packed_trace.hpp"
+#include "packed/packed_graph_part.hpp"
 
 #include <algorithm>
 #include <array>
@@ -99,6 +100,17 @@ struct PartsReader {
     const std::span<const T> s = file.column<T>(next++);
     c = graph::Column<T>::viewing(s.data(), s.size(), file.mapping);
   }
+  template <class T>
+  void value(T& x) {
+    parts(x);
+  }
+};
+
+// visit_parts for the small parts alone: the graph's values, its arrays left where they are.
+struct ValuesReader {
+  pack::Reader& parts;
+  template <class T>
+  void column(graph::Column<T>&) {}
   template <class T>
   void value(T& x) {
     parts(x);
@@ -266,6 +278,38 @@ core::Expected<PackedTrace> read_packed_trace(const std::string& path) {
   // The file holds the functions' names; their labels are derived from them, here as when the graph was built.
   t.graph.set_function_names(graph::FunctionNames(t.graph.function_names()));
   return t;
+}
+
+core::Expected<PackedTraceContext> read_packed_context(const MappedPackedTrace& trace) {
+  const detail::OpenedFile& file = trace.file();
+  const std::span<const std::byte> small = file.section(0);
+  if (detail::checksum(small.data(), small.size()) != file.entries[0].checksum)
+    return error_in(file.path, "damaged: the checksum of " + section_name(0) + " does not match", file.entries[0].offset);
+  PackedTrace t;  // (its graph takes the values alone: what records_problem checks needs no array)
+  pack::Reader parts(small);
+  ValuesReader values{parts};
+  try {
+    parts(t.label);
+    parts(t.nodes);
+    parts(t.findings);
+    parts(t.records);
+    parts(t.summary);
+    parts(t.profile_summary);
+    parts(t.traced_facts);
+    parts(t.traced_machine);
+    t.graph.visit_parts(values);
+    if (!parts.done()) parts.fail("bytes after the last part");
+  } catch (const pack::Undecodable& e) {
+    return error_in(file.path, std::string("damaged: the trace's records and findings cannot be decoded: ") + e.what(), file.entries[0].offset);
+  } catch (const std::bad_alloc&) {
+    return error_in(file.path, "damaged: the trace's records and findings ask for more memory than there is", file.entries[0].offset);
+  }
+  if (std::string problem = records_problem(t); !problem.empty())
+    return error_in(file.path, "damaged: the trace's records hold " + problem, file.entries[0].offset);
+  for (graph::VertexId v : t.findings.cycle)
+    if (v >= file.vertices) return error_in(file.path, "damaged: the cycle found names no vertex");
+  return PackedTraceContext{std::move(t.label), std::move(t.records), std::move(t.findings),
+                            graph::FunctionNames(t.graph.function_names())};
 }
 
 }  // namespace rr::packed

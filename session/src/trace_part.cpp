@@ -6,6 +6,7 @@
 
 #include "core/ids.hpp"
 #include "core/trace_stats.hpp"
+#include "packed/packed_graph_part.hpp"
 #include "packed/packed_trace.hpp"
 #include "parser/trace_inputs.hpp"
 #include "parser/trace_reader.hpp"
@@ -89,6 +90,7 @@ core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs
     auto names = read_names_file(*names_file);
     if (!names) return names.error();
     out.names = NamesSource{*names_file, names->size(), 0};
+    for (const auto& entry : *names) out.named.push_back(entry.first);
     out.function_names = std::move(*names);
   }
   graph::PartFiles part_files;
@@ -106,6 +108,56 @@ core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs
     for (const graph::TaskInfo& t : out.part.tasks) functions.insert(t.func_id);
     for (const auto& entry : out.function_names) out.names->used += functions.count(entry.first);
   }
+  return out;
+}
+
+core::Expected<TracePart> load_packed_part(const std::string& path, const ReadingOptions& options, std::uint32_t ranks,
+                                           std::uint32_t rank) {
+  auto mapped = packed::MappedPackedTrace::open(path);
+  if (!mapped) return mapped.error();
+  auto context = packed::read_packed_context(*mapped);
+  if (!context) return context.error();
+  auto refused = [&](const std::string& why) {
+    core::InputError error;  // (filled in place: GCC 12 warns, wrongly, of a braced one's uninitialised string)
+    error.where.file = path;
+    error.message = why;
+    return error;
+  };
+  if (context->records.format != core::TraceFormat::realm_text)
+    return refused("packed from Legion Prof logs: only 2015 Realm logs are read rank by rank");
+  if (options.build.traced_cores != 0)
+    return refused("--traced-cores fixes Legion Prof logs' durations, and this trace was packed from Realm logs");
+  if (options.strict)
+    if (auto problem = core::strict_problem(context->records)) return *problem;
+  TracePart out;
+  out.label = context->label;
+  out.ranks = {ranks, mapped->graph_nodes()};
+  out.whole_records = true;
+  out.total_files = static_cast<std::uint32_t>(context->records.files.size());
+  for (std::uint32_t f = 0; f < out.total_files; ++f) out.file_index.push_back(f);
+  // A packed trace holds the messages it was packed with: a command that asks for fewer gets the first ones.
+  for (core::FileRecords& f : context->records.files)
+    if (f.stats.first_messages.size() > options.read.max_messages_per_file)
+      f.stats.first_messages.resize(options.read.max_messages_per_file);
+  out.records = std::move(context->records);
+  auto part = packed::read_graph_part(*mapped, out.ranks, rank);
+  if (!part) return part.error();
+  out.part = std::move(*part);
+  out.function_names = std::move(context->function_names);
+  const std::optional<std::string> names_file =
+      options.names_file.empty() ? default_names_file({path}) : options.names_file;
+  if (names_file) {
+    auto names = read_names_file(*names_file);
+    if (!names) return names.error();
+    out.names = NamesSource{*names_file, names->size(), 0};
+    for (const auto& entry : *names) out.named.push_back(entry.first);
+    out.function_names = graph::merge_function_names(out.function_names, *names);
+    std::set<std::uint32_t> functions;
+    for (const graph::TaskInfo& t : out.part.tasks) functions.insert(t.func_id);
+    for (const auto& entry : *names) out.names->used += functions.count(entry.first);
+  }
+  if (rank == 0) out.part.findings = std::move(context->findings);
+  out.part.function_names = out.function_names;
   return out;
 }
 

@@ -38,6 +38,18 @@ grep -q "rank 1 of 2" "$tmp/err" && grep -q "node_1.log.zst" "$tmp/err" || {
   echo "FAILED: the message does not name rank 1 and its file:"; cat "$tmp/err"; exit 1; }
 echo "rank 1 could not read its own node's file: the run ended (exit code $code) naming it"
 
+# A packed trace with a byte flipped in the graph's arrays, three quarters in: the rank whose rows hold it finds the
+# damage, and every rank stops with rank 0 naming that rank and the file.
+"$bin" pack -q "$good" -o "$tmp/damaged.rrg" > /dev/null
+size=$(stat -c %s "$tmp/damaged.rrg")
+printf '\xff' | dd of="$tmp/damaged.rrg" bs=1 seek=$((size * 3 / 4)) conv=notrunc status=none
+timeout 60 mpirun -np 2 "$mpibin" replay -q "$tmp/damaged.rrg" -m "$titan" > /dev/null 2> "$tmp/err"
+code=$?
+if [ $code = 0 ] || [ $code = 124 ]; then echo "FAILED: a damaged packed trace replayed, exit code $code"; cat "$tmp/err"; exit 1; fi
+grep -q "damaged.rrg" "$tmp/err" && grep -q "damaged" "$tmp/err" || {
+  echo "FAILED: the message does not name the damaged file:"; cat "$tmp/err"; exit 1; }
+echo "a damaged packed trace: the run ended (exit code $code): $(grep -m1 damaged "$tmp/err")"
+
 # kill_a_rank WHAT READY [OPTIONS...]: a replay over three ranks of a large trace, whose rank 2 is killed from outside
 # once the command READY succeeds; the run must end within a minute, with a code other than 0.
 "$bin" gen s3d --nodes 32 --mechanism heptane --strategy mixed --steps 2 -o "$tmp/big" > /dev/null

@@ -55,7 +55,12 @@ for t in "$src"/data/traces/real/full_* "$src"/data/traces/s3d/*; do
 done
 check "$src/data/traces/s3d/dme_mixed_4n" "$titan" --placement traced
 check "$src/data/traces/s3d/dme_mixed_4n" "$titan" --placement eft
-echo "each rank read only its own nodes' files in all of these"
+# A packed trace: each rank reads its part of the file (its node index, its rows, their payloads and edges).
+"$bin" pack -q "$tmp/stencil" -o "$tmp/stencil.rrg" > /dev/null
+"$bin" pack -q "$src/data/traces/s3d/dme_mixed_4n" -o "$tmp/s3d_mixed_4n.rrg" > /dev/null
+check "$tmp/stencil.rrg" "$tmp/stencil/machine.toml"
+check "$tmp/s3d_mixed_4n.rrg" "$titan"
+echo "each rank read only its own nodes' files, or its part of the packed file, in all of these"
 
 # What does not run from parts reads the whole trace on every rank, with the same output: Legion Prof logs (their
 # files are named by process, not by node), a fold, shared cores, the traced machine.

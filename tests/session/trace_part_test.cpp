@@ -17,7 +17,9 @@
 #include "replay/part_replay.hpp"
 #include "replay/part_sums.hpp"
 #include "session/session.hpp"
+#include "session/trace_packing.hpp"
 #include "session/trace_part.hpp"
+#include "platform/output_target.hpp"
 #include "support/generated_trace.hpp"
 #include "support/in_process_network.hpp"
 #include "support/ranks_as_threads.hpp"
@@ -53,9 +55,10 @@ struct RankEnd {
   std::string error;
 };
 
+// `trace` is a folder of logs, or with `packed` a packed trace, which each rank reads its part of.
 std::vector<RankEnd> replay_by_rank(const std::string& trace, const std::string& machine, std::uint32_t count,
-                                    const ReplaySettings& settings) {
-  const auto files = files_by_node({trace});
+                                    const ReplaySettings& settings, bool packed = false) {
+  const auto files = packed ? core::Expected<TraceFilesByNode>(TraceFilesByNode{}) : files_by_node({trace});
   if (!files) {
     ADD_FAILURE() << files.error().to_string();
     return {};
@@ -70,7 +73,7 @@ std::vector<RankEnd> replay_by_rank(const std::string& trace, const std::string&
     RankEnd out;
     replay::NetworkRankExchange exchange(end);
     try {
-      auto part = load_trace_part({trace}, *files, {}, count, exchange);
+      auto part = packed ? load_packed_part(trace, {}, count, r) : load_trace_part({trace}, *files, {}, count, exchange);
       if (!part) {
         out.error = part.error().to_string();
         return out;
@@ -96,7 +99,8 @@ std::vector<RankEnd> replay_by_rank(const std::string& trace, const std::string&
   });
 }
 
-void expect_sums_same(const std::string& trace, const std::string& machine, const std::string& label) {
+void expect_sums_same(const std::string& trace, const std::string& machine, const std::string& label,
+                      bool packed = false) {
   ReplaySettings settings;
   settings.critical_path = false;
   settings.mapping.placement = machine::Placement::traced;
@@ -106,7 +110,7 @@ void expect_sums_same(const std::string& trace, const std::string& machine, cons
   ASSERT_TRUE(one.ok()) << one.error().to_string();
   const std::string want = sums_of(one->result);
   for (std::uint32_t count = 1; count <= std::min(4u, one->map.model_nodes()); ++count) {
-    const auto ends = replay_by_rank(trace, machine, count, settings);
+    const auto ends = replay_by_rank(trace, machine, count, settings, packed);
     ASSERT_EQ(ends.size(), count);
     for (std::uint32_t r = 0; r < count; ++r) EXPECT_EQ(ends[r].error, "") << label << ", rank " << r << " of " << count;
     EXPECT_EQ(ends[0].sums, want) << label << " at " << count << " ranks";
@@ -121,6 +125,24 @@ TEST(TracePart, RankZeroGetsTheOneEngineSums) {
   }
   expect_sums_same(RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2", kTitan, "real circuit");
   expect_sums_same(RR_SOURCE_DIR "/data/traces/s3d/dme_mixed_4n", kTitan, "S3D, 4 nodes");
+}
+
+// A packed trace's part, read rank by rank from the file without an exchange (session::load_packed_part).
+TEST(TracePart, APackedTracesPartGivesTheOneEngineSums) {
+  const rr::testing::TestDir dir("rr_trace_part_packed");
+  for (const auto& [name, source] : {std::pair<const char*, std::string>{"real circuit", RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2"},
+                                     {"S3D, 4 nodes", RR_SOURCE_DIR "/data/traces/s3d/dme_mixed_4n"}}) {
+    ReadingOptions summarised;
+    summarised.summarise = true;
+    auto loaded = load_trace({source}, summarised);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+    const std::string path = (dir.path() / (std::string(name) + ".rrg")).string();
+    platform::OutputTarget out;
+    ASSERT_EQ(out.open(path), "");
+    ASSERT_TRUE(write_packed_trace(*loaded, out, false).ok());
+    ASSERT_EQ(out.commit(), "");
+    expect_sums_same(path, kTitan, std::string(name) + ", packed", true);
+  }
 }
 
 // A barrier's arrival taken out of node 1's log: the phase, and what waits on it on every node, never complete.
