@@ -39,6 +39,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)run;
   }
   if (auto mapped = rr::packed::MappedPackedTrace::open(path)) {
+    // What a rank reads beside its part; a context read whole must hold together as the whole trace's records do.
+    if (auto context = rr::packed::read_packed_context(*mapped); context && trace.ok() &&
+                                                                  context->records.files.size() != trace->records.files.size())
+      std::abort();
     for (std::uint32_t ranks = 1; ranks <= 3; ++ranks)
       for (std::uint32_t r = 0; r < ranks; ++r) {
         auto part = rr::packed::read_graph_part(*mapped, rr::graph::NodeRanks{ranks, mapped->graph_nodes()}, r);
