@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "packed/src/block_checksums.hpp"
 #include "packed/src/node_index.hpp"
@@ -148,6 +149,34 @@ std::string records_problem(const PackedTrace& t) {
   return {};
 }
 
+// The small parts, in the order write_packed_trace lays them down, the graph's values last with its arrays as
+// `columns` takes them; and the checks on the records. An error names the file and the small parts' place.
+template <class Columns>
+std::optional<core::InputError> decode_small_parts(const detail::OpenedFile& file, pack::Reader& parts,
+                                                   Columns& columns, PackedTrace& t) {
+  try {
+    parts(t.label);
+    parts(t.nodes);
+    parts(t.findings);
+    parts(t.records);
+    parts(t.summary);
+    parts(t.profile_summary);
+    parts(t.traced_facts);
+    parts(t.traced_machine);
+    t.graph.visit_parts(columns);
+    if (!parts.done()) parts.fail("bytes after the last part");
+  } catch (const pack::Undecodable& e) {
+    return error_in(file.path, std::string("damaged: the trace's records and findings cannot be decoded: ") + e.what(),
+                    file.entries[0].offset);
+  } catch (const std::bad_alloc&) {
+    return error_in(file.path, "damaged: the trace's records and findings ask for more memory than there is",
+                    file.entries[0].offset);
+  }
+  if (std::string problem = records_problem(t); !problem.empty())
+    return error_in(file.path, "damaged: the trace's records hold " + problem, file.entries[0].offset);
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool is_packed_trace(const std::string& path) {
@@ -248,24 +277,7 @@ core::Expected<PackedTrace> read_packed_trace(const std::string& path) {
   PackedTrace t;
   pack::Reader parts(file.section(0));
   PartsReader columns{parts, file};
-  try {
-    parts(t.label);
-    parts(t.nodes);
-    parts(t.findings);
-    parts(t.records);
-    parts(t.summary);
-    parts(t.profile_summary);
-    parts(t.traced_facts);
-    parts(t.traced_machine);
-    t.graph.visit_parts(columns);
-    if (!parts.done()) parts.fail("bytes after the last part");
-  } catch (const pack::Undecodable& e) {
-    return error_in(path, std::string("damaged: the trace's records and findings cannot be decoded: ") + e.what(), file.entries[0].offset);
-  } catch (const std::bad_alloc&) {
-    return error_in(path, "damaged: the trace's records and findings ask for more memory than there is", file.entries[0].offset);
-  }
-  if (std::string problem = records_problem(t); !problem.empty())
-    return error_in(path, "damaged: the trace's records hold " + problem, file.entries[0].offset);
+  if (auto error = decode_small_parts(file, parts, columns, t)) return *error;
   if (std::string problem = t.graph.structure_problem(); !problem.empty())
     return error_in(path, "damaged: the graph has " + problem);
   for (graph::VertexId v : t.findings.cycle)
@@ -288,24 +300,7 @@ core::Expected<PackedTraceContext> read_packed_context(const MappedPackedTrace& 
   PackedTrace t;  // (its graph takes the values alone: what records_problem checks needs no array)
   pack::Reader parts(small);
   ValuesReader values{parts};
-  try {
-    parts(t.label);
-    parts(t.nodes);
-    parts(t.findings);
-    parts(t.records);
-    parts(t.summary);
-    parts(t.profile_summary);
-    parts(t.traced_facts);
-    parts(t.traced_machine);
-    t.graph.visit_parts(values);
-    if (!parts.done()) parts.fail("bytes after the last part");
-  } catch (const pack::Undecodable& e) {
-    return error_in(file.path, std::string("damaged: the trace's records and findings cannot be decoded: ") + e.what(), file.entries[0].offset);
-  } catch (const std::bad_alloc&) {
-    return error_in(file.path, "damaged: the trace's records and findings ask for more memory than there is", file.entries[0].offset);
-  }
-  if (std::string problem = records_problem(t); !problem.empty())
-    return error_in(file.path, "damaged: the trace's records hold " + problem, file.entries[0].offset);
+  if (auto error = decode_small_parts(file, parts, values, t)) return *error;
   for (graph::VertexId v : t.findings.cycle)
     if (v >= file.vertices) return error_in(file.path, "damaged: the cycle found names no vertex");
   return PackedTraceContext{std::move(t.label), std::move(t.records), std::move(t.findings),
