@@ -31,4 +31,13 @@ core::Expected<graph::FunctionNames> parse_names(std::string_view text, const st
 // (the folder of a log file, a glob, an archive or a packed trace); nothing when there is no such file.
 std::optional<std::string> default_names_file(const std::vector<std::string>& inputs);
 
+// The names file a trace is read with: `names_file` when given, else names.toml beside the trace; nothing when
+// neither is there. An error names the file and the line.
+struct GivenNames {
+  std::string file;
+  graph::FunctionNames names;
+};
+core::Expected<std::optional<GivenNames>> read_given_names(const std::vector<std::string>& inputs,
+                                                           const std::string& names_file);
+
 }  // namespace rr::session

@@ -37,7 +37,7 @@ struct TracePart {
   std::uint32_t total_files = 0;
   graph::GraphPart part;
   graph::FunctionNames function_names;  // the functions' names: a packed trace's own, with a names file's over them
-  std::optional<NamesSource> names;     // that file; `used` counts only this rank's functions
+  std::optional<NamesSource> names;     // the names file (`used` 0: the reading summary counts it over every rank)
   std::vector<std::uint32_t> named;     // the functions that file names (a packed trace's own names aside)
   bool whole_records = false;           // a packed trace's: every rank's records are every file's
 };

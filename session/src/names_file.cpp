@@ -105,4 +105,13 @@ std::optional<std::string> default_names_file(const std::vector<std::string>& in
   return candidate.string();
 }
 
+core::Expected<std::optional<GivenNames>> read_given_names(const std::vector<std::string>& inputs,
+                                                           const std::string& names_file) {
+  const std::optional<std::string> file = names_file.empty() ? default_names_file(inputs) : names_file;
+  if (!file) return std::optional<GivenNames>{};
+  auto names = read_names_file(*file);
+  if (!names) return names.error();
+  return std::optional<GivenNames>{GivenNames{*file, std::move(*names)}};
+}
+
 }  // namespace rr::session

@@ -101,21 +101,6 @@ void keep_at_most(LoadedTrace& t, std::size_t examples, std::size_t messages) {
   if (t.profile_summary) keep_first_per_file(t.profile_summary->messages, messages);
 }
 
-// The names file a trace is read with: the one given, or names.toml beside the trace.
-struct GivenNames {
-  std::string file;
-  graph::FunctionNames names;
-};
-
-core::Expected<std::optional<GivenNames>> read_given_names(const std::vector<std::string>& inputs,
-                                                           const ReadingOptions& options) {
-  const std::optional<std::string> file = options.names_file.empty() ? default_names_file(inputs) : options.names_file;
-  if (!file) return std::optional<GivenNames>{};
-  auto names = read_names_file(*file);
-  if (!names) return names.error();
-  return std::optional<GivenNames>{GivenNames{*file, std::move(*names)}};
-}
-
 // Lays the given names over the trace's own: a names file renames what a Legion Prof log calls a function.
 void apply_names(LoadedTrace& t, GivenNames given) {
   graph::EventGraph& g = t.built.graph;
@@ -160,7 +145,7 @@ core::Expected<LoadedTrace> load_built_trace(const std::vector<std::string>& inp
 }  // namespace
 
 core::Expected<LoadedTrace> load_trace(const std::vector<std::string>& inputs, const ReadingOptions& options) {
-  auto names = read_given_names(inputs, options);
+  auto names = read_given_names(inputs, options.names_file);
   if (!names) return names.error();
   auto loaded = load_built_trace(inputs, options);
   if (loaded && *names) apply_names(*loaded, std::move(**names));

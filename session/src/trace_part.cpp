@@ -50,6 +50,14 @@ std::string read_own_files(const TraceFilesByNode& files, const graph::NodeRanks
   return {};
 }
 
+// The names file's names, its source (whose `used` the reading summary counts over every rank) and the functions
+// it names noted in `out`.
+graph::FunctionNames take_names(GivenNames given, TracePart& out) {
+  out.names = NamesSource{given.file, given.names.size(), 0};
+  for (const auto& entry : given.names) out.named.push_back(entry.first);
+  return std::move(given.names);
+}
+
 }  // namespace
 
 core::Expected<TraceFilesByNode> files_by_node(const std::vector<std::string>& inputs) {
@@ -84,15 +92,9 @@ core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs
   out.label = inputs.empty() ? std::string() : label_of(inputs.front());
   out.ranks = {ranks, files.nodes};
   out.total_files = static_cast<std::uint32_t>(files.paths.size());
-  const std::optional<std::string> names_file =
-      options.names_file.empty() ? default_names_file(inputs) : options.names_file;
-  if (names_file) {
-    auto names = read_names_file(*names_file);
-    if (!names) return names.error();
-    out.names = NamesSource{*names_file, names->size(), 0};
-    for (const auto& entry : *names) out.named.push_back(entry.first);
-    out.function_names = std::move(*names);
-  }
+  auto given = read_given_names(inputs, options.names_file);
+  if (!given) return given.error();
+  if (*given) out.function_names = take_names(std::move(**given), out);
   graph::PartFiles part_files;
   part_files.read_error = read_own_files(files, out.ranks, exchange.rank(), options, out);
   if (part_files.read_error.empty()) {
@@ -103,11 +105,6 @@ core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs
   part_files.total_files = out.total_files;
   out.part = graph::build_graph_part(part_files, out.ranks, exchange, options.build);
   out.part.function_names = out.function_names;  // (the reports' names: every rank's graph has them all)
-  if (out.names) {
-    std::set<std::uint32_t> functions;
-    for (const graph::TaskInfo& t : out.part.tasks) functions.insert(t.func_id);
-    for (const auto& entry : out.function_names) out.names->used += functions.count(entry.first);
-  }
   return out;
 }
 
@@ -144,18 +141,9 @@ core::Expected<TracePart> load_packed_part(const std::string& path, const Readin
   if (!part) return part.error();
   out.part = std::move(*part);
   out.function_names = std::move(context->function_names);
-  const std::optional<std::string> names_file =
-      options.names_file.empty() ? default_names_file({path}) : options.names_file;
-  if (names_file) {
-    auto names = read_names_file(*names_file);
-    if (!names) return names.error();
-    out.names = NamesSource{*names_file, names->size(), 0};
-    for (const auto& entry : *names) out.named.push_back(entry.first);
-    out.function_names = graph::merge_function_names(out.function_names, *names);
-    std::set<std::uint32_t> functions;
-    for (const graph::TaskInfo& t : out.part.tasks) functions.insert(t.func_id);
-    for (const auto& entry : *names) out.names->used += functions.count(entry.first);
-  }
+  auto given = read_given_names({path}, options.names_file);
+  if (!given) return given.error();
+  if (*given) out.function_names = graph::merge_function_names(out.function_names, take_names(std::move(**given), out));
   if (rank == 0) out.part.findings = std::move(context->findings);
   out.part.function_names = out.function_names;
   return out;
