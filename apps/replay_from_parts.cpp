@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <set>
-#include <stdexcept>
 #include <utility>
 #include <variant>
 
@@ -74,7 +72,7 @@ nlohmann::json own_reading_facts(const session::TracePart& t, std::uint32_t rank
       messages.push_back({t.file_index[f], core::format_diagnostic(d)});
   j["messages"] = messages;
   j["failed"] = nlohmann::json::array();
-  for (const auto& failed : records.failed_files) j["failed"].push_back("skipped unreadable file " + failed.to_string());
+  for (const auto& failed : records.failed_files) j["failed"].push_back(skipped_file_message(failed));
   std::set<std::uint32_t> functions;
   for (const graph::TaskInfo& task : t.part.tasks) functions.insert(task.func_id);
   nlohmann::json named = nlohmann::json::array();
@@ -189,7 +187,6 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
   // The prepared part holds what the run and its what-ifs read of the part, which it uses up.
   auto prepared = replay::prepare_part(std::move(opened->trace.part), opened->trace.ranks, *opened->exchange, *map,
                                        plan.model, opened->settings.engine);
-  opened->trace.part = {};
   platform::FreedMemory::give_back();
   if (!prepared) return fall_back(prepared.error());
   opened->prepared = std::move(*prepared);

@@ -48,7 +48,7 @@ ReadingFacts reading_facts(const session::LoadedTrace& t) {
   f.findings = t.built.findings.total();
   if (t.names) f.names = *t.names;
   f.notes = t.built.findings.notes;
-  for (const auto& failed : t.records.failed_files) f.messages.push_back("skipped unreadable file " + failed.to_string());
+  for (const auto& failed : t.records.failed_files) f.messages.push_back(skipped_file_message(failed));
   for (const auto& d : t.malformed_messages()) f.messages.push_back(core::format_diagnostic(d));
   for (const auto& file : t.records.files)
     for (const auto& d : file.profile.join_messages) f.messages.push_back(core::format_diagnostic(d));

@@ -44,6 +44,10 @@ struct ReadingFacts {
   std::vector<std::string> messages;
 };
 ReadingFacts reading_facts(const session::LoadedTrace& trace);
+// The reading summary's line for a file --keep-going skipped.
+inline std::string skipped_file_message(const core::InputError& failed) {
+  return "skipped unreadable file " + failed.to_string();
+}
 
 // "read 2 files, 16,485 records; 108 lines skipped (...); 3 malformed (first: file:line: ...); 46 findings".
 std::string reading_summary(const ReadingFacts& facts);

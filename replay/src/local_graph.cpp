@@ -1,12 +1,11 @@
 #include "replay/src/local_graph.hpp"
 
-#include "platform/freed_memory.hpp"
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "platform/freed_memory.hpp"
 #include "replay/copy_route.hpp"
 #include "replay/src/byte_wire.hpp"
 
