@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/saturating.hpp"
 #include "graph/event_graph.hpp"
 #include "machine_models/machine_model.hpp"
 #include "replay/operation_records.hpp"
@@ -30,6 +31,13 @@ struct PathUsage {
   std::uint64_t copies = 0;
   std::uint64_t bytes = 0;
   TimeNs time_ns = 0;  // from ready to done, queueing included
+
+  // Another block's or rank's usage of the same path added in (times saturate, as the engine's sums do).
+  void add(const PathUsage& more) {
+    copies += more.copies;
+    bytes += more.bytes;
+    time_ns = core::saturating_add(time_ns, more.time_ns);
+  }
 };
 
 // One interval on a timeline track (a processor or a channel instance), for --timeline.

@@ -104,11 +104,7 @@ void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::siz
     r.measured_wait_ns = core::saturating_add(r.measured_wait_ns, t.measured_wait_ns);
     r.implied_copies += t.implied_copies;
     r.implied_copy_ns = core::saturating_add(r.implied_copy_ns, t.implied_copy_ns);
-    for (std::size_t slot = 0; slot < out.path_usage.size(); ++slot) {
-      usage[slot].copies += out.path_usage[slot].copies;
-      usage[slot].bytes += out.path_usage[slot].bytes;
-      usage[slot].time_ns = core::saturating_add(usage[slot].time_ns, out.path_usage[slot].time_ns);
-    }
+    for (std::size_t slot = 0; slot < out.path_usage.size(); ++slot) usage[slot].add(out.path_usage[slot]);
   }
   for (std::size_t slot = 0; slot < usage.size(); ++slot)
     if (usage[slot].copies) r.paths[path_names[slot]] = usage[slot];

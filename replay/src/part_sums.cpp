@@ -79,10 +79,7 @@ void add_sums(ReplayResult& r, ByteReader& in, std::uint32_t from) {
     if (listed.emplace(c.channel, c.node).second) r.channels.push_back(c);
   for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
     PathUsage& sum = r.paths[get_string(in)];
-    const auto usage = in.get<PathUsage>();
-    sum.copies += usage.copies;
-    sum.bytes += usage.bytes;
-    sum.time_ns = core::saturating_add(sum.time_ns, usage.time_ns);
+    sum.add(in.get<PathUsage>());
   }
   for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
     StuckExample s;
