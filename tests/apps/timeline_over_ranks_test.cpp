@@ -122,11 +122,9 @@ TEST(TimelineOverRanks, EveryGeneratorFamilyGivesOneProcesssTimeline) {
 // it, with the copy's ready time and release.
 TEST(TimelineOverRanks, HopsOnAnotherRanksChannel) {
   const rr::testing::TestDir dir("rr_timeline_far_nic");
-  const gen::Program program = gen::make_random_dag(6000, {8, 2, 7});
-  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
-  const fs::path machine = dir.path() / "far_nic.toml";
-  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
-  EXPECT_GT(expect_same_timelines(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
+  rr::testing::FarNicTrace far;
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_trace(dir.path(), far));
+  EXPECT_GT(expect_same_timelines(far.trace, far.machine, rr::testing::kFarNicLabel, 0.5), 0);
 }
 
 // A Legion Prof log: rank 0 draws the observed run from its graph, after the merged replayed events.
@@ -195,11 +193,9 @@ TEST(TimelineOverRanks, FromPartsEveryGeneratorFamilyGivesOneProcesssTimeline) {
 // A copy's first hop on another rank's channel instance: that rank ran it, the copy's owner renders it.
 TEST(TimelineOverRanks, FromPartsHopsOnAnotherRanksChannel) {
   const rr::testing::TestDir dir("rr_timeline_parts_far_nic");
-  const gen::Program program = gen::make_random_dag(6000, {8, 2, 7});
-  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
-  const fs::path machine = dir.path() / "far_nic.toml";
-  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
-  EXPECT_GT(expect_same_timelines_from_parts(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
+  rr::testing::FarNicTrace far;
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_trace(dir.path(), far));
+  EXPECT_GT(expect_same_timelines_from_parts(far.trace, far.machine, rr::testing::kFarNicLabel, 0.5), 0);
 }
 
 TEST(TimelineOverRanks, FromPartsBundledRealTracesAndS3dSamples) {

@@ -95,11 +95,9 @@ TEST(PartCriticalPath, EveryGeneratorFamilyGivesTheOneEnginePath) {
 // A remote copy's first hop on the far node's channel instance, held by another rank: the copy's owner walks it.
 TEST(PartCriticalPath, ACopyWhoseHopRunsOnAnotherRanksChannel) {
   const rr::testing::TestDir dir("rr_part_path_far_nic");
-  const gen::Program program = gen::make_random_dag(6000, {8, 2, 7});
-  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
-  const fs::path machine = dir.path() / "far_nic.toml";
-  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
-  EXPECT_GT(expect_parts_path(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
+  rr::testing::FarNicTrace far;
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_trace(dir.path(), far));
+  EXPECT_GT(expect_parts_path(far.trace, far.machine, rr::testing::kFarNicLabel, 0.5), 0);
 }
 
 TEST(PartCriticalPath, BundledRealTracesAndS3dSamples) {

@@ -197,11 +197,9 @@ TEST(PartReplay, EveryGeneratorFamilyGivesTheOneEngineRecords) {
 // its second hop back on its own: the copy's size and memories reach the far rank as a ghost, its start comes back.
 TEST(PartReplay, ACopyWhoseHopRunsOnAnotherRanksChannel) {
   const rr::testing::TestDir dir("rr_part_replay_far_nic");
-  const gen::Program program = gen::make_random_dag(6000, {8, 2, 7});
-  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
-  const fs::path machine = dir.path() / "far_nic.toml";
-  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
-  EXPECT_GT(expect_parts_same(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
+  rr::testing::FarNicTrace far;
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_trace(dir.path(), far));
+  EXPECT_GT(expect_parts_same(far.trace, far.machine, rr::testing::kFarNicLabel, 0.5), 0);
 }
 
 TEST(PartReplay, BundledRealTracesAndS3dSamples) {

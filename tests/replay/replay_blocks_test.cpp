@@ -120,12 +120,10 @@ TEST(ReplayBlocks, SharedCoresAndStartUpsRunOnOneEngine) {
 // its second hop back on the first block's, and its end on its own.
 TEST(ReplayBlocks, FirstHopsOnAnotherBlocksChannel) {
   const rr::testing::TestDir dir("rr_blocks_shared");
-  const Program program = make_random_dag(6000, {8, 2, 7});
-  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
-  const fs::path machine = dir.path() / "far_nic.toml";
-  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
-  EXPECT_GT(expect_blocks_same(trace, machine.string(), "random-dag, NIC on the far side"), 0);
-  EXPECT_GT(expect_blocks_same(trace, machine.string(), "random-dag, NIC on the far side, sigma 0.5", 0.5), 0);
+  rr::testing::FarNicTrace far;
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_trace(dir.path(), far));
+  EXPECT_GT(expect_blocks_same(far.trace, far.machine, rr::testing::kFarNicLabel), 0);
+  EXPECT_GT(expect_blocks_same(far.trace, far.machine, std::string(rr::testing::kFarNicLabel) + ", sigma 0.5", 0.5), 0);
 }
 
 TEST(ReplayBlocks, NoiseIsTheSameOnEveryBlock) {

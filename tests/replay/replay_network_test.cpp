@@ -117,11 +117,9 @@ TEST(ReplayNetwork, EveryGeneratorFamilyGivesTheOneEngineResult) {
 // A remote copy's first hop on another rank's channel instance (a request without lookahead), its second hop back.
 TEST(ReplayNetwork, FirstHopsOnAnotherRanksChannel) {
   const rr::testing::TestDir dir("rr_network_far_nic");
-  const Program program = make_random_dag(6000, {8, 2, 7});
-  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
-  const fs::path machine = dir.path() / "far_nic.toml";
-  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_machine(machine, program));
-  EXPECT_GT(expect_ranks_same(trace, machine.string(), "random-dag, NIC on the far side", 0.5), 0);
+  rr::testing::FarNicTrace far;
+  ASSERT_NO_FATAL_FAILURE(rr::testing::write_far_nic_trace(dir.path(), far));
+  EXPECT_GT(expect_ranks_same(far.trace, far.machine, rr::testing::kFarNicLabel, 0.5), 0);
 }
 
 TEST(ReplayNetwork, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {

@@ -79,6 +79,20 @@ inline void write_far_nic_machine(const std::filesystem::path& file, const gen::
   std::ofstream(file) << machine::to_toml(model, "The generators' machine with the NIC on the far side");
 }
 
+// The trace of the tests of a copy whose first hop runs on another block's or rank's channel instance: a random DAG
+// on 8 nodes written into `dir`, with the machine above as `machine`, a file beside it.
+struct FarNicTrace {
+  session::LoadedTrace trace;
+  std::string machine;
+};
+inline constexpr const char* kFarNicLabel = "random-dag, NIC on the far side";
+inline void write_far_nic_trace(const std::filesystem::path& dir, FarNicTrace& out) {
+  const gen::Program program = gen::make_random_dag(6000, {8, 2, 7});
+  out.trace = write_and_load(dir, program);
+  out.machine = (dir / "far_nic.toml").string();
+  ASSERT_NO_FATAL_FAILURE(write_far_nic_machine(out.machine, program));
+}
+
 // `program` written to `dir` with every `every`-th Task Time line of its logs left out, and read back: tasks still
 // pending when the traced run ended, left out of the estimate with everything that waits on them.
 inline session::LoadedTrace write_without_some_task_times(const std::filesystem::path& dir, const gen::Program& program,
