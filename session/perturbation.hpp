@@ -32,4 +32,11 @@ core::Expected<EstimateDistribution> perturbed_estimates(const LoadedTrace& trac
                                                          const replay::ReplayRules& rules,
                                                          const PerturbationRequest& request);
 
+// Sample i's noise: the request's sigma, with seed mix(seed, i). It keys each duration's factor on the operation's
+// whole-graph id only (TaskTiming::perturbed), so any replay of the sample draws the same factors.
+replay::Noise sample_noise(const PerturbationRequest& request, std::uint32_t i);
+
+// The distribution of the samples' estimates, given in sample order (none: no statistics).
+EstimateDistribution summarise_samples(const PerturbationRequest& request, std::vector<replay::TimeNs> samples);
+
 }  // namespace rr::session

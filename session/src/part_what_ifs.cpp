@@ -7,25 +7,12 @@
 #include <string>
 
 #include "replay/machine_map.hpp"
-#include "replay/network_sums.hpp"
 #include "replay/part_replay.hpp"
+#include "session/src/over_ranks.hpp"
 
 namespace rr::session {
 
 namespace {
-
-// Whether every rank got as far as this rank, and the latest of what they got: combined so that every rank decides
-// alike whether to go on, and reports the same estimate.
-struct OverRanks {
-  bool everyone = false;
-  std::int64_t latest = 0;
-};
-
-OverRanks combine(replay::BlockNetwork& net, bool ok, std::int64_t value) {
-  const std::int64_t mine[] = {ok ? 0 : 1, ok ? value : 0};
-  const std::vector<std::int64_t> all = replay::combine_over_ranks(net, mine, replay::Combine::max);
-  return {all[0] == 0, all[1]};
-}
 
 // Another rank's failure, on a rank that had none of its own to report.
 constexpr const char* kFailedElsewhere = "the what-if failed on another rank";
@@ -41,7 +28,7 @@ void run_one(const ReplayFromParts& replay_on, const core::TraceRecords& machine
   auto map = replay::MachineMap::build(machine_records, bound.changed, settings.mapping);
   if (!map) error = map.error().to_string();
   // A rank that cannot map the machine would leave the others waiting in the replay's first round: all agree first.
-  if (!combine(net, map.ok(), 0).everyone) {
+  if (!agree_over_ranks(net, map.ok(), 0).everyone) {
     bound.what_if_error = error.empty() ? kFailedElsewhere : error;
     return;
   }
@@ -52,7 +39,7 @@ void run_one(const ReplayFromParts& replay_on, const core::TraceRecords& machine
   else
     error = run.error().to_string();
   // Each rank's makespan is its own operations' latest end: the run's is the latest over the ranks.
-  const OverRanks all = combine(net, makespan.has_value(), makespan.value_or(0));
+  const OverRanks all = agree_over_ranks(net, makespan.has_value(), makespan.value_or(0));
   if (all.everyone)
     bound.what_if_ns = all.latest;
   else
