@@ -1,5 +1,7 @@
 // The estimate's distribution under noise: the same replay repeated with seeded multiplicative lognormal noise on
-// every duration (ReplayRules::noise), samples run in parallel, the same for a seed at any thread count.
+// every duration (ReplayRules::noise), samples run in parallel, the same for a seed at any thread count. Over ranks
+// that each hold their part of the graph, the samples run one after another (session/part_perturbation.hpp), with
+// the same noise and the same summary.
 #pragma once
 
 #include <cstdint>
