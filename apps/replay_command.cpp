@@ -14,6 +14,7 @@
 #include "replay_report.hpp"
 #include "timeline_report.hpp"
 #include "replay/observed_comparison.hpp"
+#include "session/part_perturbation.hpp"
 #include "session/perturbation.hpp"
 #include "text_format.hpp"
 #include "trace_inputs.hpp"
@@ -81,10 +82,13 @@ struct Replayed {
   const graph::EventGraph& graph;  // names the critical path's operations and draws the timeline: over parts, this rank's
   const session::ReplayRun& run;
   const session::ReplaySettings& settings;
-  const session::LoadedTrace* whole;  // the whole trace (--perturb and --against-observed); null from parts
+  const session::LoadedTrace* whole;  // the whole trace (--against-observed); null from parts
   std::string label;
   std::function<std::vector<session::RunBound>()> bounds;  // finds them and runs their what-ifs (over ranks: all)
-  std::function<void()> end_part;                          // over ranks: nothing more runs over them
+  // The noisy replays of --perturb: from parts over every rank; else on the whole trace, over ranks on rank 0 alone
+  // once the others are done.
+  std::function<core::Expected<session::EstimateDistribution>(const session::PerturbationRequest&)> perturbed;
+  std::function<void()> end_part;  // over ranks: nothing more runs over them
 };
 
 // From the replay on: what bounds it, the timeline, the noisy estimates, the comparison with the observed run, and
@@ -105,21 +109,17 @@ int report_replay(const ReplayCommandOptions& opts, const CommonOptions& common,
     const ReplayView drawn{r.graph, r.run.model, r.run.map, r.run.result, &*r.run.critical, {}, {}};
     timeline.write(opts.timeline, drawn, filter);
   }
+  std::optional<core::Expected<session::EstimateDistribution>> noise;
+  if (opts.perturb > 0) noise = r.perturbed({opts.perturb, opts.samples, opts.seed, common.threads});
   r.end_part();
+  if (noise && !*noise) {
+    print_error("replay", noise->error().to_string());
+    return kExitBadInput;
+  }
+  if (noise) ctx.options["perturb"] = {{"sigma", opts.perturb}, {"samples", opts.samples}, {"seed", opts.seed}};
   ReplayView view{r.graph, r.run.model, r.run.map, r.run.result, &*r.run.critical, opts.in.overrides,
                   bounds_text("replay", opts.in, bounds, r.run.result.makespan_ns, opts.no_what_ifs, r.run.map.placement())};
   ctx.machine = MachineContext{r.run.model.name, r.run.model.source, opts.in.overrides};
-  std::optional<session::EstimateDistribution> noise;
-  if (opts.perturb > 0) {
-    auto d = session::perturbed_estimates(*r.whole, r.run.model, r.settings.mapping, r.settings.engine.rules,
-                                          {opts.perturb, opts.samples, opts.seed, common.threads});
-    if (!d) {
-      print_error("replay", d.error().to_string());
-      return kExitBadInput;
-    }
-    noise = std::move(*d);
-    ctx.options["perturb"] = {{"sigma", opts.perturb}, {"samples", opts.samples}, {"seed", opts.seed}};
-  }
   std::optional<replay::ObservedComparison> observed;
   if (opts.against_observed) {
     observed = replay::compare_with_observed(r.whole->graph(), r.run.result);
@@ -133,12 +133,12 @@ int report_replay(const ReplayCommandOptions& opts, const CommonOptions& common,
   if (opts.json) {
     auto j = render_replay_json(view, ctx);
     j["bounded_by"] = bounds_json("replay", opts.in, bounds, r.run.result.makespan_ns);
-    if (noise) j["perturbation"] = distribution_json(*noise);
+    if (noise) j["perturbation"] = distribution_json(**noise);
     if (observed) j["against_observed"] = render_observed_json(*observed);
     report = j.dump(2) + "\n";
   } else {
     report = render_replay_text(view);
-    if (noise) report += "\n" + distribution_text(*noise);
+    if (noise) report += "\n" + distribution_text(**noise);
     if (observed) report += "\n" + render_observed_text(*observed);
   }
   if (!opts.timeline.empty())
@@ -185,7 +185,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     replay::ResultDetail detail;
     detail.record_intervals = !opts->timeline.empty();
     // Over MPI ranks, each rank reads only its own nodes' files where the replay allows it.
-    if (auto plan = plan_from_parts(opts->in, common, opts->perturb > 0 || opts->against_observed)) {
+    if (auto plan = plan_from_parts(opts->in, common, opts->against_observed)) {
       PartsOutcome parts = open_replay_from_parts("replay", opts->in, common, std::move(*plan), detail);
       if (parts.failed) return kExitBadInput;
       if (OpenedParts* p = parts.opened.get()) {
@@ -195,17 +195,25 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
           if (!opts->no_what_ifs) session::run_what_ifs_from_part(p->prepared, p->trace.ranks, *p->exchange, p->trace.records, p->settings, found);
           return found;
         };
+        auto perturbed = [&](const session::PerturbationRequest& request) {
+          return session::perturbed_estimates_from_part(p->prepared, p->trace.ranks, *p->exchange, p->run.map,
+                                                        p->run.model, p->settings.engine, request);
+        };
         auto end_part = [&] { common.network->part_done(); };
         return report_replay(*opts, common, ctx, filter,
-                             {graph, p->run, p->settings, nullptr, p->trace.label, bounds, end_part});
+                             {graph, p->run, p->settings, nullptr, p->trace.label, bounds, perturbed, end_part});
       }
     }
     auto s = open_replay("replay", opts->in, common, detail);
     if (!s) return kExitBadInput;
     auto bounds = [&] { return bounds_of(*s, opts->no_what_ifs, common.threads); };
+    auto perturbed = [&](const session::PerturbationRequest& request) {
+      end_part_over_ranks(*s);  // (the samples run side by side in one process: the other ranks are done)
+      return session::perturbed_estimates(s->trace, s->run.model, s->settings.mapping, s->settings.engine.rules, request);
+    };
     auto end_part = [&] { end_part_over_ranks(*s); };
     return report_replay(*opts, common, ctx, filter,
-                         {s->trace.graph(), s->run, s->settings, &s->trace, s->trace.label, bounds, end_part});
+                         {s->trace.graph(), s->run, s->settings, &s->trace, s->trace.label, bounds, perturbed, end_part});
   };
 }
 

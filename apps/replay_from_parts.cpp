@@ -26,7 +26,7 @@ namespace {
 
 // The plan when the replay can run from parts on this rank's view of the command line, else why not; nothing read.
 std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, bool whole_trace_asked) {
-  if (whole_trace_asked) return "--perturb and --against-observed read the whole trace on rank 0";
+  if (whole_trace_asked) return "--against-observed needs the observed run, which only the whole trace gives";
   if (in.machine == machine::kTracedMachine) return "the traced machine is fitted to the whole trace";
   auto settings = session::replay_settings(in.replay);
   if (!settings) return settings.error().to_string();  // (the replay of the whole graph says so as one process does)

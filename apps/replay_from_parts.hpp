@@ -26,7 +26,7 @@ struct PartsPlan {
 
 // The plan when the replay runs from parts: over MPI ranks, on a machine file (the traced machine's fit reads the
 // whole trace), of 2015 Realm logs named by node or one packed trace of them, under any placement without function moves, fold or node map, on a model whose nodes share no cores and whose processors do not start up, and unless `whole_trace_asked`
-// (--perturb and --against-observed read the whole trace on rank 0). Every rank calls it, and all decide alike
+// (--against-observed needs the observed run, which only the whole trace gives). Every rank calls it, and all decide alike
 // (one exchange): should any rank not run from parts, none does.
 std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common, bool whole_trace_asked);
 

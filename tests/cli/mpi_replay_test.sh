@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One replay over MPI ranks (realm-replay-mpi, docs/scale.md) prints on rank 0 what realm-replay prints, byte for
-# byte: text and JSON reports (critical path included) and the timeline, at 1 to 4 ranks (as many as the model has
-# nodes), on a trace of every generator family, the bundled real traces, S3D traces and Legion Prof logs, and on
-# the traced machine, fitted over the ranks. More ranks than model nodes is refused, naming how many can be used.
+# byte: text and JSON reports (critical path included, and --perturb's distribution) and the timeline, at 1 to 4
+# ranks (as many as the model has nodes), on a trace of every generator family, the bundled real traces, S3D traces
+# and Legion Prof logs, and on the traced machine, fitted over the ranks. More ranks than model nodes is refused,
+# naming how many can be used.
 # Usage: mpi_replay_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
 set -euo pipefail
 bin=$1 mpibin=$2 src=$3
@@ -60,6 +61,10 @@ check "$src/data/traces/s3d/dme_mixed_4n" "$titan" --placement eft
 "$bin" pack -q "$src/data/traces/s3d/dme_mixed_4n" -o "$tmp/s3d_mixed_4n.rrg" > /dev/null
 check "$tmp/stencil.rrg" "$tmp/stencil/machine.toml"
 check "$tmp/s3d_mixed_4n.rrg" "$titan"
+# --perturb: every rank replays each noisy sample from its part, one sample after another.
+perturb=(--perturb 0.1 --samples 8 --seed 3)
+check "$tmp/s3d" "$tmp/s3d/machine.toml" "${perturb[@]}"
+check "$src/data/traces/real/full_circuit_2node_p4_cpu2" "$titan" "${perturb[@]}"
 echo "each rank read only its own nodes' files, or its part of the packed file, in all of these"
 
 # What does not run from parts reads the whole trace on every rank, with the same output: Legion Prof logs (their
@@ -70,6 +75,7 @@ for t in "$src"/data/traces/legion-prof/*/; do
 done
 check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2
 check "$tmp/s3d" "$titan" --set node.cores=4
+check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2 "${perturb[@]}"  # (the samples on rank 0 alone)
 
 # The traced machine (-m traced): its network latency fitted by replays over every rank, each summing the waits
 # it owns; the same machine, and so the same report, as one process's.
