@@ -31,7 +31,9 @@ int main(int argc, char** argv) {
   app.add_option("-j,--threads", common.threads, "worker threads of each rank (0 = all cores)")
       ->check(rr::app::thread_count())
       ->capture_default_str();
-  common.network = &net;
+  // One rank has nothing to split: it runs as one process does, with no network (no part and view of the whole
+  // graph at once, no notes about reading the whole trace).
+  if (net.ranks() > 1) common.network = &net;
   auto run_replay = rr::app::add_replay_command(app, common);
 
   // Every rank parses the same words; should one stop there, all do, with the highest code.
@@ -50,13 +52,14 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     rr::app::print_message("", std::string("internal error: ") + e.what());
   }
-  if (!net.part_over()) {
+  if (common.network && !net.part_over()) {
     output.show_failure("realm-replay-mpi: rank " + std::to_string(net.rank()) + " of " + std::to_string(net.ranks()) +
                         " stopped before its part of the replay was done (exit code " + std::to_string(code) +
                         "): ending the run");
     MPI_Abort(MPI_COMM_WORLD, code ? code : rr::app::kExitBadInput);
   }
-  // Only rank 0 gets here: the others end once their part is done (MpiNetwork::part_done).
+  // Only rank 0 gets here (or a failure of one rank alone): the others end once their part is done
+  // (MpiNetwork::part_done).
   if (auto err = rr::platform::flush_stdout(); !err.empty()) {
     rr::app::print_error("", "cannot write standard output: " + err);
     if (code == rr::app::kExitOk) code = rr::app::kExitBadInput;

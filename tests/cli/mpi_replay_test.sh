@@ -2,8 +2,8 @@
 # One replay over MPI ranks (realm-replay-mpi, docs/scale.md) prints on rank 0 what realm-replay prints, byte for
 # byte: text and JSON reports (critical path included, and --perturb's distribution) and the timeline, at 1 to 4
 # ranks (as many as the model has nodes), on a trace of every generator family, the bundled real traces, S3D traces
-# and Legion Prof logs, and on the traced machine, fitted over the ranks. More ranks than model nodes is refused,
-# naming how many can be used.
+# and Legion Prof logs, and on the traced machine, fitted over the ranks; at one rank, its standard error too. More
+# ranks than model nodes is refused, naming how many can be used.
 # Usage: mpi_replay_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
 set -euo pipefail
 bin=$1 mpibin=$2 src=$3
@@ -18,15 +18,21 @@ titan=$src/data/machines/titan.toml
 "$bin" gen random-dag --nodes 4 --ops 4000 -o "$tmp/random-dag" > /dev/null
 
 # mpi_same NAME RANKS ARGS...: the MPI program's report (and timeline) at RANKS ranks against one process's; with
-# READS=parts each rank must have read only its own nodes' files, with READS=whole every rank the whole trace.
+# READS=parts each rank must have read only its own nodes' files, with READS=whole every rank the whole trace. One
+# rank runs as one process does, whatever READS says: it has nothing to split, and says what one process says.
 READS=parts
 mpi_same() {
   local name=$1 ranks=$2; shift 2
-  "$bin" replay -q "$@" --timeline "$tmp/one.tl" > "$tmp/one.out"
+  "$bin" replay -q "$@" --timeline "$tmp/one.tl" > "$tmp/one.out" 2> "$tmp/one.err"
   timeout 120 mpirun -np "$ranks" "$mpibin" replay -q "$@" --timeline "$tmp/mpi.tl" > "$tmp/mpi.out" 2> "$tmp/mpi.err" || {
     echo "FAILED: $name at $ranks ranks:"; cat "$tmp/mpi.err"; exit 1; }
   cmp "$tmp/one.out" "$tmp/mpi.out" || { echo "FAILED: $name at $ranks ranks: the report differs"; exit 1; }
   cmp "$tmp/one.tl" "$tmp/mpi.tl" || { echo "FAILED: $name at $ranks ranks: the timeline differs"; exit 1; }
+  if [ "$ranks" = 1 ]; then
+    cmp "$tmp/one.err" "$tmp/mpi.err" || { echo "FAILED: $name at 1 rank: its standard error is not one process's:";
+      cat "$tmp/mpi.err"; exit 1; }
+    return
+  fi
   local read=parts
   ! grep -q "every rank reads the whole trace" "$tmp/mpi.err" || read=whole
   [ "$read" = "$READS" ] || { echo "FAILED: $name at $ranks ranks: read $read, not $READS:"; cat "$tmp/mpi.err"; exit 1; }
