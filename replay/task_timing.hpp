@@ -58,7 +58,9 @@ class TaskTiming {
   // its vertices locally) draws what one engine draws.
   TimeNs perturbed(TimeNs duration, graph::VertexId v) const {
     if (noise_.sigma <= 0 || duration <= 0) return duration;
-    return core::held_round(static_cast<double>(duration) * noise_factor(g_.whole_id(v)));
+    // Noise scales a duration, never removes it: a positive one stays at least 1 ns (a factor of e^-10 would
+    // round it to 0), so that a hop between blocks keeps the delay the split replay runs ahead by.
+    return std::max<TimeNs>(1, core::held_round(static_cast<double>(duration) * noise_factor(g_.whole_id(v))));
   }
 
   // Busy time of a task on a processor of `kind`: the traced busy time (× the move's factor when the task runs

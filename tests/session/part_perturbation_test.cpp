@@ -89,20 +89,20 @@ void expect_equal(const EstimateDistribution& got, const EstimateDistribution& e
 
 // One process's distribution (samples side by side) against every rank's from parts, under `settings`.
 void expect_one_process_distribution(const std::string& dir, const std::string& machine, const ReplaySettings& settings,
-                                     const std::string& label) {
+                                     const std::string& label, const PerturbationRequest& request = kRequest) {
   auto trace = load_trace({dir}, {});
   ASSERT_TRUE(trace.ok()) << label << ": " << trace.error().to_string();
   const machine::MachineModel model = model_of(*trace, machine);
   auto run = replay_on(*trace, model, settings);
   ASSERT_TRUE(run.ok()) << label << ": " << run.error().to_string();
-  PerturbationRequest side_by_side = kRequest;
+  PerturbationRequest side_by_side = request;
   side_by_side.threads = 2;
   auto one = perturbed_estimates(*trace, run->model, settings.mapping, settings.engine.rules, side_by_side);
   ASSERT_TRUE(one.ok()) << label << ": " << one.error().to_string();
   ASSERT_LT(one->min_ns, one->max_ns) << label;  // (the noise does move the estimate)
   const std::uint32_t top = std::min(4u, run->map.model_nodes());
   for (std::uint32_t count = 1; count <= top; ++count) {
-    const auto by_rank = from_parts(dir, model, settings, count, kRequest);
+    const auto by_rank = from_parts(dir, model, settings, count, request);
     for (std::uint32_t r = 0; r < count; ++r) {
       const std::string at = label + " at " + std::to_string(count) + " ranks, rank " + std::to_string(r);
       ASSERT_TRUE(by_rank[r].ok()) << at << ": " << by_rank[r].error().to_string();
@@ -124,6 +124,14 @@ TEST(PartPerturbation, GivesOneProcesssDistributionOnAGeneratedS3dTrace) {
 TEST(PartPerturbation, GivesOneProcesssDistributionOnARealTrace) {
   expect_one_process_distribution(RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2", kTitan, {},
                                   "full_circuit_2node_p4_cpu2 on Titan");
+}
+
+// At the largest sigma the command takes (4), most factors are below e^-8: noise that rounded a copy's hop to 0 ns
+// would leave the ranks no delay to run ahead by, and the replay from parts would refuse samples one process runs.
+TEST(PartPerturbation, GivesOneProcesssDistributionUnderTheLargestNoise) {
+  const rr::testing::TestDir dir("rr_part_perturbation_wild");
+  rr::testing::mixed_s3d(dir.path(), 4);
+  expect_one_process_distribution(dir.path().string(), kTitan, {}, "mixed S3D on Titan, sigma 4", {4.0, 4, 3, 1});
 }
 
 // Rank 1's network fails at its second exchange of the samples: every rank ends the noisy replays with an error
