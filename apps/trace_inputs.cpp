@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <thread>
 
 #include "core/trace_stats.hpp"
 #include "machine_models/machine_limits.hpp"
@@ -13,6 +12,7 @@
 #include "packed/packed_trace.hpp"
 #include "progress.hpp"
 #include "messages.hpp"
+#include "platform/usable_threads.hpp"
 
 namespace rr::app {
 
@@ -184,7 +184,7 @@ std::unique_ptr<OpenedReplay> open_replay(const char* command, const ReplayInput
     return nullptr;
   }
   // One replay: split by node over the threads, where that pays (ReplayExecution::blocks); the same result.
-  settings->engine.execution.blocks = common.threads ? common.threads : std::max(1u, std::thread::hardware_concurrency());
+  settings->engine.execution.blocks = platform::threads_or_all(common.threads);
   settings->engine.detail = detail;
   settings->critical_path = critical_path;
   auto trace = open_trace(command, in.trace, common, in.reading);

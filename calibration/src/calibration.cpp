@@ -4,6 +4,7 @@
 // error is the mean squared log ratio of estimate to measured time, which weighs being twice too slow and twice
 // too fast alike. Everything is in a fixed order, so a fit is the same on every machine and thread count.
 #include "calibration/calibration.hpp"
+#include "platform/usable_threads.hpp"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -12,7 +13,6 @@
 #include <cmath>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 namespace rr::calibration {
 
@@ -203,7 +203,7 @@ core::Expected<CalibrationResult> calibrate(const std::vector<const session::Loa
     start.push_back(std::clamp(base_values.back(), c.lo, c.hi));
   }
 
-  const unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned workers = platform::threads_or_all(options.threads);
   tbb::task_arena arena(static_cast<int>(workers));
   return arena.execute([&]() -> core::Expected<CalibrationResult> {
     CalibrationResult out;

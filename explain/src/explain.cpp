@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <numeric>
-#include <thread>
 
 #include "changes.hpp"
 #include "classes.hpp"
@@ -18,6 +17,7 @@
 #include "graph_variant.hpp"
 #include "machine_diff.hpp"
 #include "replay/observed_comparison.hpp"
+#include "platform/usable_threads.hpp"
 
 namespace rr::explain {
 
@@ -175,7 +175,7 @@ core::Expected<ExplainResult> explain_traces(const session::LoadedTrace& a, cons
   ExplainResult r;
   r.label_a = a.label;
   r.label_b = b.label;
-  r.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  r.threads = platform::threads_or_all(options.threads);
   r.changes = summarise_changes(a.graph(), run_a->map, b.graph(), run_b->map, m, stats, machines);
   Game g{*run_a, *run_b, m, plan_classes(m, stats, machines, !same_structure(*run_a, *run_b, m, pool)), {}, {}, {}, {},
          0, {}, {}};

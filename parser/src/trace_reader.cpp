@@ -14,11 +14,11 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "parser/legion_prof_reader.hpp"
 #include "parser/line_parser.hpp"
 #include "parser/trace_inputs.hpp"
+#include "platform/usable_threads.hpp"
 
 namespace rr::parser {
 namespace {
@@ -488,7 +488,7 @@ core::Expected<core::TraceRecords> read_trace(const std::vector<std::string>& ar
   auto inputs = discover_inputs(args);
   if (!inputs) return inputs.error();
 
-  const int workers = threads == 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+  const int workers = threads == 0 ? static_cast<int>(platform::usable_threads())
                                    : static_cast<int>(threads);
   // Each input yields its files or its error; slots keep the argument order whatever the schedule.
   struct Slot {

@@ -1,6 +1,7 @@
 // What bounds a replay: candidates from its critical path, each with the change that gives it more, and their
 // what-if replays side by side on oneTBB (each writes only its own bound, so the order they run in is irrelevant).
 #include "session/bounds.hpp"
+#include "platform/usable_threads.hpp"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <thread>
 #include <tuple>
 
 namespace rr::session {
@@ -165,7 +165,7 @@ void run_what_ifs(const LoadedTrace& trace, const ReplaySettings& settings, std:
     for (RunBound& b : bounds) run_one(b);
     return;
   }
-  const unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned workers = platform::threads_or_all(threads);
   tbb::task_arena arena(static_cast<int>(std::min<std::size_t>(workers, std::max<std::size_t>(1, bounds.size()))));
   arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, bounds.size(), [&](std::size_t i) { run_one(bounds[i]); });

@@ -1,5 +1,6 @@
 // Perturbed replays side by side on oneTBB; every sample has its own seed, so the order they run in is irrelevant.
 #include "session/perturbation.hpp"
+#include "platform/usable_threads.hpp"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -7,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <thread>
 #include <utility>
 
 namespace rr::session {
@@ -52,7 +52,7 @@ core::Expected<EstimateDistribution> perturbed_estimates(const LoadedTrace& trac
                                                          const PerturbationRequest& request) {
   std::vector<replay::TimeNs> samples(request.samples, 0);
   std::vector<std::optional<core::InputError>> errors(request.samples);
-  const unsigned workers = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned workers = platform::threads_or_all(request.threads);
   tbb::task_arena arena(static_cast<int>(workers));
   arena.execute([&] {
     tbb::parallel_for(std::uint32_t{0}, request.samples, [&](std::uint32_t i) {

@@ -2,19 +2,19 @@
 #include "session/run_grid.hpp"
 
 #include "session/bounds.hpp"
+#include "platform/usable_threads.hpp"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <optional>
-#include <thread>
 
 namespace rr::session {
 
 core::Expected<std::vector<replay::RunSummary>> run_grid(const std::vector<GridJob>& jobs, unsigned threads) {
   std::vector<std::optional<replay::RunSummary>> out(jobs.size());
   std::vector<std::optional<core::InputError>> errors(jobs.size());
-  const unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned workers = platform::threads_or_all(threads);
   tbb::task_arena arena(static_cast<int>(workers));
   arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t i) {

@@ -17,6 +17,7 @@
 #include "machine_models/factors_file.hpp"
 #include "session/session.hpp"
 #include "tuning/tuning.hpp"
+#include "platform/usable_threads.hpp"
 
 namespace {
 
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
   options.space.factors = factors ? &*factors : nullptr;
   options.budget = o->budget;
   options.threads = o->threads;
-  const unsigned threads = o->threads ? o->threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = rr::platform::threads_or_all(o->threads);
   std::printf("trace %s: %u operations; machine %s; %u thread(s) on %u core(s) (%s)\n", trace->label.c_str(),
               trace->graph().vertex_count(), model->name.c_str(), threads, std::thread::hardware_concurrency(),
               cpu_model().c_str());

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 #include "tuning/neighbours.hpp"
 #include "tuning/src/evaluate.hpp"
+#include "platform/usable_threads.hpp"
 
 namespace rr::tuning {
 
@@ -63,7 +63,7 @@ core::Expected<TuneResult> tune(const session::LoadedTrace& trace, const machine
   auto space = search_space(trace, model, r.start, options.space);
   if (!space) return space.error();
   r.space = std::move(*space);
-  const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = platform::threads_or_all(options.threads);
 
   // The start, replayed as `replay` would: split over the threads where that pays, the same result.
   session::ReplaySettings first = start;
