@@ -21,9 +21,9 @@ ALLOWED = {
     # The session runs the whole pipeline: the one place that joins reading, the graph, machines and replay.
     "session": {"core", "platform", "parser", "graph", "machine_models", "replay", "packed", "session"},
     # Calibration fits a machine to measured times by replaying through the pipeline, which never calls it.
-    "calibration": {"core", "machine_models", "replay", "session", "calibration"},
+    "calibration": {"core", "platform", "machine_models", "replay", "session", "calibration"},
     # Tuning searches for a better mapping by replaying candidates through the pipeline, which never calls it.
-    "tuning": {"core", "graph", "machine_models", "replay", "session", "tuning"},
+    "tuning": {"core", "platform", "graph", "machine_models", "replay", "session", "tuning"},
     # The generator's ground truth must stay independent of what it is used to check: it never sees the graph or
     # the replay, only the machine file format, to write the machine its truth was scheduled on.
     "gen": {"core", "platform", "machine_models", "gen"},
