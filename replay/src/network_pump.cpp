@@ -114,13 +114,21 @@ std::uint64_t NetworkPump::confirmation_wanted(std::uint32_t rank) const {
 void NetworkPump::send() {
   const TimeNs next = blocks_.progress[me_].next.load(std::memory_order_acquire);
   const TimeNs events = blocks_.progress[me_].events.load(std::memory_order_acquire);
-  const bool moved = next != sent_next_ || events != sent_events_;
+  bool took_more = false;
+  for (std::uint32_t s = 0; s < ranks_ && !took_more; ++s)
+    took_more = s != me_ && blocks_.queue(s, me_).acknowledged() > ack_seen_[s];
+  // Mail taken in gets a progress of its own, shipped to every rank, even when the numbers did not move. They may
+  // stay put while the block has already acted on the mail below them (a round before its published time, whose
+  // mail to a third rank counts at its own, later time): a third rank's confirmation of the old progress would not
+  // say that it holds that mail, and once the sender heard the acknowledgement, nothing it knows would count it.
+  const bool moved = took_more || next != sent_next_ || events != sent_events_;
   if (moved) {
     ++seq_;
     sent_next_ = next;
     sent_events_ = events;
   }
-  // The block acknowledges after it publishes (BlockLink::publish): the progress just read counts what it took in.
+  // The block acknowledges after it publishes (BlockLink::publish): the progress just read counts what it took in,
+  // and the packets below carry it with all the mail the block sent, which a confirmation of it therefore covers.
   for (std::uint32_t s = 0; s < ranks_; ++s)
     if (s != me_)
       if (const std::uint64_t a = blocks_.queue(s, me_).acknowledged(); a > ack_seen_[s]) {

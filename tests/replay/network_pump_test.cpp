@@ -1,7 +1,8 @@
 // The pump of a replay over ranks (replay/src/network_pump.hpp), three ranks driven by hand: mail reaches its
 // receiver's queue and progress every other rank; the receiver's acknowledgement waits until the third rank has
 // confirmed holding the receiver's progress from after the mail, so that no rank can learn that the sender stopped
-// counting the mail before it knows what the receiver made of it; then every rank sees the others done.
+// counting the mail before it knows what the receiver made of it, even when the receiver's progress did not move;
+// then every rank sees the others done.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -86,6 +87,50 @@ TEST(NetworkPump, AnAcknowledgementWaitsForTheThirdRanksConfirmation) {
   r0.pump.farewell();
   t1.join();
   t2.join();
+}
+
+// Mail that leaves its receiver's progress where it was: the receiver acts on it below its published time and sends
+// a third rank mail that counts at its own, later time. Its acknowledgement still waits until the third rank has
+// confirmed a progress that came with that mail; a confirmation of the old one, which it gave before, is not enough:
+// the sender would stop counting the mail while the third rank, holding the same numbers, lacks what came of it.
+TEST(NetworkPump, MailThatLeavesTheProgressWhereItWasStillWaitsForTheThirdRank) {
+  rr::testing::InProcessNetwork net(3, 1, /*shy=*/false);
+  Rank r0(net, 0), r1(net, 1), r2(net, 2);
+  for (Rank* r : {&r0, &r1, &r2}) {
+    r->publish(100);
+    r->pump.send();
+  }
+  for (Rank* r : {&r0, &r1, &r2}) r->pump.receive(false);
+  // Rank 2 moves on, which confirms to rank 1 that it holds rank 1's progress of 100.
+  r2.publish(200);
+  r2.pump.send();
+  ASSERT_TRUE(r1.pump.receive(false));
+
+  // Rank 0 sends rank 1 a message that takes effect at 60.
+  r0.blocks.queue(0, 1).send({60, 7, 0, 0, Mail::Kind::contribute});
+  r0.blocks.queue(0, 1).flush();
+  r0.publish(60);
+  r0.pump.send();
+  ASSERT_TRUE(r1.pump.receive(false));
+  // Rank 1's block takes it in, replays 60 and sends rank 2 what takes effect at 105: its progress stays 100.
+  MailQueue& in = r1.blocks.queue(0, 1);
+  in.drain([](const Mail&) {});
+  r1.blocks.queue(1, 2).send({105, 8, 0, 0, Mail::Kind::contribute});
+  r1.blocks.queue(1, 2).flush();
+  r1.publish(100);
+  in.acknowledge();
+  r1.pump.send();
+  r0.pump.receive(false);
+  EXPECT_EQ(r0.blocks.queue(0, 1).acknowledged(), 0u) << "acknowledged before rank 2 holds the mail to it";
+  // Rank 2 takes in the packet with that mail and confirms it; then the acknowledgement goes.
+  ASSERT_TRUE(r2.pump.receive(false));
+  EXPECT_EQ(r2.blocks.queue(1, 2).written(), 1u);
+  r2.publish(150);
+  r2.pump.send();
+  ASSERT_TRUE(r1.pump.receive(false));
+  r1.pump.send();
+  ASSERT_TRUE(r0.pump.receive(false));
+  EXPECT_EQ(r0.blocks.queue(0, 1).acknowledged(), 1u);
 }
 
 }  // namespace
