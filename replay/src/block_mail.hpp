@@ -159,6 +159,11 @@ struct alignas(64) BlockProgress {
   // Likewise for what can ask another block for a lane at once: an event, or mail that makes one. (A lane the
   // block owes counts from when its hop could first end.) Stored just before `next`.
   std::atomic<machine::TimeNs> events{0};
+  // On threads with three blocks or more: odd while the block stores the two above and acknowledges the mail it
+  // took in, counted up by two each time, so that another block can tell that it read them all at one moment
+  // (BlockLink::look_around). A replay over ranks leaves it at 0: its pump stores the stand-ins on the reader's
+  // own thread.
+  std::atomic<std::uint64_t> version{0};
 };
 
 }  // namespace rr::replay

@@ -23,11 +23,12 @@ Blocks::Blocks(Partition p, std::optional<std::uint32_t> only)
   for (std::uint32_t from = 0; from < n; ++from)
     for (std::uint32_t to = 0; to < n; ++to)
       if (!only || from == *only || to == *only) mail[std::size_t{from} * n + to] = std::make_unique<MailQueue>();
+  versioned = !only && n > 2;
 }
 
 BlockLink::BlockLink(Blocks& blocks, std::uint32_t me)
     : blocks_(blocks), me_(me), of_vertex_(blocks.partition.of_vertex.data()), unacked_(blocks.count()),
-      acked_seen_(blocks.count(), 0) {}
+      acked_seen_(blocks.count(), 0), versions_(blocks.count(), 0) {}
 
 bool BlockLink::step(Engine& e) {
   // No other block has anything left before its published time (publish), and none has yet to act on mail
@@ -49,17 +50,57 @@ bool BlockLink::step(Engine& e) {
 bool BlockLink::look_around(Engine& e) {
   Blocks& b = blocks_;
   const TimeNs before = horizon_, requests_before = request_horizon_;
-  horizon_ = request_horizon_ = kNoTime;
-  for (std::uint32_t other = 0; other < b.count(); ++other) {
-    if (other == me_) continue;
-    const TimeNs unacked = unacked_time(other, true);
-    horizon_ = std::min({horizon_, unacked, b.progress[other].next.load(std::memory_order_acquire)});
-    request_horizon_ = std::min({request_horizon_, unacked, b.progress[other].events.load(std::memory_order_acquire)});
-  }
+  read_progress();
   bool any = horizon_ != before || request_horizon_ != requests_before;
   for (std::uint32_t other = 0; other < b.count(); ++other)
     if (other != me_ && b.queue(other, me_).drain([&](const Mail& m) { take(e, m); })) any = unacknowledged_ = true;
   return any;
+}
+
+// The horizons from the other blocks' progress and the acknowledgements of this block's mail, as they all were at
+// one moment. Read one block after another they could be of different moments, and with three blocks or more that
+// breaks the protocol: a block that reads a receiver's progress from before it took in a message, then (after a
+// pause) the sender's from after the receiver acknowledged it, sees the message counted nowhere, and may replay
+// past where what the receiver makes of it reaches it, or give out a shared instance's lanes at an instant a
+// request can still come for. So each block counts its version up around what it stores (publish), and the reads
+// stand only when no version moved between the looks before and after them: every value then held at once. When
+// they did move, the horizons stay as they were (those of an earlier moment, still safe: what this block sent
+// since lowered them) and a later look reads again. Two blocks read one other, with nothing to mix.
+bool BlockLink::read_progress() {
+  Blocks& b = blocks_;
+  auto read = [&] {
+    TimeNs horizon = kNoTime, requests = kNoTime;
+    for (std::uint32_t other = 0; other < b.count(); ++other) {
+      if (other == me_) continue;
+      const TimeNs unacked = unacked_time(other, true);
+      horizon = std::min({horizon, unacked, b.progress[other].next.load(std::memory_order_acquire)});
+      requests = std::min({requests, unacked, b.progress[other].events.load(std::memory_order_acquire)});
+      if (b.between_reads) b.between_reads(me_, other);
+    }
+    return std::pair{horizon, requests};
+  };
+  if (!b.versioned) {
+    std::tie(horizon_, request_horizon_) = read();
+    return true;
+  }
+  constexpr int kTries = 4;  // each a few loads; a block publishes at most once a round
+  for (int attempt = 0; attempt < kTries; ++attempt) {
+    bool busy = false;
+    for (std::uint32_t other = 0; other < b.count(); ++other)
+      if (other != me_) busy |= ((versions_[other] = b.progress[other].version.load(std::memory_order_acquire)) & 1) != 0;
+    if (busy) continue;
+    const auto [horizon, requests] = read();
+    std::atomic_thread_fence(std::memory_order_acquire);
+    bool same = true;
+    for (std::uint32_t other = 0; other < b.count(); ++other)
+      if (other != me_) same &= b.progress[other].version.load(std::memory_order_relaxed) == versions_[other];
+    if (same) {
+      horizon_ = horizon;
+      request_horizon_ = requests;
+      return true;
+    }
+  }
+  return false;
 }
 
 // The rounds this block may replay now, each published as it ends. True when there was one.
@@ -97,13 +138,22 @@ void BlockLink::publish(Engine& e) {
     // A lane given out late sends nothing before its hop ends, and asks for none.
     events = std::min(events, core::saturating_add(deferred_.top().time, b.partition.least_hop));
   }
-  // Stored only when they move: a store takes the line back from the blocks that read it.
+  // Stored only when they move: a store takes the line back from the blocks that read it. The version is odd
+  // while they and the acknowledgements change, so that no block reads them half done (read_progress).
+  std::atomic<std::uint64_t>& version = b.progress[me_].version;
+  const bool versioned = b.versioned && (events != published_events_ || next != published_next_ || unacknowledged_);
+  const std::uint64_t v = versioned ? version.load(std::memory_order_relaxed) : 0;
+  if (versioned) {
+    version.store(v + 1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+  }
   if (events != published_events_) b.progress[me_].events.store(published_events_ = events, std::memory_order_release);
   if (next != published_next_) b.progress[me_].next.store(published_next_ = next, std::memory_order_release);
   if (unacknowledged_)
     for (std::uint32_t other = 0; other < b.count(); ++other)
       if (other != me_) b.queue(other, me_).acknowledge();
   unacknowledged_ = false;
+  if (versioned) version.store(v + 2, std::memory_order_release);
 }
 
 void BlockLink::take(Engine& e, const Mail& m) {

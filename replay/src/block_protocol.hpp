@@ -8,6 +8,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -37,6 +38,12 @@ struct Blocks {
   MailQueue& queue(std::uint32_t from, std::uint32_t to) { return *mail[from * partition.count + to]; }
 
   Partition partition;
+  // Whether a block reads the others' progress through their versions (BlockProgress::version): on threads, with
+  // at least two others to read.
+  bool versioned = false;
+  // For tests: called as a block has read one other's progress and before it reads the next, where a block the
+  // system preempted would stop.
+  std::function<void(std::uint32_t reader, std::uint32_t other)> between_reads;
   std::unique_ptr<BlockProgress[]> progress;
   std::vector<std::unique_ptr<MailQueue>> mail;  // from * count + to (null where `only` left one out)
 };
@@ -91,6 +98,7 @@ class BlockLink {
 
  private:
   bool look_around(Engine& e);
+  bool read_progress();
   bool run_rounds(Engine& e);
   bool run_deferred(Engine& e, TimeNs horizon);
   void take(Engine& e, const Mail& m);
@@ -101,6 +109,7 @@ class BlockLink {
   const std::uint8_t* const of_vertex_;  // the partition's, read on every input an operation sends
   std::vector<UnackedTimes> unacked_;     // by receiving block
   std::vector<std::uint64_t> acked_seen_;  // by receiving block: its acknowledgement at the last look_around
+  std::vector<std::uint64_t> versions_;    // by block: its version before read_progress read it
   TimeNs horizon_ = 0;  // step: no other block has anything left before it
   // ... nor any event, which alone can ask for a lane (a lane it gives out late asks for none): lanes of shared
   // instances are given out before it. Blocks that both owe lanes at one instant do not wait for each other.
