@@ -43,7 +43,19 @@ struct TracedFacts {
   std::optional<MeasuredValue> processor_start_ns;
 };
 
+// What the traced machine's text is written from: the machine the trace logged and the nodes its files are of. A
+// trace read in parts puts it together from every rank's files (session/traced_part_machine.hpp).
+struct TracedMachineSource {
+  core::MachineRecords machine;                  // core::machine_records
+  std::uint32_t file_nodes = 1;                  // one past the largest node a file is of; at least 1
+  core::IdWidth width = core::IdWidth::unknown;  // of the trace's ids (TraceRecords::width), which give their nodes
+  std::string affinities;  // Legion Prof's processor-memory affinity table, as comment lines; empty for Realm logs
+};
+TracedMachineSource traced_machine_source(const core::TraceRecords& trace);
+
 // The TOML text of the traced machine of `trace`; `label` names the trace in its comments.
 std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label, const TracedFacts& facts = {});
+// The same from its source, which is all the text is written from.
+std::string traced_machine_toml(const TracedMachineSource& source, const std::string& label, const TracedFacts& facts = {});
 
 }  // namespace rr::machine

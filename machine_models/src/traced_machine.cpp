@@ -25,12 +25,11 @@ struct Observed {
   std::map<std::uint32_t, std::set<std::string>> memories;  // node -> "system 60000000 (512 MiB)", ...
 };
 
-Observed observe(const core::TraceRecords& trace) {
+Observed observe(const TracedMachineSource& source) {
   Observed o;
-  const auto layout = core::IdLayout::for_width(trace.width == core::IdWidth::unknown ? core::IdWidth::bits32 : trace.width);
-  for (const auto& f : trace.files)
-    if (f.node >= 0) o.nodes = std::max(o.nodes, static_cast<std::uint32_t>(f.node) + 1);
-  const core::MachineRecords machine = core::machine_records(trace);
+  o.nodes = std::max<std::uint32_t>(1, source.file_nodes);
+  const auto layout = core::IdLayout::for_width(source.width == core::IdWidth::unknown ? core::IdWidth::bits32 : source.width);
+  const core::MachineRecords& machine = source.machine;
   for (const auto& p : machine.processors) {
     const auto k = static_cast<std::size_t>(p.kind);
     o.program_threads += p.kind == core::ProcessorKind::external;
@@ -53,7 +52,7 @@ Observed observe(const core::TraceRecords& trace) {
 // Legion Prof logs carry Realm's processor-memory affinity table (ProcMDesc). Its bandwidths and latencies are the
 // nominal values Realm is configured with, the same for every run of a kind of machine, not measurements: they
 // are listed for reference, and the channels below take the copies' observed times where the log has copies.
-void write_affinities(std::ostringstream& t, const core::TraceRecords& trace) {
+std::string affinities_of(const core::TraceRecords& trace) {
   std::map<std::uint64_t, core::RealmMemKind> mem_kind;
   std::map<std::tuple<std::uint64_t, std::string, std::uint32_t, std::uint32_t>, std::uint32_t> rows;  // node, kind, bw, lat
   for (const auto& f : trace.files)
@@ -64,11 +63,13 @@ void write_affinities(std::ostringstream& t, const core::TraceRecords& trace) {
       const std::string kind = it == mem_kind.end() ? "unknown" : core::realm_mem_kind_name(it->second);
       ++rows[{core::realm_node_of(a.mem.value()), kind, a.bandwidth, a.latency}];
     }
-  if (rows.empty()) return;
+  if (rows.empty()) return {};
+  std::ostringstream t;
   t << "# Processor-memory affinities the log lists (ProcMDesc: Realm's nominal values, not measured) [T]:\n";
   for (const auto& [key, n] : rows)
     t << "#   node " << std::get<0>(key) << ", " << std::get<1>(key) << " memory: bandwidth " << std::get<2>(key)
       << " MB/s, latency " << std::get<3>(key) << " ns (" << n << " processor-memory pair(s))\n";
+  return t.str();
 }
 
 std::string value_or(const std::optional<MeasuredValue>& v, const std::string& fallback, bool integer) {
@@ -87,8 +88,22 @@ std::string tag_or(const std::optional<MeasuredValue>& v, const std::string& ass
 
 }  // namespace
 
+TracedMachineSource traced_machine_source(const core::TraceRecords& trace) {
+  TracedMachineSource source;
+  source.machine = core::machine_records(trace);
+  for (const auto& f : trace.files)
+    if (f.node >= 0) source.file_nodes = std::max(source.file_nodes, static_cast<std::uint32_t>(f.node) + 1);
+  source.width = trace.width;
+  source.affinities = affinities_of(trace);
+  return source;
+}
+
 std::string traced_machine_toml(const core::TraceRecords& trace, const std::string& label, const TracedFacts& facts) {
-  const Observed o = observe(trace);
+  return traced_machine_toml(traced_machine_source(trace), label, facts);
+}
+
+std::string traced_machine_toml(const TracedMachineSource& source, const std::string& label, const TracedFacts& facts) {
+  const Observed o = observe(source);
   std::ostringstream t;
   // The label is a file name: a newline in it must not end the comment and start TOML of its own.
   std::string shown = label;
@@ -136,7 +151,7 @@ std::string traced_machine_toml(const core::TraceRecords& trace, const std::stri
     t << "\n";
   }
   if (o.memories.empty()) t << "#   none (E3 traces log no Memory records)\n";
-  write_affinities(t, trace);
+  t << source.affinities;
   t << "\n# Copy channels, one instance per node; a transfer holds one lane for latency + bytes / bandwidth.\n"
     << "[channels.memcpy]          # host memory to host memory in a node, by a DMA thread\n"
     << "latency_ns = " << value_or(facts.local_latency_ns, "1000", true) << "   # " << tag_or(facts.local_latency_ns, "") << "\n"
