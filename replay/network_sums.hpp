@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -16,5 +17,11 @@ enum class Combine : std::uint8_t { sum, max };
 // theirs. Integers, so that every rank gets the same values whatever order the messages come in. Every rank calls
 // it with as many values; a rank's message for a later call is kept for that call.
 std::vector<std::int64_t> combine_over_ranks(BlockNetwork& net, std::span<const std::int64_t> mine, Combine how);
+
+// The element of rank n/2 in ascending order (after std::nth_element at n/2: the upper median) of every rank's
+// `mine` put together, n values in all, on every rank; nothing when n is 0. No rank sends its values: a bisection on
+// the value counts, at each step, how many values lie at or below it on every rank (combine_over_ranks), so that
+// the answer is one process's exactly in at most 64 steps, whatever the ranks hold.
+std::optional<std::uint64_t> median_over_ranks(BlockNetwork& net, std::vector<std::uint64_t> mine);
 
 }  // namespace rr::replay

@@ -1,6 +1,8 @@
 #include "replay/network_sums.hpp"
 
 #include <algorithm>
+#include <array>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,6 +44,23 @@ std::vector<std::int64_t> combine_over_ranks(BlockNetwork& net, std::span<const 
   auto& kept = net.kept[static_cast<std::size_t>(WireKind::sums)];
   kept.insert(kept.begin(), std::make_move_iterator(later.begin()), std::make_move_iterator(later.end()));
   return out;
+}
+
+std::optional<std::uint64_t> median_over_ranks(BlockNetwork& net, std::vector<std::uint64_t> mine) {
+  std::sort(mine.begin(), mine.end());
+  const std::array<std::int64_t, 1> own{static_cast<std::int64_t>(mine.size())};
+  const std::int64_t n = combine_over_ranks(net, own, Combine::sum)[0];
+  if (n == 0) return std::nullopt;
+  // The smallest value v that more than n/2 values are at or below: lo..hi always holds it.
+  std::uint64_t lo = 0, hi = std::numeric_limits<std::uint64_t>::max();
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    const std::array<std::int64_t, 1> at_or_below{
+        static_cast<std::int64_t>(std::upper_bound(mine.begin(), mine.end(), mid) - mine.begin())};
+    if (combine_over_ranks(net, at_or_below, Combine::sum)[0] > n / 2) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 }  // namespace rr::replay
