@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/result.hpp"
 #include "graph/graph_part.hpp"
+#include "machine_models/traced_machine.hpp"
 
 namespace rr::packed {
 
@@ -49,13 +51,17 @@ core::Expected<graph::GraphPart> read_graph_part(const MappedPackedTrace& trace,
 
 // What a rank needs of a packed trace beside its part: the trace's label, the records of every file (their machine
 // records, which the machine map is built from, counts and statistics: the graph's records were never packed), the
-// whole trace's findings and its functions' names. Read from the small parts alone (checked whole), no array of the
-// graph. A damaged file is an InputError naming it, as read_packed_trace gives it.
+// whole trace's findings and its functions' names, its traced nodes and its traced machine's facts and fit
+// (PackedTrace's). Read from the small parts alone (checked whole), no array of the graph. A damaged file is an
+// InputError naming it, as read_packed_trace gives it.
 struct PackedTraceContext {
   std::string label;
   core::TraceRecords records;
   graph::GraphFindings findings;
   graph::FunctionNames function_names;
+  std::uint32_t nodes = 0;
+  machine::TracedFacts traced_facts;
+  std::optional<std::string> traced_machine;
 };
 core::Expected<PackedTraceContext> read_packed_context(const MappedPackedTrace& trace);
 

@@ -13,6 +13,7 @@
 #include "core/trace_records.hpp"
 #include "graph/graph_part.hpp"
 #include "graph/rank_exchange.hpp"
+#include "machine_models/traced_machine.hpp"
 #include "session/session.hpp"
 
 namespace rr::session {
@@ -40,6 +41,11 @@ struct TracePart {
   std::optional<NamesSource> names;     // the names file (`used` 0: the reading summary counts it over every rank)
   std::vector<std::uint32_t> named;     // the functions that file names (a packed trace's own names aside)
   bool whole_records = false;           // a packed trace's: every rank's records are every file's
+  // A packed trace's traced machine as it was packed (packed::PackedTraceContext): its traced nodes, measured facts,
+  // and the machine itself when it was packed fitted. Logs: none; the ranks put it together (traced_part_machine.hpp).
+  std::uint32_t packed_nodes = 0;
+  std::optional<machine::TracedFacts> packed_facts;
+  std::optional<std::string> packed_machine;
 };
 
 // Every rank of `exchange` calls it at once with the same arguments: reads its files (those whose node

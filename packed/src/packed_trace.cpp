@@ -303,8 +303,10 @@ core::Expected<PackedTraceContext> read_packed_context(const MappedPackedTrace& 
   if (auto error = decode_small_parts(file, parts, values, t)) return *error;
   for (graph::VertexId v : t.findings.cycle)
     if (v >= file.vertices) return error_in(file.path, "damaged: the cycle found names no vertex");
-  return PackedTraceContext{std::move(t.label), std::move(t.records), std::move(t.findings),
-                            graph::FunctionNames(t.graph.function_names())};
+  return PackedTraceContext{std::move(t.label),         std::move(t.records),
+                            std::move(t.findings),      graph::FunctionNames(t.graph.function_names()),
+                            t.nodes,                    std::move(t.traced_facts),
+                            std::move(t.traced_machine)};
 }
 
 }  // namespace rr::packed

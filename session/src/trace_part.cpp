@@ -145,6 +145,9 @@ core::Expected<TracePart> load_packed_part(const std::string& path, const Readin
   if (!given) return given.error();
   if (*given) out.function_names = graph::merge_function_names(out.function_names, take_names(std::move(**given), out));
   if (rank == 0) out.part.findings = std::move(context->findings);
+  out.packed_nodes = context->nodes;
+  out.packed_facts = std::move(context->traced_facts);
+  out.packed_machine = std::move(context->traced_machine);
   out.part.function_names = out.function_names;
   return out;
 }
