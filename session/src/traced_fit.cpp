@@ -27,6 +27,7 @@
 #include "platform/available_memory.hpp"
 #include "replay/network_sums.hpp"
 #include "session/src/trace_cache.hpp"
+#include "session/src/traced_network_fit.hpp"
 
 namespace rr::session {
 
@@ -42,12 +43,6 @@ std::string number(double ns) {
   std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
   return buf;
 }
-
-// One replay's outcome: the replayed spans of the produced waits (-1 if the replay failed) and the estimate.
-struct Replayed {
-  double waits_ns = -1;
-  double estimate_ns = 0;
-};
 
 // The replays asked for so far, by latency in whole ns (what the machine file gets), so that none runs twice;
 // several at once run side by side.
@@ -187,6 +182,34 @@ void fit_on(WaitCurve& curve, TracedNetworkFit& fit) {
 
 }  // namespace
 
+void fit_network_latency(std::uint32_t nodes, const ReplayAtLatency& replay, std::size_t side_by_side,
+                         TracedNetworkFit& fit) {
+  if (nodes < 2) {
+    fit.reason = "one node: no message crosses a network";
+    return;
+  }
+  WaitCurve curve(replay, side_by_side);
+  fit_on(curve, fit);
+  fit.replays = curve.replays();
+}
+
+core::Expected<machine::MachineModel> traced_model_at(const std::string& toml, long long latency_ns) {
+  const std::string value = std::to_string(latency_ns);
+  return machine::parse_machine(toml, "traced", {"network.latency_ns=" + value, "channels.network.latency_ns=" + value});
+}
+
+Replayed replayed_over_ranks(std::int64_t waits_ns, std::int64_t estimate_ns, replay::BlockNetwork* network) {
+  if (network) {
+    waits_ns = replay::combine_over_ranks(*network, std::array{waits_ns}, replay::Combine::sum)[0];
+    estimate_ns = replay::combine_over_ranks(*network, std::array{estimate_ns}, replay::Combine::max)[0];
+  }
+  return {static_cast<double>(waits_ns), static_cast<double>(estimate_ns)};
+}
+
+void add_fitted_latency(const TracedNetworkFit& fit, machine::TracedFacts& facts) {
+  if (fit.fitted) facts.network_latency_ns = machine::MeasuredValue{fit.latency_ns, "[F]", fit.reason};
+}
+
 TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::ReplayRules& rules,
                                     const machine::TracedFacts& facts, replay::BlockNetwork* network) {
   TracedNetworkFit fit;
@@ -200,8 +223,7 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::Repl
   const std::string toml = machine::traced_machine_toml(trace.records, trace.label, facts);
   // The replayed spans of the produced waits, and the estimate, with a given latency.
   auto replay_with = [&](long long latency) -> Replayed {
-    const std::string value = std::to_string(latency);
-    auto model = machine::parse_machine(toml, "traced", {"network.latency_ns=" + value, "channels.network.latency_ns=" + value});
+    auto model = traced_model_at(toml, latency);
     if (!model) return {};
     // One engine, keeping nothing but the times; without noise, which would make the fit depend on its seed.
     ReplaySettings s;
@@ -212,7 +234,6 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::Repl
     auto run = replay_on(trace, std::move(*model), s);
     if (!run) return {};  // (over ranks every rank fails alike: what refuses a replay is agreed)
     const auto& r = run->result;
-    // In whole ns, so that the sums over ranks are one process's exactly, in any order.
     std::int64_t sum = 0;
     const auto waits = g.waits();
     for (std::size_t i = 0; i < waits.size(); ++i) {
@@ -221,21 +242,11 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::Repl
       const graph::VertexId before = g.segment_before_wait(i);
       if (r.end(before) >= 0) sum += std::max<replay::TimeNs>(0, r.ready(w.resume) - r.end(before));
     }
-    std::int64_t estimate = r.makespan_ns;
-    if (network) {  // each rank held its own waits' records; the estimate is rank 0's
-      sum = replay::combine_over_ranks(*network, std::array{sum}, replay::Combine::sum)[0];
-      estimate = replay::combine_over_ranks(*network, std::array{estimate}, replay::Combine::max)[0];
-    }
-    return {static_cast<double>(sum), static_cast<double>(estimate)};
+    // Each rank held its own waits' records; the estimate is rank 0's.
+    return replayed_over_ranks(sum, r.makespan_ns, network);
   };
-  if (trace.nodes < 2) {
-    fit.reason = "one node: no message crosses a network";
-    return fit;
-  }
   // Over ranks every rank takes part in each replay, one after another.
-  WaitCurve curve(replay_with, network ? 1 : replays_side_by_side(trace.threads, g.vertex_count()));
-  fit_on(curve, fit);
-  fit.replays = curve.replays();
+  fit_network_latency(trace.nodes, replay_with, network ? 1 : replays_side_by_side(trace.threads, g.vertex_count()), fit);
   return fit;
 }
 
@@ -247,7 +258,7 @@ TracedMachineFit fit_traced_machine(const LoadedTrace& trace, replay::BlockNetwo
     if (!facts.network_latency_ns) {
       const TracedNetworkFit fit = fit_traced_network(trace, {}, facts, network);
       out.replays = fit.replays;
-      if (fit.fitted) facts.network_latency_ns = machine::MeasuredValue{fit.latency_ns, "[F]", fit.reason};
+      add_fitted_latency(fit, facts);
     }
     trace.cache->traced_toml = machine::traced_machine_toml(trace.records, trace.label, facts);
   });
