@@ -1,0 +1,138 @@
+// The traced machine of a trace read in parts (session/traced_part_machine.hpp): at 1 to 4 ranks as threads, every
+// rank gets one process's traced machine, byte for byte (its processors, memories and nodes from every rank's
+// records, its median copy size and its fitted network latency), from the logs and from a packed trace; and the
+// median over ranks is the element one process's nth_element takes, however the values are spread.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gen/generators.hpp"
+#include "platform/output_target.hpp"
+#include "replay/network_sums.hpp"
+#include "replay/part_exchange.hpp"
+#include "session/session.hpp"
+#include "session/trace_packing.hpp"
+#include "session/trace_part.hpp"
+#include "session/traced_fit.hpp"
+#include "session/traced_part_machine.hpp"
+#include "support/generated_trace.hpp"
+#include "support/in_process_network.hpp"
+#include "support/ranks_as_threads.hpp"
+#include "support/test_dir.hpp"
+
+namespace rr::session {
+namespace {
+
+// Every rank's traced machine from its part of `trace` (logs, or with `packed` a packed trace), or why it failed.
+std::vector<std::string> tomls_by_rank(const std::string& trace, std::uint32_t count, bool packed) {
+  const auto files = packed ? core::Expected<TraceFilesByNode>(TraceFilesByNode{}) : files_by_node({trace});
+  if (!files) return {files.error().to_string()};
+  rr::testing::InProcessNetwork net(count, 3 + count);
+  return rr::testing::on_ranks(net, count, [&](std::uint32_t r, replay::BlockNetwork& end) {
+    replay::NetworkRankExchange exchange(end);
+    std::string out;
+    try {
+      auto part = packed ? load_packed_part(trace, {}, count, r) : load_trace_part({trace}, *files, {}, count, exchange);
+      if (!part) return part.error().to_string();
+      replay::ReplayOptions options;
+      options.execution.network = &end;
+      auto machine = traced_machine_of_part(*part, exchange, options);
+      out = machine ? machine->toml : "error: " + machine.error().to_string();
+    } catch (const std::exception& e) {
+      out = std::string("error: ") + e.what();
+    }
+    end.part_done();
+    return out;
+  });
+}
+
+// One process's traced machine of `trace`, read afresh (a copy would share an earlier fit).
+std::string one_process_toml(const std::string& trace) {
+  auto loaded = load_trace({trace}, {});
+  if (!loaded) return loaded.error().to_string();
+  return fit_traced_machine(*loaded).toml;
+}
+
+void expect_one_processs(const std::string& trace, std::uint32_t max_ranks, const std::string& name,
+                         bool packed = false) {
+  const std::string want = one_process_toml(trace);
+  for (std::uint32_t ranks = 1; ranks <= max_ranks; ++ranks) {
+    const auto got = tomls_by_rank(trace, ranks, packed);
+    ASSERT_EQ(got.size(), ranks) << name << ": " << got.front();
+    for (std::uint32_t r = 0; r < ranks; ++r)
+      EXPECT_EQ(got[r], want) << name << " at " << ranks << " ranks, rank " << r;
+  }
+}
+
+TEST(TracedPartMachine, TheRealTwoNodeTracesFittedMachineIsOneProcesss) {
+  const std::string trace = RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2";
+  // (fitted: the check compares a real bisection from parts, not a refusal)
+  ASSERT_NE(one_process_toml(trace).find("[F] fitted so that"), std::string::npos);
+  expect_one_processs(trace, 2, "full_circuit_2node_p4_cpu2");
+}
+
+TEST(TracedPartMachine, GeneratedMultiNodeTracesAreOneProcesssAtEveryRankCount) {
+  const rr::testing::TestDir dir("rr_traced_part_machine");
+  rr::testing::mixed_s3d(dir.path() / "s3d", 4);
+  expect_one_processs((dir.path() / "s3d").string(), 4, "mixed S3D, 4 nodes");
+  gen::SmallOptions three;
+  three.nodes = 3;
+  rr::testing::write_program(dir.path() / "random", gen::make_random_dag(3000, three));
+  expect_one_processs((dir.path() / "random").string(), 3, "random DAG, 3 nodes");
+  expect_one_processs(RR_SOURCE_DIR "/data/traces/s3d/dme_mixed_4n", 4, "S3D sample, 4 nodes");
+}
+
+// A packed trace: its facts as packed, and the fit over the ranks, or the machine as packed fitted.
+TEST(TracedPartMachine, APackedTracesMachineIsOneProcesss) {
+  const rr::testing::TestDir dir("rr_traced_part_machine_packed");
+  for (const bool fit : {false, true}) {
+    ReadingOptions summarised;
+    summarised.summarise = true;
+    auto loaded = load_trace({RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2"}, summarised);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+    const std::string path = (dir.path() / (fit ? "fitted.rrg" : "facts.rrg")).string();
+    platform::OutputTarget out;
+    ASSERT_EQ(out.open(path), "");
+    ASSERT_TRUE(write_packed_trace(*loaded, out, fit).ok());
+    ASSERT_EQ(out.commit(), "");
+    expect_one_processs(path, 2, fit ? "packed fitted" : "packed with its facts", true);
+  }
+}
+
+// What nth_element at n/2 takes of all the values, in one process.
+std::optional<std::uint64_t> one_process_median(std::vector<std::uint64_t> all) {
+  if (all.empty()) return std::nullopt;
+  std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(all.size() / 2), all.end());
+  return all[all.size() / 2];
+}
+
+TEST(TracedPartMachine, TheMedianOverRanksIsOneProcesss) {
+  const std::vector<std::vector<std::vector<std::uint64_t>>> spreads{
+      {{5, 1, 9}, {7}, {3}},                        // odd count
+      {{4, 8}, {2, 6}},                             // even count: the upper of the middle two
+      {{7, 7, 7}, {7, 1}, {7, 9, 9}},               // duplicates
+      {{}, {65536, 4096}, {1 << 20}, {}},           // ranks with no copy
+      {{}, {}},                                     // none at all
+      {{~std::uint64_t{0}, 1}, {~std::uint64_t{0} - 1}},  // the ends of the range
+      {{12}},
+  };
+  for (const auto& spread : spreads) {
+    std::vector<std::uint64_t> all;
+    for (const auto& mine : spread) all.insert(all.end(), mine.begin(), mine.end());
+    const auto want = one_process_median(all);
+    const auto ranks = static_cast<std::uint32_t>(spread.size());
+    rr::testing::InProcessNetwork net(ranks, 11);
+    const auto got = rr::testing::on_ranks(net, ranks, [&](std::uint32_t r, replay::BlockNetwork& end) {
+      auto median = replay::median_over_ranks(end, spread[r]);
+      end.part_done();
+      return median;
+    });
+    for (std::uint32_t r = 0; r < ranks; ++r) EXPECT_EQ(got[r], want) << "rank " << r << " of " << all.size() << " values";
+  }
+}
+
+}  // namespace
+}  // namespace rr::session
