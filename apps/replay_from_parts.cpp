@@ -19,6 +19,7 @@
 #include "replay/part_replay.hpp"
 #include "replay/part_sums.hpp"
 #include "session/replay_choices.hpp"
+#include "session/traced_part_machine.hpp"
 
 namespace rr::app {
 
@@ -27,10 +28,13 @@ namespace {
 // The plan when the replay can run from parts on this rank's view of the command line, else why not; nothing read.
 std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, bool whole_trace_asked) {
   if (whole_trace_asked) return "--against-observed needs the observed run, which only the whole trace gives";
-  if (in.machine == machine::kTracedMachine) return "the traced machine is fitted to the whole trace";
   auto settings = session::replay_settings(in.replay);
   if (!settings) return settings.error().to_string();  // (the replay of the whole graph says so as one process does)
-  auto model = machine::load_machine(in.machine, in.overrides);
+  // The traced machine is put together from the parts once they are read: its outline, with the user's --set,
+  // answers what is asked of the model here.
+  const bool traced = in.machine == machine::kTracedMachine;
+  auto model = traced ? session::traced_machine_outline(in.reading.options.build.traced_cores, in.overrides)
+                      : machine::load_machine(in.machine, in.overrides);
   if (!model) return model.error().to_string();
   machine::apply_processor_counts(*model, settings->mapping.processors);
   const machine::MappingSpec& mapping = settings->mapping;
@@ -39,10 +43,10 @@ std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, b
   if (model->node.cores > 0) return "the model's nodes share cores";
   if (model->runtime.processor_start_ns > 0) return "the model's processors start up";
   if (in.trace.size() == 1 && packed::is_packed_trace(in.trace.front()))
-    return PartsPlan{{}, in.trace.front(), std::move(*model), std::move(*settings)};
+    return PartsPlan{{}, in.trace.front(), std::move(*model), std::move(*settings), traced};
   auto files = session::files_by_node(in.trace);
   if (!files) return files.error().to_string();
-  return PartsPlan{std::move(*files), {}, std::move(*model), std::move(*settings)};
+  return PartsPlan{std::move(*files), {}, std::move(*model), std::move(*settings), traced};
 }
 
 std::vector<std::byte> bytes_of(const std::string& text) {
@@ -163,6 +167,13 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
   session::ReadingOptions reading = in.reading.options;
   reading.threads = common.threads;
   std::optional<replay::MachineMap> map;
+  // Every rank refuses alike before the replay begins; the replay of the whole graph serves it, or says why not in
+  // one process's words.
+  auto fall_back = [&](const core::InputError& why) {
+    net.note("the replay does not run from parts (" + why.to_string() + "): every rank reads the whole trace");
+    return PartsOutcome{};
+  };
+  std::shared_ptr<const replay::PreparedPart> prepared;  // the traced machine's fit prepares the part
   try {
     auto trace = plan.packed.empty() ? session::load_trace_part(in.trace, plan.files, reading, net.ranks(), *opened->exchange)
                                      : load_packed_part_over_ranks(plan.packed, reading, *opened->exchange);
@@ -172,24 +183,31 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
     const std::optional<ReadingFacts> facts = gather_reading_facts(opened->trace, *opened->exchange);
     if (facts && !in.reading.quiet) print_message(command, reading_summary(*facts));
     if (auto note = session::eft_note(opened->settings.mapping)) print_message(command, "note: " + *note);
+    if (plan.traced) {
+      auto traced = session::traced_machine_of_part(opened->trace, *opened->exchange, opened->settings.engine);
+      if (!traced) return fall_back(traced.error());
+      // As one process loads it (session::load_machine_for), with the mapping's processor counts as above.
+      auto model = machine::parse_machine(traced->toml, "the traced machine of " + opened->trace.label, in.overrides);
+      if (!model) return fall_back(model.error());
+      machine::apply_processor_counts(*model, opened->settings.mapping.processors);
+      plan.model = std::move(*model);
+      prepared = std::move(traced->prepared);
+    }
     auto built = replay::MachineMap::build(opened->trace.records, plan.model, opened->settings.mapping);
     if (!built) return fail(built.error().to_string());  // (a node map that does not fit: none runs from parts)
     map = std::move(*built);
   } catch (const std::runtime_error& e) {  // (every rank: one could not read its files or build its part)
     return fail(e.what());
   }
-  // Every rank refuses alike before the replay begins; the replay of the whole graph serves it, or says why not in
-  // one process's words.
-  auto fall_back = [&](const core::InputError& why) {
-    net.note("the replay does not run from parts (" + why.to_string() + "): every rank reads the whole trace");
-    return PartsOutcome{};
-  };
   // The prepared part holds what the run and its what-ifs read of the part, which it uses up.
-  auto prepared = replay::prepare_part(std::move(opened->trace.part), opened->trace.ranks, *opened->exchange, *map,
-                                       plan.model, opened->settings.engine);
-  platform::FreedMemory::give_back();
-  if (!prepared) return fall_back(prepared.error());
-  opened->prepared = std::move(*prepared);
+  if (!prepared) {
+    auto made = replay::prepare_part(std::move(opened->trace.part), opened->trace.ranks, *opened->exchange, *map,
+                                     plan.model, opened->settings.engine);
+    platform::FreedMemory::give_back();
+    if (!made) return fall_back(made.error());
+    prepared = std::move(*made);
+  }
+  opened->prepared = std::move(prepared);
   auto result = replay::run_part_over_network(opened->prepared, opened->trace.ranks, *opened->exchange, *map,
                                               plan.model, opened->settings.engine);
   if (!result) return fall_back(result.error());

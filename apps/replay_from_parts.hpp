@@ -20,12 +20,15 @@ namespace rr::app {
 struct PartsPlan {
   session::TraceFilesByNode files;  // the logs by node; or
   std::string packed;               // a packed trace, each rank reading its part of it
-  machine::MachineModel model;  // with the mapping's processor counts
+  machine::MachineModel model;  // with the mapping's processor counts; the traced machine's outline until it is fitted
   session::ReplaySettings settings;
+  bool traced = false;  // the traced machine, put together from the parts (session/traced_part_machine.hpp)
 };
 
-// The plan when the replay runs from parts: over MPI ranks, on a machine file (the traced machine's fit reads the
-// whole trace), of 2015 Realm logs named by node or one packed trace of them, under any placement without function moves, fold or node map, on a model whose nodes share no cores and whose processors do not start up, and unless `whole_trace_asked`
+// The plan when the replay runs from parts: over MPI ranks, on a machine file or the traced machine, of 2015 Realm
+// logs named by node or one packed trace of them, under any placement without function moves, fold or node map, on
+// a model whose nodes share no cores (--traced-cores gives the traced machine's nodes shared cores) and whose
+// processors do not start up, and unless `whole_trace_asked`
 // (--against-observed needs the observed run, which only the whole trace gives). Every rank calls it, and all decide alike
 // (one exchange): should any rank not run from parts, none does.
 std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common, bool whole_trace_asked);

@@ -2,8 +2,8 @@
 # One replay over MPI ranks (realm-replay-mpi, docs/scale.md) prints on rank 0 what realm-replay prints, byte for
 # byte: text and JSON reports (critical path included, and --perturb's distribution) and the timeline, at 1 to 4
 # ranks (as many as the model has nodes), on a trace of every generator family, the bundled real traces, S3D traces
-# and Legion Prof logs, and on the traced machine, fitted over the ranks; at one rank, its standard error too. More
-# ranks than model nodes is refused, naming how many can be used.
+# and Legion Prof logs, and on the traced machine, put together and fitted from the parts; at one rank, its standard
+# error too. More ranks than model nodes is refused, naming how many can be used.
 # Usage: mpi_replay_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
 set -euo pipefail
 bin=$1 mpibin=$2 src=$3
@@ -71,10 +71,22 @@ check "$tmp/s3d_mixed_4n.rrg" "$titan"
 perturb=(--perturb 0.1 --samples 8 --seed 3)
 check "$tmp/s3d" "$tmp/s3d/machine.toml" "${perturb[@]}"
 check "$src/data/traces/real/full_circuit_2node_p4_cpu2" "$titan" "${perturb[@]}"
+# The traced machine (-m traced), put together from the parts: the machine records shared, the median copy size
+# found over the ranks, the network latency fitted by replays from parts, each rank summing the waits it owns; the
+# same machine, and so the same report, as one process's. On the real 2-node trace the latency is fitted.
+"$bin" machine from-trace "$src/data/traces/real/full_circuit_2node_p4_cpu2" | grep -q '\[F\] fitted so that' || {
+  echo "FAILED: the real 2-node trace's traced machine is not fitted"; exit 1; }
+check "$src/data/traces/real/full_circuit_2node_p4_cpu2" traced
+check "$tmp/s3d" traced
+# Packed with its facts (the fit runs from parts) and with its fit (nothing to fit).
+"$bin" pack -q --no-fit "$src/data/traces/real/full_circuit_2node_p4_cpu2" -o "$tmp/circuit.rrg" > /dev/null
+"$bin" pack -q "$src/data/traces/real/full_circuit_2node_p4_cpu2" -o "$tmp/circuit_fitted.rrg" > /dev/null
+check "$tmp/circuit.rrg" traced
+check "$tmp/circuit_fitted.rrg" traced
 echo "each rank read only its own nodes' files, or its part of the packed file, in all of these"
 
 # What does not run from parts reads the whole trace on every rank, with the same output: Legion Prof logs (their
-# files are named by process, not by node), a fold, shared cores, the traced machine.
+# files are named by process, not by node), a fold, shared cores (the traced machine's too).
 READS=whole
 for t in "$src"/data/traces/legion-prof/*/; do
   check "${t%/}" "$titan"
@@ -83,12 +95,8 @@ check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2
 check "$tmp/s3d" "$titan" --set node.cores=4
 check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2 "${perturb[@]}"  # (the samples on rank 0 alone)
 
-# The traced machine (-m traced): its network latency fitted by replays over every rank, each summing the waits
-# it owns; the same machine, and so the same report, as one process's.
-mpi_same "$tmp/s3d -m traced" 2 "$tmp/s3d" -m traced
-mpi_same "$tmp/s3d -m traced" 4 "$tmp/s3d" -m traced --json
-mpi_same "full_circuit_2node_p4_cpu2 -m traced" 2 "$src/data/traces/real/full_circuit_2node_p4_cpu2" -m traced
-echo "same with the traced machine fitted over the ranks"
+mpi_same "$tmp/s3d -m traced --set node.cores=4" 2 "$tmp/s3d" -m traced --set node.cores=4
+echo "same with the traced machine on shared cores, fitted over the ranks from the whole trace"
 
 # Too many ranks: refused by name, with the count that can be used.
 if timeout 60 mpirun -np 3 "$mpibin" replay -q "$src/data/traces/real/full_circuit_2node_p4_cpu2" -m "$titan" \
