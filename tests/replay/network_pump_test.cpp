@@ -5,6 +5,7 @@
 // then every rank sees the others done.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <thread>
 
 #include "replay/src/block_protocol.hpp"
@@ -34,14 +35,19 @@ struct Rank {
   NetworkPump pump;
 };
 
+// Every rank publishes `time` and takes in the others' progress: where each test's protocol starts.
+void start_at(std::initializer_list<Rank*> ranks, TimeNs time) {
+  for (Rank* r : ranks) {
+    r->publish(time);
+    r->pump.send();
+  }
+  for (Rank* r : ranks) r->pump.receive(false);
+}
+
 TEST(NetworkPump, AnAcknowledgementWaitsForTheThirdRanksConfirmation) {
   rr::testing::InProcessNetwork net(3, 1, /*shy=*/false);
   Rank r0(net, 0), r1(net, 1), r2(net, 2);
-  for (Rank* r : {&r0, &r1, &r2}) {
-    r->publish(100);
-    r->pump.send();
-  }
-  for (Rank* r : {&r0, &r1, &r2}) r->pump.receive(false);
+  start_at({&r0, &r1, &r2}, 100);
   EXPECT_EQ(r2.blocks.progress[1].next.load(), 100);
 
   // Rank 0 sends rank 1 a message that takes effect at 60, and counts it in its progress.
@@ -96,11 +102,7 @@ TEST(NetworkPump, AnAcknowledgementWaitsForTheThirdRanksConfirmation) {
 TEST(NetworkPump, MailThatLeavesTheProgressWhereItWasStillWaitsForTheThirdRank) {
   rr::testing::InProcessNetwork net(3, 1, /*shy=*/false);
   Rank r0(net, 0), r1(net, 1), r2(net, 2);
-  for (Rank* r : {&r0, &r1, &r2}) {
-    r->publish(100);
-    r->pump.send();
-  }
-  for (Rank* r : {&r0, &r1, &r2}) r->pump.receive(false);
+  start_at({&r0, &r1, &r2}, 100);
   // Rank 2 moves on, which confirms to rank 1 that it holds rank 1's progress of 100.
   r2.publish(200);
   r2.pump.send();
