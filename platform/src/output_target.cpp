@@ -202,14 +202,18 @@ std::string OutputTarget::open(const std::string& path) {
   const mode_t mode = exists ? (st.st_mode & 07777) : 0666;
   for (int attempt = 0; attempt < 100 && file_ == nullptr; ++attempt) {
     temp_ = target_ + ".tmp." + std::to_string(::getpid()) + (attempt ? "." + std::to_string(attempt) : "");
+    // Registered before it exists: a signal between creating the file and registering it would leave it behind
+    // (a signal sent the moment the file shows, as a user's ^C may be). Until open succeeds the handler may unlink
+    // a name that is not this file's, but only one with this process's id, which no other live process uses.
+    slot_ = register_temporary(temp_);
     const int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fd < 0) {
       err = errno;
+      unregister_temporary(std::exchange(slot_, -1));
       temp_.clear();
       if (err == EEXIST) continue;
       return error("cannot write", err);
     }
-    slot_ = register_temporary(temp_);
     if (exists) {
       // open() applied the umask; the old file's mode is what the user chose. Owner: only root may keep it.
       (void)::fchmod(fd, mode);
