@@ -25,6 +25,9 @@ check "/dev/null is still a character device" test -c /dev/null
 mkfifo fifo
 cat fifo > from_fifo & reader=$!
 expect 0 "" -- "$bin" machine from-trace -q "$ghost" -o fifo
+# Should the writer fail before opening the FIFO, its reader would wait forever: a read-write open (which never
+# blocks) and close give it the end of the stream.
+exec 3<>fifo; exec 3>&-
 wait $reader
 check "the FIFO is still a FIFO" test -p fifo
 check "the FIFO's reader got the report" cmp -s from_fifo expected.txt
