@@ -19,6 +19,7 @@
 #include "replay/part_replay.hpp"
 #include "replay/part_sums.hpp"
 #include "session/replay_choices.hpp"
+#include "session/traced_fit.hpp"
 #include "session/traced_part_machine.hpp"
 
 namespace rr::app {
@@ -186,8 +187,8 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
     if (plan.traced) {
       auto traced = session::traced_machine_of_part(opened->trace, *opened->exchange, opened->settings.engine);
       if (!traced) return fall_back(traced.error());
-      // As one process loads it (session::load_machine_for), with the mapping's processor counts as above.
-      auto model = machine::parse_machine(traced->toml, "the traced machine of " + opened->trace.label, in.overrides);
+      // As one process loads it, with the mapping's processor counts as above.
+      auto model = session::traced_machine_model(traced->toml, opened->trace.label, in.overrides);
       if (!model) return fall_back(model.error());
       machine::apply_processor_counts(*model, opened->settings.mapping.processors);
       plan.model = std::move(*model);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "machine_models/traced_machine.hpp"
 #include "session/session.hpp"
@@ -51,5 +52,10 @@ struct TracedMachineFit {
 // later calls and copies of the trace share it, and a trace read from a packed file packed with the fit has it.
 // With a `network`, every rank calls it and the fit's replays run over the ranks (fit_traced_network).
 TracedMachineFit fit_traced_machine(const LoadedTrace& trace, replay::BlockNetwork* network = nullptr);
+
+// The traced machine's model from its text and the user's --set `overrides`, named in reports as "the traced machine
+// of LABEL", whether it was fitted to the whole trace or put together from parts (traced_part_machine.hpp).
+core::Expected<machine::MachineModel> traced_machine_model(const std::string& toml, const std::string& label,
+                                                           const std::vector<std::string>& overrides);
 
 }  // namespace rr::session

@@ -185,8 +185,7 @@ bool MachineChoice::traced() const { return path == machine::kTracedMachine; }
 core::Expected<machine::MachineModel> load_machine_for(const LoadedTrace& trace, const MachineChoice& machine,
                                                        replay::BlockNetwork* network) {
   if (machine.traced())
-    return machine::parse_machine(fit_traced_machine(trace, network).toml, "the traced machine of " + trace.label,
-                                  machine.overrides);
+    return traced_machine_model(fit_traced_machine(trace, network).toml, trace.label, machine.overrides);
   return machine::load_machine(machine.path, machine.overrides);
 }
 

@@ -266,4 +266,9 @@ TracedMachineFit fit_traced_machine(const LoadedTrace& trace, replay::BlockNetwo
   return out;
 }
 
+core::Expected<machine::MachineModel> traced_machine_model(const std::string& toml, const std::string& label,
+                                                           const std::vector<std::string>& overrides) {
+  return machine::parse_machine(toml, "the traced machine of " + label, overrides);
+}
+
 }  // namespace rr::session
