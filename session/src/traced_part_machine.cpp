@@ -86,7 +86,10 @@ core::Expected<TracedPartMachine> traced_machine_of_part(TracePart& trace, graph
   const SharedMachine shared = share_machine_records(trace, exchange);
   machine::TracedFacts facts = trace.packed_facts.value_or(machine::TracedFacts{});
   if (!trace.packed_facts) facts.median_copy_bytes = replay::median_over_ranks(net, own_copy_sizes(trace.part));
-  const ProducedWaits produced = own_produced_waits(trace.part, net);
+  // Counted before the part is prepared (which uses it up), and only when there is a latency to fit: every rank
+  // decides alike (the same packed file, the same facts).
+  const bool to_fit = !trace.packed_machine && !facts.network_latency_ns;
+  const ProducedWaits produced = to_fit ? own_produced_waits(trace.part, net) : ProducedWaits{};
   const std::string assumed = machine::traced_machine_toml(shared.source, trace.label, facts);
 
   // The part is prepared for the fit's model: the traced machine as it is, placed as traced.
@@ -99,12 +102,8 @@ core::Expected<TracedPartMachine> traced_machine_of_part(TracePart& trace, graph
   if (!prepared) return prepared.error();
   TracedPartMachine out;
   out.prepared = std::move(*prepared);
-  if (trace.packed_machine) {  // packed fitted
-    out.toml = *trace.packed_machine;
-    return out;
-  }
-  if (facts.network_latency_ns) {  // (measured: nothing to fit)
-    out.toml = assumed;
+  if (!to_fit) {  // packed fitted, or the latency measured
+    out.toml = trace.packed_machine.value_or(assumed);
     return out;
   }
   TracedNetworkFit fit;
