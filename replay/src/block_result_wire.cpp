@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/src/network_pump.hpp"
 
 namespace rr::replay {

@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 
 namespace rr::replay {
 

@@ -7,7 +7,7 @@
 
 #include "platform/freed_memory.hpp"
 #include "replay/copy_route.hpp"
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 
 namespace rr::replay {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/src/network_lower_bound.hpp"
 #include "replay/src/network_pump.hpp"
 #include "replay/src/part_records.hpp"

@@ -11,7 +11,7 @@
 
 #include "core/saturating.hpp"
 #include "replay/replayed_edges.hpp"
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 
 namespace rr::replay {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/src/part_mail.hpp"
 
 namespace rr::replay {

@@ -10,7 +10,7 @@
 #include "replay/src/assemble_result.hpp"
 #include "replay/src/block_protocol.hpp"
 #include "replay/src/block_result_wire.hpp"
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/src/engine.hpp"
 #include "replay/src/interval_exchange.hpp"
 #include "replay/src/network_pump.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/src/network_pump.hpp"
 
 namespace rr::replay {

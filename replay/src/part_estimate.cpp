@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/src/shared_state.hpp"
 
 namespace rr::replay {

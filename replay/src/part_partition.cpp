@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "replay/src/block_mail.hpp"
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/task_timing.hpp"
 #include "replay/timing_rules.hpp"
 

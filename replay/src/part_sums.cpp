@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/saturating.hpp"
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/src/network_pump.hpp"
 
 namespace rr::replay {

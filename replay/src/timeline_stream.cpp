@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "replay/replay_engine.hpp"
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/src/network_pump.hpp"
 #include "replay/src/rank_part.hpp"
 #include "replay/timeline_order.hpp"

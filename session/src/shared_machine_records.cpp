@@ -4,63 +4,53 @@
 // whole machine. A machine is small beside the graph (16,384 processors at 1,024 nodes), and rank 0 alone merges,
 // so no rank receives more than one machine from each rank.
 #include <algorithm>
-#include <cstring>
 #include <set>
-#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
 #include "machine_models/machine_loader.hpp"
+#include "replay/byte_wire.hpp"
 #include "session/traced_part_machine.hpp"
 
 namespace rr::session {
 
 namespace {
 
-// The records one rank sends, as words: the counts, then each processor (file, id, kind) and memory (file, id,
-// kind, capacity). `file` is the whole trace's index of the first file that lists it.
+// The records one rank sends. `file` is the whole trace's index of the first file that lists the record.
+struct ProcessorEntry {
+  std::uint32_t file;
+  core::ProcessorRecord record;
+};
+struct MemoryEntry {
+  std::uint32_t file;
+  core::MemoryRecord record;
+  std::uint64_t capacity;
+};
 struct MachineMessage {
   std::uint64_t file_nodes = 1, width = 0, nodes = 0;
-  std::vector<std::pair<std::uint32_t, core::ProcessorRecord>> processors;
-  std::vector<std::pair<std::uint32_t, std::pair<core::MemoryRecord, std::uint64_t>>> memories;  // with capacity
+  std::vector<ProcessorEntry> processors;
+  std::vector<MemoryEntry> memories;
 };
 
 std::vector<std::byte> encode(const MachineMessage& m) {
-  std::vector<std::uint64_t> words{m.file_nodes, m.width, m.nodes, m.processors.size(), m.memories.size()};
-  for (const auto& [file, p] : m.processors)
-    words.insert(words.end(), {file, p.id.value(), static_cast<std::uint64_t>(p.kind)});
-  for (const auto& [file, mc] : m.memories)
-    words.insert(words.end(), {file, mc.first.id.value(), static_cast<std::uint64_t>(mc.first.kind), mc.second});
-  std::vector<std::byte> bytes(words.size() * sizeof(std::uint64_t));
-  std::memcpy(bytes.data(), words.data(), bytes.size());
-  return bytes;
+  replay::ByteWriter w;
+  w.put(m.file_nodes);
+  w.put(m.width);
+  w.put(m.nodes);
+  w.put_all<ProcessorEntry>(m.processors);
+  w.put_all<MemoryEntry>(m.memories);
+  return w.take();
 }
 
 MachineMessage decode(const std::vector<std::byte>& bytes) {
-  std::vector<std::uint64_t> words(bytes.size() / sizeof(std::uint64_t));
-  std::memcpy(words.data(), bytes.data(), words.size() * sizeof(std::uint64_t));
-  std::size_t at = 0;
-  auto next = [&] {
-    if (at >= words.size()) throw std::runtime_error("the traced machine's records from another rank are cut short");
-    return words[at++];
-  };
+  replay::ByteReader r(bytes);
   MachineMessage m;
-  m.file_nodes = next();
-  m.width = next();
-  m.nodes = next();
-  const std::uint64_t processors = next(), memories = next();
-  for (std::uint64_t i = 0; i < processors; ++i) {
-    const auto file = static_cast<std::uint32_t>(next());
-    const core::Handle id = core::Handle::make(next());
-    m.processors.push_back({file, {0, id, static_cast<core::ProcessorKind>(next())}});
-  }
-  for (std::uint64_t i = 0; i < memories; ++i) {
-    const auto file = static_cast<std::uint32_t>(next());
-    const core::Handle id = core::Handle::make(next());
-    const auto kind = static_cast<core::MemoryKind>(next());
-    m.memories.push_back({file, {{0, id, kind}, next()}});
-  }
+  m.file_nodes = r.get<std::uint64_t>();
+  m.width = r.get<std::uint64_t>();
+  m.nodes = r.get<std::uint64_t>();
+  m.processors = r.get_all<ProcessorEntry>();
+  m.memories = r.get_all<MemoryEntry>();
   return m;
 }
 
@@ -85,8 +75,10 @@ MachineMessage own_records(const TracePart& trace) {
   m.nodes = nodes.size();
   const core::MachineRecords machine = core::machine_records(records);
   for (const auto& p : machine.processors) m.processors.push_back({first_processor.at(p.id.value()), p});
-  for (std::size_t i = 0; i < machine.memories.size(); ++i)
-    m.memories.push_back({first_memory.at(machine.memories[i].id.value()), {machine.memories[i], machine.memory_capacities[i]}});
+  for (std::size_t i = 0; i < machine.memories.size(); ++i) {
+    const core::MemoryRecord& mem = machine.memories[i];
+    m.memories.push_back({first_memory.at(mem.id.value()), mem, machine.memory_capacities[i]});
+  }
   return m;
 }
 
@@ -101,13 +93,13 @@ MachineMessage merged(const std::vector<MachineMessage>& from_ranks) {
     out.processors.insert(out.processors.end(), m.processors.begin(), m.processors.end());
     out.memories.insert(out.memories.end(), m.memories.begin(), m.memories.end());
   }
-  auto by_file = [](const auto& a, const auto& b) { return a.first < b.first; };
+  auto by_file = [](const auto& a, const auto& b) { return a.file < b.file; };
   std::stable_sort(out.processors.begin(), out.processors.end(), by_file);
   std::stable_sort(out.memories.begin(), out.memories.end(), by_file);
   std::unordered_set<std::uint64_t> seen;
-  std::erase_if(out.processors, [&](const auto& p) { return !seen.insert(p.second.id.value()).second; });
+  std::erase_if(out.processors, [&](const ProcessorEntry& p) { return !seen.insert(p.record.id.value()).second; });
   seen.clear();
-  std::erase_if(out.memories, [&](const auto& m) { return !seen.insert(m.second.first.id.value()).second; });
+  std::erase_if(out.memories, [&](const MemoryEntry& m) { return !seen.insert(m.record.id.value()).second; });
   return out;
 }
 
@@ -141,10 +133,10 @@ SharedMachine share_machine_records(const TracePart& trace, graph::RankExchange&
   const MachineMessage whole = decode(exchange.all_to_all(std::move(back))[0]);
   out.source.file_nodes = static_cast<std::uint32_t>(whole.file_nodes);
   out.source.width = static_cast<core::IdWidth>(whole.width);
-  for (const auto& [file, p] : whole.processors) out.source.machine.processors.push_back(p);
-  for (const auto& [file, mc] : whole.memories) {
-    out.source.machine.memories.push_back(mc.first);
-    out.source.machine.memory_capacities.push_back(mc.second);
+  for (const ProcessorEntry& p : whole.processors) out.source.machine.processors.push_back(p.record);
+  for (const MemoryEntry& m : whole.memories) {
+    out.source.machine.memories.push_back(m.record);
+    out.source.machine.memory_capacities.push_back(m.capacity);
   }
   out.nodes = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(whole.nodes));
   return out;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "replay/part_exchange.hpp"
-#include "replay/src/byte_wire.hpp"
+#include "replay/byte_wire.hpp"
 #include "replay/src/network_pump.hpp"
 
 namespace rr::replay {
