@@ -42,7 +42,7 @@ std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, b
   if (!mapping.moves.empty()) return "function moves do not run from parts";
   if (mapping.fold != 0 || mapping.nodes.rule != machine::NodeMapRule::cyclic) return "a fold or node map does not run from parts";
   if (model->node.cores > 0) return "the model's nodes share cores";
-  if (model->runtime.processor_start_ns > 0) return "the model's processors start up";
+  if (model->runtime.starts_up()) return "the model's processors start up";
   if (in.trace.size() == 1 && packed::is_packed_trace(in.trace.front()))
     return PartsPlan{{}, in.trace.front(), std::move(*model), std::move(*settings), traced};
   auto files = session::files_by_node(in.trace);

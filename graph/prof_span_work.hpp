@@ -2,6 +2,7 @@
 // process had cores (docs/replay.md, "Cores").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -22,7 +23,7 @@ struct SilentWindow {
 // that take a core in the replay: work on CPU, utility and I/O processors (tasks, meta-tasks, messages) and Realm's
 // background work (dependent partitioning). The program's own thread, the profiler's responses and GPU tasks take
 // none, and lose nothing. The start-ups in `windows` are no one's work either: the processor starting up did its
-// start-up then, and the threads that ran meanwhile waited for the runtime it held (startup_stall_ns keeps what
+// start-up then, and the threads that ran meanwhile waited for the runtime it held (measured_start_ups keeps what
 // their spinning cost the start-up). cores 0: nothing is lost.
 std::vector<core::TimeNs> span_time_not_worked(const core::ProfileRecords& profile, std::uint32_t cores,
                                                const std::vector<SilentWindow>& windows = {});
@@ -33,9 +34,19 @@ std::vector<core::TimeNs> span_time_not_worked(const core::ProfileRecords& profi
 // start-up").
 inline constexpr core::TimeNs kStartupSilenceNs = 20'000'000;
 std::vector<SilentWindow> silent_windows(const core::ProfileRecords& profile);
-// The length of one processor's start-up: the mean of a log's start-up silences (silent_windows), as long as each
-// took in the traced run (with the threads that spun beside it, waiting for the runtime it held). 0 when none.
-core::TimeNs startup_stall_ns(const std::vector<SilentWindow>& windows);
+// What the logs measured of processor start-ups (silent_windows of each log), as long as each took in the traced
+// run (with the threads that spun beside it, waiting for the runtime it held).
+struct MeasuredStartUps {
+  // A node's k-th start-up: the k-th silence of the log, or the (lower) median over the logs that have a k-th.
+  std::vector<core::TimeNs> in_order;
+  // A start-up no log measured (a what-if with more processors) is a later one: the lower median of the silences
+  // after each log's first (the first also holds the process's own start), or of the firsts when no log has more.
+  // A start-up is only ever lengthened, by threads that spin beside it on too few cores, so of two the shorter
+  // counts, and one slowed start-up does not lengthen the ones the log did not measure. 0 when there is none.
+  core::TimeNs typical = 0;
+  std::size_t silences = 0;
+};
+MeasuredStartUps measured_start_ups(const std::vector<std::vector<SilentWindow>>& windows_by_log);
 // How much of [from, to) lies in the windows (sorted, disjoint).
 core::TimeNs silent_overlap(const std::vector<SilentWindow>& windows, core::TimeNs from, core::TimeNs to);
 

@@ -2,6 +2,7 @@
 // operations (task busy time, transfer time) and never sees the event graph.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -66,9 +67,23 @@ struct RuntimeCosts {
   TimeNs trigger_remote_ns = 0;       // extra for an event seen on another node (on top of network latency)
   TimeNs merge_ns = 0;                // a merge fires this long after its last input
   TimeNs barrier_arrival_ns = 0;      // an arrival takes effect this long after it is made
-  // A CPU or utility processor's first task starts after its processor's start-up, this much work, which the
-  // processors of a node do one after another, as the Legion Prof logs show (docs/replay.md, "Processor start-up").
+  // A CPU or utility processor's first task starts after its processor's start-up, which freezes its node for this
+  // long; the processors of a node start up one after another, as the Legion Prof logs show (docs/replay.md,
+  // "Processor start-up").
   TimeNs processor_start_ns = 0;
+  // The lengths of a node's first start-ups, in the order they come; the later ones take processor_start_ns. The
+  // traced machine lists the start-ups its log measured, so that each keeps its own length where the run had it.
+  std::vector<TimeNs> processor_starts_ns;
+
+  // Whether processors start up at all.
+  bool starts_up() const {
+    return processor_start_ns > 0 || std::any_of(processor_starts_ns.begin(), processor_starts_ns.end(),
+                                                 [](TimeNs t) { return t > 0; });
+  }
+  // The length of a node's k-th start-up (from 0).
+  TimeNs start_up_ns(std::size_t k) const {
+    return k < processor_starts_ns.size() ? processor_starts_ns[k] : processor_start_ns;
+  }
 };
 
 // What one model node (one process, a Realm address space) has besides its processors.

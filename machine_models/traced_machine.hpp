@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/trace_records.hpp"
 
@@ -39,8 +40,10 @@ struct TracedFacts {
   std::array<std::optional<MeasuredValue>, 3> segment_overhead_ns;
   // The cores each traced process had (--traced-cores: the user says it; no log records it).
   std::optional<MeasuredValue> cores;
-  // Legion Prof with --traced-cores: the length of one processor's start-up (graph::startup_stall_ns).
+  // Legion Prof with --traced-cores: the length of a processor's start-up that the log did not measure, and of each
+  // that it did, in order (graph::measured_start_ups).
   std::optional<MeasuredValue> processor_start_ns;
+  std::vector<std::int64_t> processor_starts_ns;
 };
 
 // What the traced machine's text is written from: the machine the trace logged and the nodes its files are of. A

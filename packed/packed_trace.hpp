@@ -21,11 +21,12 @@
 
 namespace rr::packed {
 
-// Version 6 adds the node index (each node's vertices as runs of ids) and checksums the graph's arrays by blocks,
+// Version 7 keeps the length of each start-up the traced machine measured, in order (TracedFacts); version 6 adds
+// the node index (each node's vertices as runs of ids) and checksums the graph's arrays by blocks,
 // so that one rank reads its part alone (packed_graph_part.hpp), and puts the findings before the records; version 5
 // keeps every count of lines, records and findings in one array of the stats (core/stats.hpp); version 3 dropped
 // the graph's reverse CSR (EventGraph builds it on first use); version 2 had 32-bit edge offsets.
-inline constexpr std::uint32_t kPackedTraceVersion = 6;
+inline constexpr std::uint32_t kPackedTraceVersion = 7;
 
 // True when `path` is a regular file that begins with the packed trace's signature (a folder, a pipe, a
 // missing file: false; a pipe is never read from here).

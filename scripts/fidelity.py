@@ -281,16 +281,21 @@ CROSS_CONFIG_EXPLANATION = """What moves between configurations, and what the mo
   says how many threads ran at every instant), and `node.cores` shares the target's cores among its threads.
 - **Processor start-up.** Each CPU or utility processor stalls the process once, 40–65 ms, one after another:
   most of what separates one CPU and one utility processor (188 ms) from four and two (376 ms). Nothing
-  progresses during a stall. The log measures the stall; the replay freezes the node once per processor of the
-  target, one stall after another, and work under way waits.
+  progresses during a stall. The log measures each stall; the replay freezes the node once per processor of the
+  target, one stall after another, and work under way waits. The k-th start-up takes the k-th measured length;
+  one the log did not have takes the lower median of the log's start-ups after its first (the first also holds
+  the process's own start: 47–65 ms here, the later ones 41–51 ms but for one slowed by spinning).
 - **What is left.**
   - *Spinning.* A start-up is measured as long as it took in the traced run. Over the eleven one-process
     logs of `data/traces` (these five and the six of `legion-prof`), a start-up with no other thread running
     across it took as long as the log's other such start-ups (41–65 ms on these quiet runs). Of the six with one
     or two threads running across the whole of it, three took 1.7–2.7 times as long as the log's others (on one
     core: one start-up of `circuit_small_cpu2_util1_1core`, beside two threads; the other two on runs recorded
-    under load) and three no longer (two of them on the quiet two-core runs here). So predictions from
-    `circuit_small_cpu2_util1_1core` come out long and predictions into it short. Replaying the spinning was
+    under load) and three no longer (two of them on the quiet two-core runs here). On one core the third
+    start-up of `circuit_small_cpu2_util1_1core` took 127 ms beside two threads that had not reached a wait (the
+    top-level task, and the utility processor mapping the next task), about three times its 46 ms in
+    `circuit_small_cpu2_util1_2cores`, where the top-level task was already waiting. Predictions into it come out
+    short; predictions from it keep that start-up only where the target has a third processor. Replaying the spinning was
     tried: the start-up's work measured as its length times min(1, cores / (1 + threads running across)), and
     in the replay a start-up sharing the cores with the threads running when it begins (at most one, two, or
     all of them): the 20 pairs went to 18.6%, 23.1% and 30.5% mean. The replay's concurrency at a start-up is

@@ -38,6 +38,7 @@ void cost_differences(const machine::MachineModel& a, const machine::MachineMode
   differ(out, "merge", a.runtime.merge_ns, b.runtime.merge_ns, " ns");
   differ(out, "barrier arrival", a.runtime.barrier_arrival_ns, b.runtime.barrier_arrival_ns, " ns");
   differ(out, "processor start-up", a.runtime.processor_start_ns, b.runtime.processor_start_ns, " ns");
+  if (a.runtime.processor_starts_ns != b.runtime.processor_starts_ns) out.push_back("measured start-ups differ");
   differ(out, "default copy size", a.default_copy_bytes, b.default_copy_bytes, " B");
   if (a.wait_frees_processor != b.wait_frees_processor) out.push_back("wait_frees_processor differs");
   if (a.issue_point != b.issue_point) out.push_back("issue point differs");

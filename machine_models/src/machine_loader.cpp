@@ -78,6 +78,22 @@ class TableReader {
                       value_line(*n));
     return *i;
   }
+  // An array of at most `max_count` integers in [min, max]; empty when the key is absent.
+  std::vector<std::int64_t> integers(std::string_view key, std::int64_t min, std::int64_t max, std::size_t max_count) {
+    const toml::node* n = find(key);
+    if (!n) return {};
+    const toml::array* arr = n->as_array();
+    const std::string what = "'" + key_name(key) + "' must be an array of at most " + std::to_string(max_count) +
+                             " integers in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+    if (!arr || arr->size() > max_count) throw LoadError(what, value_line(*n));
+    std::vector<std::int64_t> out;
+    for (const auto& item : *arr) {
+      auto v = item.value_exact<std::int64_t>();
+      if (!v || *v < min || *v > max) throw LoadError(what, value_line(item));
+      out.push_back(*v);
+    }
+    return out;
+  }
   bool boolean(std::string_view key, bool fallback) {
     const toml::node* n = find(key);
     if (!n) return fallback;
@@ -289,6 +305,7 @@ MachineModel read_model(const toml::table& root) {
     m.runtime.merge_ns = r.integer("merge_ns", 0, 0, kMaxCostNs);
     m.runtime.barrier_arrival_ns = r.integer("barrier_arrival_ns", 0, 0, kMaxCostNs);
     m.runtime.processor_start_ns = r.integer("processor_start_ns", 0, 0, kMaxCostNs);
+    m.runtime.processor_starts_ns = r.integers("processor_starts_ns", 0, kMaxCostNs, kMaxProcessorsPerNode);
     m.wait_frees_processor = r.boolean("wait_frees_processor", true);
     std::string issue = r.string("issue_point", std::string("interpolate"));
     if (issue == "interpolate") m.issue_point = IssuePoint::interpolate;

@@ -91,6 +91,11 @@ std::string to_toml(const MachineModel& m, const std::string& header, const std:
   w.value("merge_ns", std::to_string(m.runtime.merge_ns));
   w.value("barrier_arrival_ns", std::to_string(m.runtime.barrier_arrival_ns));
   if (m.runtime.processor_start_ns) w.value("processor_start_ns", std::to_string(m.runtime.processor_start_ns));
+  if (!m.runtime.processor_starts_ns.empty()) {
+    std::string list;
+    for (const TimeNs t : m.runtime.processor_starts_ns) list += (list.empty() ? "" : ", ") + std::to_string(t);
+    w.value("processor_starts_ns", "[" + list + "]");
+  }
   w.value("wait_frees_processor", m.wait_frees_processor ? "true" : "false");
   w.value("issue_point", quoted(issue_point_name(m.issue_point)));
   w.value("default_copy_bytes", std::to_string(m.default_copy_bytes));

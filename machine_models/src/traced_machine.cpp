@@ -189,6 +189,12 @@ std::string traced_machine_toml(const TracedMachineSource& source, const std::st
   if (facts.processor_start_ns)
     t << "processor_start_ns = " << value_or(facts.processor_start_ns, "0", true) << "   # " << tag_or(facts.processor_start_ns, "")
       << "\n";
+  if (!facts.processor_starts_ns.empty()) {
+    t << "processor_starts_ns = [";
+    for (std::size_t k = 0; k < facts.processor_starts_ns.size(); ++k) t << (k ? ", " : "") << facts.processor_starts_ns[k];
+    t << "]   # [T] each start-up the log measured, in the order they came (the median over the logs): a node's first "
+         "start-ups take these lengths\n";
+  }
   t
     << "wait_frees_processor = true   # Realm runs other ready tasks while one waits\n"
     << "issue_point = \"interpolate\"   # action k of K at start + (k+1)/(K+1) x busy\n"

@@ -129,10 +129,10 @@ static_assert(sizeof(parser::ProfileSummary) == 8 * 24 + 3 * 8 + 8 + 2 * 48 + 8 
 template <class A> void fields(A& a, machine::MeasuredValue& m) { a(m.value), a(m.tag), a(m.note); }
 template <class A> void fields(A& a, machine::TracedFacts& f) {
   a(f.median_copy_bytes), a(f.network_latency_ns), a(f.local_bandwidth_gbs), a(f.local_latency_ns);
-  a(f.remote_bandwidth_gbs), a(f.segment_overhead_ns), a(f.cores), a(f.processor_start_ns);
+  a(f.remote_bandwidth_gbs), a(f.segment_overhead_ns), a(f.cores), a(f.processor_start_ns), a(f.processor_starts_ns);
 }
 static_assert(sizeof(machine::MeasuredValue) == 8 + 2 * 32);
-static_assert(sizeof(machine::TracedFacts) == 16 + 9 * sizeof(std::optional<machine::MeasuredValue>));
+static_assert(sizeof(machine::TracedFacts) == 16 + 9 * sizeof(std::optional<machine::MeasuredValue>) + 24);
 
 // ---- graph: what validation found ----
 template <class A> void fields(A& a, graph::Finding& f) {

@@ -45,7 +45,8 @@ class EventEngine final : public Engine {
   std::optional<std::pair<VertexId, core::InputError>> init_block() override {
     procs_.assign(map_.processors().size(), {});
     proc_available_.assign(map_.processors().size(), 0);
-    share_.configure(map_.model_nodes(), model_.node.cores, model_.runtime.processor_start_ns > 0);
+    share_.configure(map_.model_nodes(), model_.node.cores, model_.runtime.starts_up());
+    start_ups_by_node_.assign(model_.runtime.starts_up() ? map_.model_nodes() : 0, 0);
     // An issue's time depends on more than its issuer's start: the engine keeps it for the critical path.
     if (share_.enabled()) r_.issued_at.assign(n_, kNever);
     path_usage_.assign(copies_.path_names.size(), {});
@@ -388,10 +389,11 @@ class EventEngine final : public Engine {
     if (on_a_core) {
       const std::uint32_t node = map_.processors()[p].node;
       // A processor's first work on a core begins with its start-up, which freezes the node (core_share.hpp).
-      if (model_.runtime.processor_start_ns > 0 && !proc.started) {
+      if (!start_ups_by_node_.empty() && !proc.started) {
         proc.started = true;
-        const TimeNs from = share_.freeze(node, now_, model_.runtime.processor_start_ns);
-        r_.start_ups.push_back({node, p, from, from + model_.runtime.processor_start_ns});
+        const TimeNs length = model_.runtime.start_up_ns(start_ups_by_node_[node]++);
+        const TimeNs from = share_.freeze(node, now_, length);
+        r_.start_ups.push_back({node, p, from, from + length});
       }
       start_shared(v, node, running, CoreShare::DueKind::segment_end, p);
       return;
@@ -718,6 +720,7 @@ class EventEngine final : public Engine {
   FirstSegmentQueues first_queues_;
   std::vector<TimeNs> proc_available_;  // eft: when each processor is expected to be free
   CoreShare share_;  // the nodes' cores, when the model limits them or processors start up
+  std::vector<std::uint32_t> start_ups_by_node_;  // start-ups begun on each model node; empty: none start up
   DirtySet dirty_procs_;      // processors to offer work to at the end of this instant
   DirtySet dirty_instances_;  // channel instances likewise
   // channels

@@ -59,7 +59,7 @@ std::optional<std::string> unsupported(std::uint32_t part_rank, const graph::Nod
   for (std::uint32_t n = 0; n < map.traced_nodes(); ++n)
     if (map.fold(n) != n) return "a node map or fold does not run from parts";
   if (model.node.cores > 0) return "the model's nodes share cores, and a node's clock would cross blocks";
-  if (model.runtime.processor_start_ns > 0) return "processors start up, and a node's clock would cross blocks";
+  if (model.runtime.starts_up()) return "processors start up, and a node's clock would cross blocks";
   if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
   return std::nullopt;
 }

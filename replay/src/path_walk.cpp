@@ -84,7 +84,7 @@ TimeNs own_end(const graph::EventGraph& g, const ReplayResult& r, const TaskTimi
 PathWalk::PathWalk(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
                    const ReplayResult& r, std::function<bool(VertexId)> mine, std::uint64_t whole_vertices)
     : g_(g), map_(map), model_(model), r_(r), mine_(std::move(mine)), timing_(g, map, model, r.noise),
-      shared_(model.node.cores > 0 || model.runtime.processor_start_ns > 0),
+      shared_(model.node.cores > 0 || model.runtime.starts_up()),
       longest_(whole_vertices ? whole_vertices : g.vertex_count()) {}
 
 std::optional<PathHandover> PathWalk::from_last(VertexId v) {

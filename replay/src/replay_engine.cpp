@@ -32,7 +32,7 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   // Shared cores and start-ups run one engine: a node's clock would have to cross blocks in the same instant, and
   // the issue times they keep (ReplayResult::issued_at) are set up once, before any block would run.
   // A stop time (ReplayOptions::stop_after_ns) is one engine's: its rounds are the ones it asks about.
-  if (options.execution.blocks < 2 || model.node.cores > 0 || model.runtime.processor_start_ns > 0 ||
+  if (options.execution.blocks < 2 || model.node.cores > 0 || model.runtime.starts_up() ||
       options.stop_after_ns != kNoStop) {
     copy_error = plan_copies(g, map, model, shared);
     if (!copy_error) init_shared(g, map, noise, shared);

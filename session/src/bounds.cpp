@@ -82,6 +82,14 @@ RunBound resource_bound(const machine::MachineModel& model, const machine::Mappi
       b.change = "start-ups half as long";
       b.changed.runtime.processor_start_ns = model.runtime.processor_start_ns / 2;
       b.overrides.push_back("runtime.processor_start_ns=" + std::to_string(b.changed.runtime.processor_start_ns));
+      if (!model.runtime.processor_starts_ns.empty()) {
+        std::string list;
+        for (TimeNs& t : b.changed.runtime.processor_starts_ns) {
+          t /= 2;
+          list += (list.empty() ? "" : ",") + std::to_string(t);
+        }
+        b.overrides.push_back("runtime.processor_starts_ns=[" + list + "]");
+      }
       break;
     case PathResource::Type::other: break;
   }

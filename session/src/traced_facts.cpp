@@ -1,6 +1,6 @@
 // What a trace measured of the machine it ran on, for its traced machine: the median copy size from the graph, what
 // a Legion Prof log measured on its observed timeline (machine::add_prof_facts), and with --traced-cores the
-// length of a processor's start-up, read off the logs' start-up silences (which the graph's Legion Prof build
+// lengths of the processors' start-ups, read off the logs' start-up silences (which the graph's Legion Prof build
 // finds too, so it is measured here and not in machine_models, which never sees the graph).
 #include <algorithm>
 #include <cstdio>
@@ -15,24 +15,21 @@ namespace rr::session {
 
 namespace {
 
-// With the traced cores known (--traced-cores): the length of a processor's start-up, the median over the logs of
-// their mean start-up silence (graph::startup_stall_ns). Nothing when no log has one.
+// With the traced cores known (--traced-cores): the lengths of the start-ups the logs measured, in order, and of one
+// they did not (graph::measured_start_ups). Nothing when no log has one.
 void add_processor_start(const core::TraceRecords& trace, machine::TracedFacts& facts) {
   if (trace.format != core::TraceFormat::legion_prof) return;
-  std::vector<core::TimeNs> stalls;
-  std::size_t silences = 0;
-  for (const auto& f : trace.files) {
-    const std::vector<graph::SilentWindow> windows = graph::silent_windows(f.profile);
-    silences += windows.size();
-    if (const core::TimeNs stall = graph::startup_stall_ns(windows); stall > 0) stalls.push_back(stall);
-  }
-  if (stalls.empty()) return;
-  std::sort(stalls.begin(), stalls.end());
+  std::vector<std::vector<graph::SilentWindow>> windows;
+  for (const auto& f : trace.files) windows.push_back(graph::silent_windows(f.profile));
+  const graph::MeasuredStartUps measured = graph::measured_start_ups(windows);
+  if (measured.silences == 0) return;
   char note[200];
   std::snprintf(note, sizeof note,
-                "the mean length of the log's %.0f start-up silence(s) of 20 ms or more, one per processor",
-                static_cast<double>(silences));
-  facts.processor_start_ns = machine::MeasuredValue{static_cast<double>(stalls[stalls.size() / 2]), "[T]", note};
+                "the median length of the log's %.0f start-up silence(s) of 20 ms or more, one per processor: a "
+                "start-up the log did not measure",
+                static_cast<double>(measured.silences));
+  facts.processor_start_ns = machine::MeasuredValue{static_cast<double>(measured.typical), "[T]", note};
+  facts.processor_starts_ns.assign(measured.in_order.begin(), measured.in_order.end());
 }
 
 }  // namespace

@@ -111,14 +111,14 @@ flip "$good" "$tmp/graph.rrg" $((size - 100)); expect_error "$tmp/graph.rrg" "da
 flip "$good" "$tmp/parts.rrg" 900; expect_error "$tmp/parts.rrg" "damaged: the checksum of the trace's records"
 { cat "$good"; printf 'x'; } > "$tmp/longer.rrg"; expect_error "$tmp/longer.rrg" "damaged: the header says $size bytes, the file has $((size + 1))"
 # Another version: the version field raised (the header checksum no longer matters once the version differs).
-cp "$good" "$tmp/v7.rrg"; printf '\007' | dd of="$tmp/v7.rrg" bs=1 seek=8 conv=notrunc status=none
-expect_error "$tmp/v7.rrg" "format version 7; this realm-replay reads version 6: pack the trace again"
-# ...and older ones: version 5 had no node index, version 4 kept an array per kind of count, not one of the stats,
-# version 3 had no traced cores among the facts, version 2 held the reverse CSR too, version 1 had 64-bit edge
-# offsets.
-for old in 5 4 3 2 1; do
+cp "$good" "$tmp/v8.rrg"; printf '\010' | dd of="$tmp/v8.rrg" bs=1 seek=8 conv=notrunc status=none
+expect_error "$tmp/v8.rrg" "format version 8; this realm-replay reads version 7: pack the trace again"
+# ...and older ones: version 6 kept one start-up length, not each measured one, version 5 had no node index,
+# version 4 kept an array per kind of count, not one of the stats, version 3 had no traced cores among the facts,
+# version 2 held the reverse CSR too, version 1 had 64-bit edge offsets.
+for old in 6 5 4 3 2 1; do
   cp "$good" "$tmp/v$old.rrg"; printf "\\00$old" | dd of="$tmp/v$old.rrg" bs=1 seek=8 conv=notrunc status=none
-  expect_error "$tmp/v$old.rrg" "format version $old; this realm-replay reads version 6: pack the trace again"
+  expect_error "$tmp/v$old.rrg" "format version $old; this realm-replay reads version 7: pack the trace again"
 done
 # A packed trace is a whole trace: given with other files, it is named.
 expect_error_with() { if "$bin" validate -q "$@" > /dev/null 2> "$tmp/err"; then echo "FAIL: read"; exit 1; fi; }

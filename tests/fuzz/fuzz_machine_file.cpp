@@ -1,6 +1,7 @@
 // libFuzzer target: arbitrary bytes as a machine file, the lines after a "\n--set\n" separator as --set
 // overrides. The loader must give a model or an InputError: never a crash, a hang or another exception. A model
 // it accepts must hold its documented ranges (machine_limits.hpp) and survive a round trip through the writer.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +23,9 @@ bool in_range(const MachineModel& m) {
   if (!cost(m.network_latency_ns) || !cost(m.runtime.task_launch_ns) || !cost(m.runtime.merge_ns) ||
       !cost(m.runtime.trigger_local_ns) || !cost(m.runtime.trigger_remote_ns) || !cost(m.runtime.barrier_arrival_ns) ||
       !cost(m.runtime.processor_start_ns) || m.node.cores > static_cast<std::uint32_t>(rr::machine::kMaxCoresPerNode))
+    return false;
+  if (m.runtime.processor_starts_ns.size() > static_cast<std::size_t>(rr::machine::kMaxProcessorsPerNode) ||
+      !std::all_of(m.runtime.processor_starts_ns.begin(), m.runtime.processor_starts_ns.end(), cost))
     return false;
   for (const auto& c : m.channels)
     if (!std::isfinite(c.bytes_per_ns) || c.bytes_per_ns < rr::machine::kMinBandwidthGbs ||

@@ -57,7 +57,7 @@ TEST(SpanWork, TheGraphTakesTheWorkAsTaskTime) {
 // Start-up silences: CPU0's first task runs 0..100 ms with nothing else logged from 10 to 70 ms (a silence in its
 // first item: a start-up); later, its second task runs alone 200..300 ms with nothing logged from 210 to 290 (a
 // silence too, but not in a first item: not a start-up). The utility processor's first meta-task runs 100..101 and
-// the silence after its stop, 101..140, is its start-up. A start-up lasts the silences' mean: (60 + 39) / 2 = 49.5 ms.
+// the silence after its stop, 101..140, is its start-up. The start-ups measured take 60 and 39 ms, in that order.
 TEST(SpanWork, StartUpSilencesAreThoseOfAProcessorsFirstItem) {
   constexpr TimeNs ms = 1'000'000;
   auto p = with_processors();
@@ -74,10 +74,33 @@ TEST(SpanWork, StartUpSilencesAreThoseOfAProcessorsFirstItem) {
   EXPECT_EQ(windows[1].from, 101 * ms);
   EXPECT_EQ(windows[1].to, 140 * ms);
   EXPECT_EQ(windows[1].processor, kUtil0);
-  EXPECT_EQ(startup_stall_ns(windows), 49'500'000);
+  const MeasuredStartUps measured = measured_start_ups({windows});
+  EXPECT_EQ(measured.in_order, (std::vector<TimeNs>{60 * ms, 39 * ms}));
+  EXPECT_EQ(measured.silences, 2u);
+  EXPECT_EQ(measured.typical, 39 * ms);  // a later start-up: the one after the first
   // The start-up is no work of CPU0's first task: 60 ms of its 100 were not worked.
   EXPECT_EQ(span_time_not_worked(p, 1, windows)[0], 60 * ms);
   EXPECT_EQ(silent_overlap(windows, 0, 120 * ms), 60 * ms + 19 * ms);
+}
+
+// Several logs (processes): a node's k-th start-up is the lower median of the logs' k-th silences, over the logs
+// that have one. A start-up none measured is a later one: the lower median of the silences after each log's first,
+// which one long silence (a start-up slowed by threads spinning beside it) does not move as the mean would.
+TEST(SpanWork, MeasuredStartUpsKeepTheirOrderAndTheTypicalOneIsALaterOnesMedian) {
+  constexpr TimeNs ms = 1'000'000;
+  auto window = [](TimeNs from, TimeNs length) { return SilentWindow{from, from + length, 1}; };
+  const MeasuredStartUps m = measured_start_ups(
+      {{window(0, 60 * ms), window(100 * ms, 39 * ms), window(200 * ms, 200 * ms), window(500 * ms, 45 * ms)},
+       {window(0, 50 * ms), window(100 * ms, 41 * ms)},
+       {}});
+  // k = 0: 60 and 50 (the shorter); k = 1: 39 and 41; k = 2: 200; k = 3: 45.
+  EXPECT_EQ(m.in_order, (std::vector<TimeNs>{50 * ms, 39 * ms, 200 * ms, 45 * ms}));
+  EXPECT_EQ(m.silences, 6u);
+  EXPECT_EQ(m.typical, 41 * ms);  // of the later 39, 41, 45 and 200; their mean would be 81 ms
+  // A log of one start-up: it is the typical one too.
+  EXPECT_EQ(measured_start_ups({{window(0, 55 * ms)}}).typical, 55 * ms);
+  EXPECT_EQ(measured_start_ups({{}, {}}).silences, 0u);
+  EXPECT_EQ(measured_start_ups({{}, {}}).typical, 0);
 }
 
 }  // namespace

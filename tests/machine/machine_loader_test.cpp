@@ -97,6 +97,25 @@ TEST(MachineLoader, NodeCoresAreOptionalSetAndWrittenBack) {
   }
 }
 
+// The start-ups a log measured are a list of lengths; anything else is refused, naming the key.
+TEST(MachineLoader, MeasuredStartUpsAreAListOfLengths) {
+  auto listed = parse_machine(read(kMachines + "titan.toml"), "titan", {"runtime.processor_starts_ns=[5, 0, 7]"});
+  ASSERT_TRUE(listed.ok()) << listed.error().to_string();
+  EXPECT_EQ(listed->runtime.processor_starts_ns, (std::vector<TimeNs>{5, 0, 7}));
+  EXPECT_TRUE(listed->runtime.starts_up());
+  EXPECT_EQ(listed->runtime.start_up_ns(1), 0);
+  EXPECT_EQ(listed->runtime.start_up_ns(3), 0);  // past the list: processor_start_ns
+  auto none = parse_machine(read(kMachines + "titan.toml"), "titan", {"runtime.processor_starts_ns=[0, 0]"});
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->runtime.starts_up());
+  for (const char* bad : {"runtime.processor_starts_ns=5", "runtime.processor_starts_ns=[-1]",
+                          "runtime.processor_starts_ns=[1.5]", "runtime.processor_starts_ns=[\"a\"]"}) {
+    auto m = parse_machine(read(kMachines + "titan.toml"), "titan", {bad});
+    ASSERT_FALSE(m.ok()) << bad;
+    EXPECT_NE(m.error().to_string().find("runtime.processor_starts_ns"), std::string::npos) << m.error().to_string();
+  }
+}
+
 TEST(MachineLoader, UnknownKeyNamesFileLineAndKey) {
   auto bad = titan_with("count = 12", "count = 12\nsped = 2.0");
   ASSERT_FALSE(bad.ok());
@@ -219,6 +238,8 @@ void expect_same_model(const MachineModel& a, const MachineModel& b, const std::
   EXPECT_EQ(a.runtime.trigger_remote_ns, b.runtime.trigger_remote_ns) << what;
   EXPECT_EQ(a.runtime.merge_ns, b.runtime.merge_ns) << what;
   EXPECT_EQ(a.runtime.barrier_arrival_ns, b.runtime.barrier_arrival_ns) << what;
+  EXPECT_EQ(a.runtime.processor_start_ns, b.runtime.processor_start_ns) << what;
+  EXPECT_EQ(a.runtime.processor_starts_ns, b.runtime.processor_starts_ns) << what;
   EXPECT_EQ(a.wait_frees_processor, b.wait_frees_processor) << what;
   EXPECT_EQ(a.issue_point, b.issue_point) << what;
   EXPECT_EQ(a.default_copy_bytes, b.default_copy_bytes) << what;
@@ -227,7 +248,9 @@ void expect_same_model(const MachineModel& a, const MachineModel& b, const std::
 TEST(MachineWriter, WhatItWritesReadsBackTheSame) {
   for (const char* name : {"titan.toml", "titan_fastgpu.toml", "modern_multigpu.toml"}) {
     auto m = load_machine(kMachines + name, {"processors.cpu.function_speed.7=2.5", "processors.gpu.per_node=[1, 0, 3]",
-                                             "processors.cpu.speed=0.3333333333333333"});
+                                             "processors.cpu.speed=0.3333333333333333",
+                                             "runtime.processor_start_ns=40000000",
+                                             "runtime.processor_starts_ns=[61000000, 45000000, 130000000]"});
     ASSERT_TRUE(m.ok()) << m.error().to_string();
     const std::string text = to_toml(*m, "a header\nof two lines", {{"network.latency_ns", "fitted"}});
     EXPECT_NE(text.find("latency_ns = " + std::to_string(m->network_latency_ns) + "   # fitted"), std::string::npos);

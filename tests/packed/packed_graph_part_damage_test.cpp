@@ -112,7 +112,8 @@ TEST_F(DamagedPackedParts, AnOlderVersionIsPackedAgain) {
   const std::uint32_t five = 5;
   std::memcpy(f.data() + 8, &five, sizeof five);
   const Errors e = read(f);
-  EXPECT_NE(e.open.find("a packed trace of format version 5; this realm-replay reads version 6: pack the trace again"),
+  EXPECT_NE(e.open.find("a packed trace of format version 5; this realm-replay reads version " +
+                        std::to_string(kPackedTraceVersion) + ": pack the trace again"),
             std::string::npos) << e.open;
   EXPECT_NE(e.whole.find("pack the trace again"), std::string::npos) << e.whole;
 }

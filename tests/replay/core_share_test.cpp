@@ -131,6 +131,28 @@ TEST(ReplayStartUp, StartUpsFreezeTheNodeOneAfterAnother) {
   EXPECT_EQ(shared.end_of(graph::OpKind::task, 0x20000003, 1), 40000);
 }
 
+// The start-ups a log measured keep their lengths, in the order they come on a node; a later one takes the typical
+// length: with [2, 7] us measured and 4 us typical, node 0's three CPUs start 10 us tasks at 0 and start up 0..2,
+// 2..9 and 9..13, so all three tasks run 13..23. A what-if with fewer processors has fewer start-ups: the first ones.
+TEST(ReplayStartUp, MeasuredStartUpsComeInOrderThenTheTypicalOne) {
+  const std::vector<std::string> lines = {"Processor: 80000003 1", task(1, "80000000", "(20000001,1)"),
+                                          task(2, "80000001", "(20000002,1)"), task(3, "80000003", "(20000003,1)"),
+                                          "Task Time: (20000001,1) 10", "Task Time: (20000002,1) 10",
+                                          "Task Time: (20000003,1) 10"};
+  auto r = replay_lines(lines, {"processors.cpu.count=3", "runtime.processor_start_ns=4000",
+                                "runtime.processor_starts_ns=[2000, 7000]"});
+  ASSERT_EQ(r.run.result.start_ups.size(), 3u);
+  const std::vector<std::pair<TimeNs, TimeNs>> expected = {{0, 2000}, {2000, 9000}, {9000, 13000}};
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(r.run.result.start_ups[k].from, expected[k].first) << k;
+    EXPECT_EQ(r.run.result.start_ups[k].to, expected[k].second) << k;
+  }
+  EXPECT_EQ(r.run.result.makespan_ns, 23000);
+  // Only measured start-ups (no typical length): the third processor starts at once.
+  auto measured_only = replay_lines(lines, {"processors.cpu.count=3", "runtime.processor_starts_ns=[2000, 7000]"});
+  EXPECT_EQ(measured_only.run.result.makespan_ns, 19000);
+}
+
 // Work under way stands still while another processor starts up: CPU 0 starts up 0..5 and runs task 1 5..15; tasks
 // 2 (CPU 1) and 3 (CPU 0) wait for it. At 15 task 3 starts on CPU 0, which has started, and task 2 on CPU 1, whose
 // start-up freezes the node 15..20: both run 20..30. The critical path names the start-ups: 10 of the 30 us.

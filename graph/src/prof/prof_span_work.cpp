@@ -158,12 +158,25 @@ std::vector<SilentWindow> silent_windows(const core::ProfileRecords& p) {
   return out;
 }
 
-TimeNs startup_stall_ns(const std::vector<SilentWindow>& windows) {
-  if (windows.empty()) return 0;
-  // The mean, not the median: the start-ups the replay adds then take as long in all as the silences it took out.
-  double sum = 0;
-  for (const SilentWindow& s : windows) sum += static_cast<double>(s.to - s.from);
-  return static_cast<TimeNs>(std::llround(sum / static_cast<double>(windows.size())));
+MeasuredStartUps measured_start_ups(const std::vector<std::vector<SilentWindow>>& windows_by_log) {
+  // The lower median: of two, the shorter, since a start-up is only ever lengthened (by threads spinning beside it).
+  auto median = [](std::vector<TimeNs> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? TimeNs{0} : v[(v.size() - 1) / 2];
+  };
+  MeasuredStartUps out;
+  std::vector<TimeNs> firsts, later;
+  for (std::size_t k = 0;; ++k) {
+    std::vector<TimeNs> kth;
+    for (const auto& windows : windows_by_log)
+      if (k < windows.size()) kth.push_back(windows[k].to - windows[k].from);
+    if (kth.empty()) break;
+    (k == 0 ? firsts : later).insert((k == 0 ? firsts : later).end(), kth.begin(), kth.end());
+    out.silences += kth.size();
+    out.in_order.push_back(median(std::move(kth)));
+  }
+  out.typical = median(later.empty() ? std::move(firsts) : std::move(later));
+  return out;
 }
 
 TimeNs silent_overlap(const std::vector<SilentWindow>& windows, TimeNs from, TimeNs to) {
