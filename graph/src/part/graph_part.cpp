@@ -2,7 +2,6 @@
 #include "graph/graph_part.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -22,10 +21,6 @@ std::size_t GraphPart::local(VertexId v) const {
 }
 
 namespace part_detail {
-
-namespace {
-constexpr std::byte kGoing{0}, kFailed{1};
-}  // namespace
 
 GraphPart PartBuilder::build() {
   try {
@@ -50,11 +45,12 @@ GraphPart PartBuilder::build() {
     part.findings.pre_first_phase_references = pre_first_phase_references_;
     traffic_.phases = phase_keys_.size();
     traffic_.waiting_tasks = waits_before_.size();
+    traffic_.bytes_sent = channel_.bytes_sent();
     part.traffic = traffic_;
     return part;
   } catch (const std::exception& e) {
     // The others wait for this rank's next message: a failure in its place stops them too.
-    send_failure(e.what());
+    channel_.send_failure(e.what());
     throw;
   }
 }
@@ -64,36 +60,8 @@ std::uint32_t PartBuilder::home_of(const core::EventKey& e) const {
   return owner_of_node(owner_node(e.id()));
 }
 
-// Every message starts with whether its sender is still going (WireWriter writes it); a failed rank's message says
-// why it stopped. This rank's own entry is what it gave, unread here: a step keeps its own share as it is.
 std::vector<std::vector<std::byte>> PartBuilder::exchange(std::vector<std::vector<std::byte>> to_each) {
-  for (std::uint32_t r = 0; r < to_each.size(); ++r)
-    if (r != rank()) {
-      if (to_each[r].empty()) to_each[r].push_back(kGoing);
-      traffic_.bytes_sent += to_each[r].size();
-    }
-  std::vector<std::vector<std::byte>> from_each = exchange_.all_to_all(std::move(to_each));
-  for (std::uint32_t r = 0; r < from_each.size(); ++r) {
-    if (r == rank()) continue;
-    const std::vector<std::byte>& bytes = from_each[r];
-    if (bytes.empty()) throw std::runtime_error("part build: rank " + std::to_string(r) + " sent an empty message");
-    if (bytes.front() == kFailed) {
-      failure_sent_ = true;  // the failed rank told every rank itself
-      const auto* text = reinterpret_cast<const char*>(bytes.data() + 1);
-      throw std::runtime_error("rank " + std::to_string(r) + " of " + std::to_string(exchange_.ranks()) +
-                               " stopped building its part of the graph: " + std::string(text, bytes.size() - 1));
-    }
-  }
-  return from_each;
-}
-
-void PartBuilder::send_failure(const std::string& what) {
-  if (failure_sent_) return;
-  failure_sent_ = true;
-  std::vector<std::byte> bytes(what.size() + 1);
-  bytes[0] = kFailed;
-  std::memcpy(bytes.data() + 1, what.data(), what.size());
-  exchange_.send_to_all(bytes);
+  return channel_.exchange(std::move(to_each));
 }
 
 }  // namespace part_detail

@@ -21,6 +21,7 @@
 
 #include "graph/graph_part.hpp"
 #include "graph/src/finding_log.hpp"
+#include "graph/src/part/part_channel.hpp"
 #include "platform/freed_memory.hpp"
 
 namespace rr::graph::part_detail {
@@ -171,7 +172,6 @@ class PartBuilder {
   std::uint32_t home_of(const core::EventKey& e) const;
   // Sends each rank its message and returns each rank's, checking that no rank failed.
   std::vector<std::vector<std::byte>> exchange(std::vector<std::vector<std::byte>> to_each);
-  void send_failure(const std::string& what);
 
   // part_layout.cpp
   void lay_out();
@@ -206,7 +206,7 @@ class PartBuilder {
   const BuildOptions& options_;
   const std::function<void(const char*)>& after_step_;
   FindingLog log_;
-  bool failure_sent_ = false;
+  PartChannel channel_{exchange_};
   PartTraffic traffic_;
   platform::FreedMemory freed_;  // what freeing records and notes gave back, handed to the system as it goes
 

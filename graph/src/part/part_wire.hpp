@@ -1,7 +1,7 @@
 // The bytes of the part build's exchanges: values and arrays of plain structs, written in order and read back in
 // the same order. Every rank runs the same build, so the layout is the struct's own; a message cut short is an
 // error, never a read past its end. A message's first byte says whether its sender is still going (0, written
-// here) or stopped (PartBuilder::send_failure): written first, so that no byte of the message moves to make room.
+// here) or stopped (PartChannel::send_failure): written first, so that no byte of the message moves to make room.
 #pragma once
 
 #include <algorithm>
