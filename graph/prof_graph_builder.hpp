@@ -16,6 +16,10 @@ inline constexpr std::uint32_t kMetaFunction = 0x40000000u;
 inline constexpr std::uint32_t kPartitionFunction = 0x60000000u;
 inline constexpr std::uint32_t kProfilerFunction = 0x70000000u;
 
+// A delay between an operation's recorded inputs and its readiness that is kept even though every input is
+// recorded: longer than the runtime's own latency by far (a message, a meta-task's dispatch: microseconds).
+inline constexpr core::TimeNs kUnexplainedStallNs = 1'000'000;
+
 BuildResult build_profile_graph(const core::TraceRecords& trace, const BuildOptions& options = {});
 
 }  // namespace rr::graph

@@ -511,10 +511,6 @@ class ProfBuilder {
       for (SilentWindow& s : windows) s = {std::max<TimeNs>(0, s.from - origin), std::max<TimeNs>(0, s.to - origin), s.processor};
   }
 
-  // A delay between an operation's recorded inputs and its readiness that is kept even though every input is
-  // recorded: longer than the runtime's own latency by far (a message, a meta-task's dispatch: microseconds).
-  static constexpr TimeNs kUnexplainedStallNs = 1'000'000;
-
   // An operation that waits, directly or through pass-through vertices, on an event no record produces: in the
   // traced run it became ready some time after its recorded inputs had fired and it had been launched. That
   // time is kept as a delay after them (docs/legion-prof.md), not as an absolute time: on a faster machine the
