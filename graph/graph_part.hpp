@@ -76,6 +76,13 @@ struct GraphPart {
   // none, so the caller lays here those of the names file the whole trace is read with (names.toml beside it); the
   // replay from parts gives them to the rank's graph. Empty: functions are printed by id.
   FunctionNames function_names;
+  // What a Legion Prof log adds (EventGraph's timestamped facts), indexed like ids; empty for a 2015 Realm trace:
+  std::vector<float> issue_fraction;         // where in its issuer's busy time it was launched; < 0: not known
+  std::vector<std::int64_t> observed_start;  // rebased on observed_origin, as the whole graph's
+  std::vector<std::int64_t> observed_end;
+  std::vector<std::int64_t> external_delay;  // empty when no vertex of the whole graph has one
+  std::int64_t observed_origin = 0;          // the whole trace's, on every rank
+  std::vector<VertexId> outside_work;        // its vertices that are outside work, by whole id, ascending
   // What this rank decided: counts and examples. Summed over ranks, the counts are the whole build's for every
   // finding but cycles, which no rank can see alone.
   GraphFindings findings;

@@ -76,6 +76,8 @@ std::string GraphPart::structure_problem() const {
   for (std::size_t size : {kind.size(), node.size(), event.size(), issuer.size(), position.size(), payload.size(),
                            local_payload.size()})
     if (size != n) return "a per-vertex array whose length is not the vertex count";
+  for (std::size_t size : {issue_fraction.size(), observed_start.size(), observed_end.size(), external_delay.size()})
+    if (size != 0 && size != n) return "a Legion Prof per-vertex array whose length is not the vertex count";
   if (edge_offset.size() != n + 1 || edge_offset[0] != 0) return "successor offsets that do not cover every vertex";
   if (successors.size() != successor_kinds.size() || edge_offset[n] != successors.size())
     return "successor offsets that do not add up to the edge count";
