@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/kinds.hpp"
+#include "core/node_fold.hpp"
 #include "core/result.hpp"
 
 namespace rr::machine {
@@ -66,6 +67,13 @@ struct MappingSpec {
 
   bool moves_function(std::uint32_t f) const;
 };
+
+// Which model node each of `traced_nodes` traced nodes replays on under the mapping's node map and fold (cyclic
+// n -> n mod M, block n -> n·M/N, or the list), M the fold (at most the traced node count under cyclic and block), the
+// list's largest node plus one, or the traced node count. The replay's MachineMap and the split of a graph built in
+// parts both fold by it. An error when a list names fewer traced nodes than the trace has, or a model node past the
+// fold.
+core::Expected<core::NodeFold> fold_nodes(const MappingSpec& mapping, std::uint32_t traced_nodes);
 
 // "FUNC=KIND[:FACTOR]" as --map takes it (KIND: gpu, cpu, utility).
 core::Expected<FunctionMove> parse_move(const std::string& text);

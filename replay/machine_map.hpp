@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/node_fold.hpp"
 #include "core/result.hpp"
 #include "core/trace_records.hpp"
 #include "machine_models/machine_model.hpp"
@@ -37,6 +38,9 @@ class MachineMap {
   // pool.
   static core::Expected<MachineMap> build(const core::TraceRecords& trace, const machine::MachineModel& model,
                                           const machine::MappingSpec& mapping = {});
+
+  // The traced nodes a map of `trace` has: one past the largest node of its files and processors (at least 1).
+  static std::uint32_t traced_node_count(const core::TraceRecords& trace);
 
   std::uint32_t model_nodes() const { return model_nodes_; }
   std::uint32_t traced_nodes() const { return traced_nodes_; }
@@ -67,11 +71,9 @@ class MachineMap {
   // The kind a task of `func` on `traced` runs on under traced or pool placement.
   core::ProcessorKind task_kind(std::uint32_t func, std::uint64_t traced) const;
   MemoryPlace memory(std::uint64_t traced_memory) const;
-  // The model node of a traced node.
-  std::uint32_t fold(std::uint32_t traced_node) const {  // inline: the replay asks twice per edge
-    if (traced_node < node_map_.size()) return node_map_[traced_node];
-    return model_nodes_ ? traced_node % model_nodes_ : 0;
-  }
+  // The model node of a traced node (machine::fold_nodes).
+  std::uint32_t fold(std::uint32_t traced_node) const { return fold_(traced_node); }  // (inline: twice per edge)
+  const core::NodeFold& node_fold() const { return fold_; }
   // Traced processors that had no Processor record (E3 traces): run as CPUs, counted here.
   std::uint64_t unknown_processors() const { return unknown_processors_; }
   // One line per kind and node for reports: "traced node 0 CPU: 2 processor(s) -> model node 0, 2 of its 12".
@@ -92,8 +94,7 @@ class MachineMap {
   std::vector<std::string> changes() const;
 
  private:
-  // Sets model_nodes_ and node_map_ from the mapping's node map and fold, for traced_nodes_ traced nodes.
-  std::optional<core::InputError> map_nodes(const machine::MappingSpec& mapping);
+  static std::uint32_t traced_node_count(const core::TraceRecords& trace, const core::MachineRecords& machine);
   const std::vector<std::uint32_t>& pool(std::uint32_t model_node, core::ProcessorKind kind) const;
   std::uint32_t node_of(std::uint64_t traced) const;
 
@@ -101,7 +102,7 @@ class MachineMap {
   std::uint32_t traced_nodes_ = 0;
   machine::Placement placement_ = machine::Placement::traced;
   machine::MappingSpec mapping_;
-  std::vector<std::uint32_t> node_map_;  // traced node -> model node
+  core::NodeFold fold_;  // traced node -> model node
   std::vector<ModelProcessor> processors_;  // model processors, node-major then kind then index
   std::vector<std::array<std::vector<std::uint32_t>, core::kModelKindCount>> pools_;  // [model node][kind]: its processors
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> targets_;  // traced placement, by traced id

@@ -3,6 +3,7 @@
 
 #include "machine_models/src/toml_file.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -126,6 +127,32 @@ core::Expected<FunctionMove> parse_move(const std::string& text) {
     m.factor = v;
   }
   return m;
+}
+
+core::Expected<core::NodeFold> fold_nodes(const MappingSpec& mapping, std::uint32_t traced_nodes) {
+  const NodeMap& nodes = mapping.nodes;
+  const std::uint32_t n = traced_nodes;
+  core::NodeFold fold;
+  if (nodes.rule == NodeMapRule::list) {
+    if (nodes.list.size() < n)
+      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
+                              "the node map lists " + std::to_string(nodes.list.size()) + " traced node(s); the trace has " +
+                                  std::to_string(n)};
+    fold.model_nodes = n == 0 ? 1 : *std::max_element(nodes.list.begin(), nodes.list.begin() + n) + 1;
+    if (mapping.fold && mapping.fold < fold.model_nodes)
+      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
+                              "the node map names model node " + std::to_string(fold.model_nodes - 1) +
+                                  " but --fold is " + std::to_string(mapping.fold)};
+    if (mapping.fold) fold.model_nodes = mapping.fold;
+    fold.of_traced.assign(nodes.list.begin(), nodes.list.begin() + n);
+    return fold;
+  }
+  fold.model_nodes = mapping.fold ? std::min(mapping.fold, n) : n;
+  for (std::uint32_t t = 0; t < n; ++t)
+    fold.of_traced.push_back(nodes.rule == NodeMapRule::block
+                                 ? static_cast<std::uint32_t>(std::uint64_t{t} * fold.model_nodes / n)
+                                 : t % fold.model_nodes);
+  return fold;
 }
 
 core::Expected<NodeMap> parse_node_map(const std::string& text) {

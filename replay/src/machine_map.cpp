@@ -25,28 +25,18 @@ core::MemoryKind home_memory(core::ProcessorKind kind) {
 
 // Model nodes and the node map: each traced node's model node, by the list of a node-map file, or cyclic or
 // block over the model's nodes (the traced nodes, or --fold's count).
-std::optional<core::InputError> MachineMap::map_nodes(const machine::MappingSpec& mapping) {
-  const machine::NodeMap& nodes = mapping.nodes;
-  const std::uint32_t n = traced_nodes_;
-  if (nodes.rule == machine::NodeMapRule::list) {
-    if (nodes.list.size() < n)
-      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
-                              "the node map lists " + std::to_string(nodes.list.size()) + " traced node(s); the trace has " +
-                                  std::to_string(n)};
-    model_nodes_ = *std::max_element(nodes.list.begin(), nodes.list.begin() + n) + 1;
-    if (mapping.fold && mapping.fold < model_nodes_)
-      return core::InputError{core::SourceLocation{nodes.source, 0, std::nullopt},
-                              "the node map names model node " + std::to_string(model_nodes_ - 1) + " but --fold is " +
-                                  std::to_string(mapping.fold)};
-    if (mapping.fold) model_nodes_ = mapping.fold;
-    node_map_.assign(nodes.list.begin(), nodes.list.begin() + n);
-  } else {
-    model_nodes_ = mapping.fold ? std::min(mapping.fold, n) : n;
-    for (std::uint32_t t = 0; t < n; ++t)
-      node_map_.push_back(nodes.rule == machine::NodeMapRule::block ? static_cast<std::uint32_t>(std::uint64_t{t} * model_nodes_ / n)
-                                                                    : t % model_nodes_);
-  }
-  return std::nullopt;
+std::uint32_t MachineMap::traced_node_count(const core::TraceRecords& trace) {
+  return traced_node_count(trace, core::machine_records(trace));
+}
+
+std::uint32_t MachineMap::traced_node_count(const core::TraceRecords& trace, const core::MachineRecords& machine) {
+  const core::IdLayout layout =
+      core::IdLayout::for_width(trace.width == core::IdWidth::unknown ? core::IdWidth::bits32 : trace.width);
+  std::uint32_t nodes = 0;
+  for (const auto& f : trace.files)
+    if (f.node >= 0) nodes = std::max(nodes, static_cast<std::uint32_t>(f.node) + 1);
+  for (const auto& p : machine.processors) nodes = std::max(nodes, layout.node_of(p.id.value()) + 1);
+  return std::max(nodes, 1u);
 }
 
 core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, const machine::MachineModel& model,
@@ -60,17 +50,16 @@ core::Expected<MachineMap> MachineMap::build(const core::TraceRecords& trace, co
   // Traced processors by (node, kind), in id order: index = place among that node's processors of that kind.
   std::map<std::uint64_t, core::ProcessorKind> traced;
   std::map<std::uint64_t, std::vector<std::uint64_t>> groups;
-  for (const auto& f : trace.files)
-    if (f.node >= 0) map.traced_nodes_ = std::max(map.traced_nodes_, static_cast<std::uint32_t>(f.node) + 1);
   const core::MachineRecords machine = core::machine_records(trace);
   for (const auto& p : machine.processors) traced.emplace(p.id.value(), p.kind);
   for (const auto& g : machine.groups) groups.emplace(g.id.value(), g.members);
   for (const auto& m : machine.memories)
     map.memories_.emplace(m.id.value(), MemoryPlace{m.kind, map.layout_.node_of(m.id.value()), m.kind == core::MemoryKind::global});
-  for (const auto& [id, kind] : traced) map.traced_nodes_ = std::max(map.traced_nodes_, map.layout_.node_of(id) + 1);
-  if (map.traced_nodes_ == 0) map.traced_nodes_ = 1;
-
-  if (auto problem = map.map_nodes(mapping)) return *problem;
+  map.traced_nodes_ = traced_node_count(trace, machine);
+  auto fold = machine::fold_nodes(mapping, map.traced_nodes_);
+  if (!fold) return fold.error();
+  map.fold_ = std::move(*fold);
+  map.model_nodes_ = map.fold_.model_nodes;
 
   // The program's own threads come with the trace, not the machine: a model node has as many as the most any
   // traced node folded onto it had (one per process).
@@ -264,7 +253,7 @@ std::vector<std::string> MachineMap::changes() const {
     std::string line = std::string("nodes: ") + std::to_string(traced_nodes_) + " traced on " +
                        std::to_string(model_nodes_) + " model node(s), " + machine::node_map_rule_name(mapping_.nodes.rule) +
                        ":";
-    for (std::uint32_t t = 0; t < node_map_.size(); ++t) line += " " + std::to_string(t) + "->" + std::to_string(node_map_[t]);
+    for (std::uint32_t t = 0; t < fold_.of_traced.size(); ++t) line += " " + std::to_string(t) + "->" + std::to_string(fold_.of_traced[t]);
     out.push_back(line);
   }
   if (mapping_.processors.any()) {
