@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/node_fold.hpp"
 #include "core/trace_records.hpp"
 #include "graph/event_graph.hpp"
 #include "graph/graph_builder.hpp"
@@ -18,13 +19,20 @@
 
 namespace rr::graph {
 
-// Which rank replays each model node: consecutive nodes together, node n on rank n * ranks / nodes, as
-// partition_by_node gives blocks their nodes. Under the traced placement without fold a vertex's model node is its
-// graph node (EventGraph::node); a node past the last goes with the last, a vertex without a node to rank 0.
+// Which rank replays each vertex: by its model node, consecutive model nodes together, model node m on rank
+// m * ranks / nodes, as partition_by_node gives blocks their nodes. A vertex's model node is its graph node
+// (EventGraph::node) folded as the replay's MachineMap folds it (`fold`, machine::fold_nodes), or the graph node
+// itself without a fold. A model node past the last goes with the last, a vertex without a node to rank 0.
 struct NodeRanks {
   std::uint32_t ranks = 1;
-  std::uint32_t nodes = 1;
-  std::uint32_t rank_of(std::uint32_t node) const;
+  std::uint32_t nodes = 1;  // model nodes
+  core::NodeFold fold;      // graph node -> model node; empty (no traced node listed): each node its own
+  // The rank of a vertex of graph node `node`.
+  std::uint32_t rank_of(std::uint32_t node) const {
+    return node == kNoNode ? 0 : rank_of_model(fold.of_traced.empty() ? node : fold(node));
+  }
+  // The rank of model node `model_node`.
+  std::uint32_t rank_of_model(std::uint32_t model_node) const;
 };
 
 // This rank's files of a 2015 Realm trace: the traced nodes whose model node is in its range.

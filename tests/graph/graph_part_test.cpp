@@ -20,7 +20,9 @@
 #include "gen/s3d.hpp"
 #include "graph/graph_builder.hpp"
 #include "graph/graph_part.hpp"
+#include "machine_models/mapping.hpp"
 #include "parser/trace_reader.hpp"
+#include "replay/machine_map.hpp"
 #include "replay/part_exchange.hpp"
 #include "support/generated_trace.hpp"
 #include "support/failing_exchange.hpp"
@@ -72,9 +74,11 @@ std::uint32_t traced_nodes(const core::TraceRecords& trace) {
   return static_cast<std::uint32_t>(last) + 1;
 }
 
-// The parts at 1 to 4 ranks against the whole build of the trace in `dir`; returns how many edges leave one rank's
-// part for another's at two ranks.
-std::uint64_t expect_parts_are_the_whole(const fs::path& dir, const std::string& what, std::uint64_t seed = 1) {
+// The parts at 1 to 4 ranks (no more than the model nodes) against the whole build of the trace in `dir`, split by
+// node, or by the model node `mapping`'s fold or node map gives each traced node (machine::fold_nodes, the replay's
+// MachineMap's rule); returns how many edges leave one rank's part for another's at two ranks.
+std::uint64_t expect_parts_are_the_whole(const fs::path& dir, const std::string& what, std::uint64_t seed = 1,
+                                         const std::optional<machine::MappingSpec>& mapping = std::nullopt) {
   SCOPED_TRACE(what);
   auto read = parser::read_trace({dir.string()}, {});
   if (!read.ok()) {
@@ -82,12 +86,22 @@ std::uint64_t expect_parts_are_the_whole(const fs::path& dir, const std::string&
     return 0;
   }
   const core::TraceRecords& trace = *read;
+  core::NodeFold fold;
+  if (mapping) {
+    auto folded = machine::fold_nodes(*mapping, replay::MachineMap::traced_node_count(trace));
+    if (!folded) {
+      ADD_FAILURE() << folded.error().to_string();
+      return 0;
+    }
+    fold = std::move(*folded);
+  }
+  const std::uint32_t model_nodes = mapping ? fold.model_nodes : traced_nodes(trace);
   std::uint64_t crossing_at_two = 0;
   const BuildResult whole = build_event_graph(trace);
   const EventGraph& g = whole.graph;
-  for (std::uint32_t count = 1; count <= 4; ++count) {
+  for (std::uint32_t count = 1; count <= std::min(4u, model_nodes); ++count) {
     SCOPED_TRACE(std::to_string(count) + " ranks");
-    const NodeRanks ranks{count, traced_nodes(trace)};
+    const NodeRanks ranks{count, model_nodes, fold};
     std::vector<RankFiles> by_rank = read_by_rank(trace, ranks);
     std::vector<PartFiles> files;
     std::vector<std::uint64_t> records_read;
@@ -237,6 +251,40 @@ TEST(GraphPart, RandomSeedsAndNodeCounts) {
     write_program(dir.path(), gen::make_random_dag(1500, options));
     expect_parts_are_the_whole(dir.path(), "random-dag seed " + std::to_string(seed), seed);
   }
+}
+
+// A fold or node map: a vertex's rank is its model node's, so that a rank reads the files of the traced nodes folded
+// onto its model nodes (several, not consecutive under the cyclic rule or a list) and owns their vertices.
+machine::MappingSpec fold_of(std::uint32_t model_nodes, machine::NodeMapRule rule = machine::NodeMapRule::cyclic,
+                             std::vector<std::uint32_t> list = {}) {
+  machine::MappingSpec mapping;
+  mapping.fold = model_nodes;
+  mapping.nodes.rule = rule;
+  mapping.nodes.list = std::move(list);
+  return mapping;
+}
+
+TEST(GraphPart, FoldsAndNodeMapsSplitByModelNode) {
+  using machine::NodeMapRule;
+  // The families of four nodes (and S3D's eight) folded onto fewer model nodes, and mapped by a list.
+  const std::vector<std::pair<std::string, machine::MappingSpec>> maps{
+      {"cyclic fold 2", fold_of(2)},
+      {"cyclic fold 3", fold_of(3)},
+      {"block fold 2", fold_of(2, NodeMapRule::block)},
+      {"block fold 3", fold_of(3, NodeMapRule::block)},
+      {"list 2,0,1,2,1,0,0,2", fold_of(0, NodeMapRule::list, {2, 0, 1, 2, 1, 0, 0, 2})},
+      {"list 3,0,3,0,... with model nodes 1 and 2 empty", fold_of(4, NodeMapRule::list, {3, 0, 3, 0, 0, 3, 0, 3})}};
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
+    const rr::testing::TestDir dir("rr_graph_part_fold");
+    write_program(dir.path(), program);
+    for (const auto& [rule, mapping] : maps) expect_parts_are_the_whole(dir.path(), std::string(name) + ", " + rule, 3, mapping);
+  }
+  // The real two-node trace folded onto one node: one rank reads both files.
+  const fs::path circuit = fs::path(RR_SOURCE_DIR) / "data/traces/real/full_circuit_2node_p4_cpu2";
+  expect_parts_are_the_whole(circuit, "circuit folded to 1", 1, fold_of(1));
+  expect_parts_are_the_whole(circuit, "circuit, list 1,0", 1, fold_of(0, NodeMapRule::list, {1, 0}));
+  expect_parts_are_the_whole(fs::path(RR_SOURCE_DIR) / "data/traces/s3d/dme_mixed_4n", "dme_mixed_4n block fold 2", 5,
+                             fold_of(2, NodeMapRule::block));
 }
 
 // A rank whose file cannot be read stops with its reading error; every other rank stops too, naming that rank and

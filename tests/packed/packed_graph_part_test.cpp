@@ -13,7 +13,9 @@
 #include "gen/generators.hpp"
 #include "gen/log_writer.hpp"
 #include "gen/s3d.hpp"
+#include "machine_models/mapping.hpp"
 #include "packed/packed_graph_part.hpp"
+#include "replay/machine_map.hpp"
 #include "replay/part_exchange.hpp"
 #include "session/trace_packing.hpp"
 #include "support/generated_trace.hpp"
@@ -217,6 +219,41 @@ TEST(PackedGraphPart, BundledS3dSamples) {
 TEST(PackedGraphPart, LegionProfLog) {
   for (const char* name : {"circuit_small_cpu2_util1", "circuit_mpi2_medium_cpu2_util1"})
     expect_parts_of(fs::path(kSource) / "data/traces/legion-prof" / name, name, false);
+}
+
+// A fold or node map: a rank's vertices are those of the traced nodes folded onto its model nodes, runs of the node
+// index that need not be consecutive (cyclic, a list); the same parts as graph::build_graph_part builds from the logs
+// split alike.
+TEST(PackedGraphPart, FoldsAndNodeMaps) {
+  machine::MappingSpec cyclic, block, list;
+  cyclic.fold = 2;
+  block.fold = 3;
+  block.nodes.rule = machine::NodeMapRule::block;
+  list.nodes = {machine::NodeMapRule::list, {2, 0, 1, 2, 1, 0, 0, 2}, "list"};
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
+    const rr::testing::TestDir dir("rr_packed_part_fold");
+    write_program(dir.path(), program);
+    const session::LoadedTrace t = load(dir.path().string());
+    const std::string path = pack(t, "fold");
+    auto read = parser::read_trace({dir.path().string()}, {});
+    ASSERT_TRUE(read.ok()) << read.error().to_string();
+    for (const machine::MappingSpec* mapping : {&cyclic, &block, &list}) {
+      auto fold = machine::fold_nodes(*mapping, replay::MachineMap::traced_node_count(t.records));
+      ASSERT_TRUE(fold.ok()) << fold.error().to_string();
+      SCOPED_TRACE(std::string(name) + ", " + machine::node_map_rule_name(mapping->nodes.rule));
+      for (std::uint32_t count = 1; count <= std::min(4u, fold->model_nodes); ++count) {
+        const NodeRanks ranks{count, fold->model_nodes, *fold};
+        const std::vector<GraphPart> packed = expect_restrictions(t, path, ranks);
+        if (packed.size() != count) continue;
+        const std::vector<GraphPart> built = build_parts(*read, ranks);
+        for (std::uint32_t r = 0; r < count; ++r) {
+          ASSERT_EQ(packed[r].ids, built[r].ids) << "rank " << r;
+          EXPECT_EQ(packed[r].edge_offset, built[r].edge_offset) << "rank " << r;
+        }
+      }
+    }
+    std::remove(path.c_str());
+  }
 }
 
 TEST(PackedGraphPart, RandomDagsOfRandomSeedsAndNodeCounts) {

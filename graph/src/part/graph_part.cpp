@@ -9,7 +9,7 @@
 
 namespace rr::graph {
 
-std::uint32_t NodeRanks::rank_of(std::uint32_t node) const {
+std::uint32_t NodeRanks::rank_of_model(std::uint32_t node) const {
   if (node == kNoNode || nodes == 0) return 0;
   const std::uint64_t n = std::min(node, nodes - 1);
   return static_cast<std::uint32_t>(n * ranks / nodes);
