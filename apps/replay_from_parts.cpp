@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 #include <utility>
 #include <variant>
@@ -10,8 +11,10 @@
 
 #include "core/trace_stats.hpp"
 #include "machine_models/machine_loader.hpp"
+#include "machine_models/mapping.hpp"
 #include "machine_models/traced_machine.hpp"
 #include "messages.hpp"
+#include "packed/packed_graph_part.hpp"
 #include "packed/packed_trace.hpp"
 #include "platform/freed_memory.hpp"
 #include "replay/network_sums.hpp"
@@ -26,8 +29,49 @@ namespace rr::app {
 
 namespace {
 
-// The plan when the replay can run from parts on this rank's view of the command line, else why not; nothing read.
-std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, bool whole_trace_asked) {
+// The fold the parts are split by, when the mapping folds or maps nodes: the replay's own (machine::fold_nodes) for
+// `traced_nodes` traced nodes, as MachineMap::build finds them (the logs' names give the count before any is read,
+// and every rank checks it against its map once they are: open_replay_from_parts), so that each rank reads the files
+// of the traced nodes whose model node is in its range. Else why not: what one process refuses (a fold to more nodes
+// than the trace's `nodes`, a node map that does not fit the trace), or more ranks than model nodes, which the
+// replay of the whole trace says as one process would.
+std::variant<core::NodeFold, std::string> parts_fold(const machine::MappingSpec& mapping, std::uint32_t nodes,
+                                                     std::uint32_t traced_nodes, std::uint32_t ranks) {
+  if (mapping.fold == 0 && mapping.nodes.rule == machine::NodeMapRule::cyclic) return core::NodeFold{};
+  if (session::fold_beyond(nodes, mapping)) return "the fold asks for more model nodes than the trace has nodes";
+  auto fold = machine::fold_nodes(mapping, traced_nodes);
+  if (!fold) return "the node map does not fit the trace: " + fold.error().to_string();
+  if (ranks > fold->model_nodes)
+    return std::to_string(ranks) + " ranks are more than the model's " + std::to_string(fold->model_nodes) + " node(s)";
+  return std::move(*fold);
+}
+
+// A packed trace's fold, from its own records (the traced nodes its machine map has).
+std::variant<core::NodeFold, std::string> packed_fold(const std::string& path, const machine::MappingSpec& mapping,
+                                                      std::uint32_t ranks) {
+  if (mapping.fold == 0 && mapping.nodes.rule == machine::NodeMapRule::cyclic) return core::NodeFold{};
+  auto mapped = packed::MappedPackedTrace::open(path);
+  if (!mapped) return mapped.error().to_string();
+  auto context = packed::read_packed_context(*mapped);
+  if (!context) return context.error().to_string();
+  return parts_fold(mapping, context->nodes, replay::MachineMap::traced_node_count(context->records), ranks);
+}
+
+// A rank maps the model from its own files' records (the machine's processors and memories, which every node's log
+// lists): a rank that would read none (its model nodes hold no traced node's file: node files missing, or a node map
+// that leaves model nodes empty) could not, and the whole trace serves.
+std::optional<std::string> rank_without_files(const session::TraceFilesByNode& files, const graph::NodeRanks& split) {
+  std::vector<bool> reads(split.ranks, false);
+  for (const std::uint32_t node : files.node) reads[split.rank_of(node)] = true;
+  for (std::uint32_t r = 0; r < split.ranks; ++r)
+    if (!reads[r]) return "rank " + std::to_string(r) + "'s model nodes hold no traced node's file";
+  return std::nullopt;
+}
+
+// The plan when the replay can run from parts on this rank's view of the command line, else why not; nothing read
+// but, for a fold of a packed trace, the trace's records.
+std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, bool whole_trace_asked,
+                                                       std::uint32_t ranks) {
   if (whole_trace_asked) return "--against-observed needs the observed run, which only the whole trace gives";
   auto settings = session::replay_settings(in.replay);
   if (!settings) return settings.error().to_string();  // (the replay of the whole graph says so as one process does)
@@ -40,14 +84,22 @@ std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, b
   machine::apply_processor_counts(*model, settings->mapping.processors);
   const machine::MappingSpec& mapping = settings->mapping;
   if (!mapping.moves.empty()) return "function moves do not run from parts";
-  if (mapping.fold != 0 || mapping.nodes.rule != machine::NodeMapRule::cyclic) return "a fold or node map does not run from parts";
   if (model->node.cores > 0) return "the model's nodes share cores";
   if (model->runtime.starts_up()) return "the model's processors start up";
-  if (in.trace.size() == 1 && packed::is_packed_trace(in.trace.front()))
-    return PartsPlan{{}, in.trace.front(), std::move(*model), std::move(*settings), traced};
+  if (in.trace.size() == 1 && packed::is_packed_trace(in.trace.front())) {
+    auto fold = packed_fold(in.trace.front(), mapping, ranks);
+    if (auto* why = std::get_if<std::string>(&fold)) return std::move(*why);
+    return PartsPlan{{}, in.trace.front(), std::move(*model), std::move(*settings), traced,
+                     std::move(std::get<core::NodeFold>(fold))};
+  }
   auto files = session::files_by_node(in.trace);
   if (!files) return files.error().to_string();
-  return PartsPlan{std::move(*files), {}, std::move(*model), std::move(*settings), traced};
+  auto fold = parts_fold(mapping, static_cast<std::uint32_t>(files->paths.size()), files->nodes, ranks);
+  if (auto* why = std::get_if<std::string>(&fold)) return std::move(*why);
+  if (auto why = rank_without_files(*files, session::split_by(ranks, files->nodes, std::get<core::NodeFold>(fold))))
+    return std::move(*why);
+  return PartsPlan{std::move(*files), {}, std::move(*model), std::move(*settings), traced,
+                   std::move(std::get<core::NodeFold>(fold))};
 }
 
 std::vector<std::byte> bytes_of(const std::string& text) {
@@ -122,8 +174,9 @@ std::optional<ReadingFacts> gather_reading_facts(const session::TracePart& t, gr
 // every rank fails alike, with the first failing rank's error.
 core::Expected<session::TracePart> load_packed_part_over_ranks(const std::string& path,
                                                                const session::ReadingOptions& reading,
+                                                               const core::NodeFold& fold,
                                                                graph::RankExchange& exchange) {
-  auto part = session::load_packed_part(path, reading, exchange.ranks(), exchange.rank());
+  auto part = session::load_packed_part(path, reading, exchange.ranks(), exchange.rank(), fold);
   const std::string mine = part ? std::string() : part.error().to_string();
   const std::vector<std::vector<std::byte>> said = exchange.all_to_all(std::vector(exchange.ranks(), bytes_of(mine)));
   for (std::uint32_t r = 0; r < said.size(); ++r)
@@ -140,7 +193,7 @@ core::Expected<session::TracePart> load_packed_part_over_ranks(const std::string
 
 std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common, bool whole_trace_asked) {
   if (!common.network) return std::nullopt;
-  auto plan = plan_on_this_rank(in, whole_trace_asked);
+  auto plan = plan_on_this_rank(in, whole_trace_asked, common.network->ranks());
   const std::string* why_not = std::get_if<std::string>(&plan);
   const std::array<std::int64_t, 1> whole{why_not ? 1 : 0};
   if (replay::combine_over_ranks(*common.network, whole, replay::Combine::max)[0] != 0) {
@@ -176,8 +229,9 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
   };
   std::shared_ptr<const replay::PreparedPart> prepared;  // the traced machine's fit prepares the part
   try {
-    auto trace = plan.packed.empty() ? session::load_trace_part(in.trace, plan.files, reading, net.ranks(), *opened->exchange)
-                                     : load_packed_part_over_ranks(plan.packed, reading, *opened->exchange);
+    auto trace = plan.packed.empty()
+                     ? session::load_trace_part(in.trace, plan.files, reading, net.ranks(), *opened->exchange, plan.fold)
+                     : load_packed_part_over_ranks(plan.packed, reading, plan.fold, *opened->exchange);
     if (!trace) return fail(trace.error().to_string());
     opened->trace = std::move(*trace);
     platform::FreedMemory::give_back();  // (the parsed records the build freed: the replay's arrays come on top)
@@ -185,7 +239,8 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
     if (facts && !in.reading.quiet) print_message(command, reading_summary(*facts));
     if (auto note = session::eft_note(opened->settings.mapping)) print_message(command, "note: " + *note);
     if (plan.traced) {
-      auto traced = session::traced_machine_of_part(opened->trace, *opened->exchange, opened->settings.engine);
+      auto traced = session::traced_machine_of_part(opened->trace, *opened->exchange, opened->settings.engine,
+                                                    opened->settings.mapping);
       if (!traced) return fall_back(traced.error());
       // As one process loads it, with the mapping's processor counts as above.
       auto model = session::traced_machine_model(traced->toml, opened->trace.label, in.overrides);
@@ -195,7 +250,18 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
       prepared = std::move(traced->prepared);
     }
     auto built = replay::MachineMap::build(opened->trace.records, plan.model, opened->settings.mapping);
-    if (!built) return fail(built.error().to_string());  // (a node map that does not fit: none runs from parts)
+    // Each rank maps the model from its own files' records; a fold must be the one the parts were split by, which
+    // the plan found from the files' names. Should any rank's map not fit, the whole trace's replay serves (or says
+    // what does not fit, as one process does).
+    const bool fits = built && (plan.fold.of_traced.empty() || built->node_fold() == plan.fold);
+    const std::array<std::int64_t, 1> misfit{fits ? 0 : 1};
+    if (replay::combine_over_ranks(net, misfit, replay::Combine::max)[0] != 0) {
+      core::InputError why;  // (filled in place: GCC 12 warns, wrongly, of a braced one's uninitialised string)
+      why.message = !built ? "a rank could not map the model: " + built.error().to_string()
+                    : !fits ? std::string("a rank's machine map folds the nodes otherwise than the parts were split")
+                            : std::string("another rank's machine map does not fit the parts");
+      return fall_back(why);
+    }
     map = std::move(*built);
   } catch (const std::runtime_error& e) {  // (every rank: one could not read its files or build its part)
     return fail(e.what());

@@ -23,14 +23,16 @@ struct PartsPlan {
   machine::MachineModel model;  // with the mapping's processor counts; the traced machine's outline until it is fitted
   session::ReplaySettings settings;
   bool traced = false;  // the traced machine, put together from the parts (session/traced_part_machine.hpp)
+  core::NodeFold fold;  // the mapping's fold the parts are split by; empty: none (each node its own)
 };
 
 // The plan when the replay runs from parts: over MPI ranks, on a machine file or the traced machine, of 2015 Realm
-// logs named by node or one packed trace of them, under any placement without function moves, fold or node map, on
+// logs named by node or one packed trace of them, under any placement, fold or node map (each rank then reads the
+// files of the traced nodes whose model node is in its range, and every rank reads some) without function moves, on
 // a model whose nodes share no cores (--traced-cores gives the traced machine's nodes shared cores) and whose
-// processors do not start up, and unless `whole_trace_asked`
-// (--against-observed needs the observed run, which only the whole trace gives). Every rank calls it, and all decide alike
-// (one exchange): should any rank not run from parts, none does.
+// processors do not start up, and unless `whole_trace_asked` (--against-observed needs the observed run, which only
+// the whole trace gives). Every rank calls it, and all decide alike (one exchange): should any rank not run from
+// parts, none does.
 std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common, bool whole_trace_asked);
 
 struct OpenedParts {

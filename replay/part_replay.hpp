@@ -16,12 +16,13 @@
 
 namespace rr::replay {
 
-// Runs on every rank at once, with the part this rank built, `ranks` the split the parts were built with (its nodes
-// the model's), `exchange` for the replay's rounds before its first event, and options.execution.network the
-// exchange's network (an exchange that keeps what is not its own for the replay, as NetworkRankExchange does; then
-// the replay may run again and again on them, as the what-ifs do). Any placement, without function moves or a node
-// map, on a model whose nodes share no cores and whose processors do not start up, without a stop time: anything
-// else, or a replay the split cannot serve, is refused by every rank alike. A rank that fails before the replay
+// Runs on every rank at once, with the part this rank built, `ranks` the split the parts were built with (the traced
+// nodes that share a model node of `map` must be on one rank: a fold or node map splits them by the map's fold),
+// `exchange` for the replay's rounds before its first event, and options.execution.network the exchange's network
+// (an exchange that keeps what is not its own for the replay, as NetworkRankExchange does; then the replay may run
+// again and again on them, as the what-ifs do). Any placement and node map, without function moves, on a model whose
+// nodes share no cores and whose processors do not start up, without a stop time: anything else, or a replay the
+// split cannot serve, is refused by every rank alike. A rank that fails before the replay
 // begins stops every rank, naming it.
 //
 // The result's per-operation arrays (ops, processor_of) are indexed like the part (GraphPart::ids) and name other
@@ -46,14 +47,17 @@ core::Expected<ReplayResult> run_part_over_network(const graph::GraphPart& part,
 // so the part need not stay: it is used up, its arrays freed as the view takes them in (at 4 ranks of a 1,024-node
 // S3D trace the part is about a third of a rank's peak). It serves any model whose copies take its model's routes
 // (the same copy paths, each channel's instance on the same side): what a what-if changes (lanes, processor counts,
-// speeds, placement) leaves them.
+// speeds, placement) leaves them, under `map`'s node fold or, when given, `also`'s (the traced machine's fit
+// replays the trace unfolded, on parts split by the run's fold: its map is `map`, the run's `also`).
 struct PreparedPart;
 core::Expected<std::shared_ptr<const PreparedPart>> prepare_part(graph::GraphPart part,
                                                                  const graph::NodeRanks& ranks,
                                                                  graph::RankExchange& exchange, const MachineMap& map,
                                                                  const machine::MachineModel& model,
-                                                                 const ReplayOptions& options);
-// The replay from a prepared part, as above; a model whose copies take other routes is refused by every rank alike.
+                                                                 const ReplayOptions& options,
+                                                                 const MachineMap* also = nullptr);
+// The replay from a prepared part, as above; a model whose copies take other routes, or a map that folds the nodes
+// otherwise than those it was prepared for, is refused by every rank alike.
 core::Expected<ReplayResult> run_part_over_network(const std::shared_ptr<const PreparedPart>& prepared,
                                                    const graph::NodeRanks& ranks, graph::RankExchange& exchange,
                                                    const MachineMap& map, const machine::MachineModel& model,

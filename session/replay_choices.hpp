@@ -57,6 +57,10 @@ core::Expected<ReplaySettings> replay_settings(const ReplayChoices& choices);
 // the cyclic or block rule). One replay (replay_on) refuses both instead.
 std::vector<std::string> drop_inapplicable(const LoadedTrace& trace, machine::MappingSpec& mapping);
 
+// Whether `mapping` folds a trace of `traced_nodes` nodes (LoadedTrace::nodes) onto more model nodes than it has,
+// with the cyclic or block rule: what replay_on refuses and drop_inapplicable takes out.
+bool fold_beyond(std::uint32_t traced_nodes, const machine::MappingSpec& mapping);
+
 // A note when the placement is eft and no function can run on more than one kind (no move): eft then places every
 // task as pool does, and says so rather than look like a second answer.
 std::optional<std::string> eft_note(const machine::MappingSpec& mapping);

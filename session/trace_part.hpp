@@ -30,9 +30,14 @@ struct TraceFilesByNode {
 // archive, a stream, Legion Prof logs, or a file whose name gives no node.
 core::Expected<TraceFilesByNode> files_by_node(const std::vector<std::string>& inputs);
 
+// How the parts of a trace of `nodes` nodes are split over `ranks` ranks: by the model node `fold` gives each traced
+// node, when it lists them, else by node.
+graph::NodeRanks split_by(std::uint32_t ranks, std::uint32_t nodes, const core::NodeFold& fold);
+
 struct TracePart {
   std::string label;              // as LoadedTrace::label
-  graph::NodeRanks ranks;         // the split the part was built with: nodes are TraceFilesByNode::nodes
+  graph::NodeRanks ranks;         // the split the part was built with: its nodes the fold's model nodes, or without
+                                  // a fold TraceFilesByNode::nodes (a packed trace's graph nodes)
   core::TraceRecords records;     // this rank's files: machine records, counts and statistics (graph records freed)
   std::vector<std::uint32_t> file_index;  // each of them in the whole trace's file order
   std::uint32_t total_files = 0;
@@ -49,19 +54,21 @@ struct TracePart {
 };
 
 // Every rank of `exchange` calls it at once with the same arguments: reads its files (those whose node
-// `ranks.rank_of` gives it), then builds its part with the others (graph::build_graph_part). A rank that cannot
+// `ranks.rank_of` gives it: by the model node `fold` gives it, when it lists the traced nodes, else by the node
+// itself), then builds its part with the others (graph::build_graph_part). A rank that cannot
 // read one of its files, or finds a file's lines to be another node's, stops every rank with an error naming the
 // rank and the file; std::runtime_error on every rank then, as for the build's own failures. A bad names file is
 // an error on every rank alike, before any reading.
 core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs, const TraceFilesByNode& files,
                                           const ReadingOptions& options, std::uint32_t ranks,
-                                          graph::RankExchange& exchange);
+                                          graph::RankExchange& exchange, const core::NodeFold& fold = {});
 
 // The same from one packed trace of 2015 Realm logs (`path`, which packed::is_packed_trace says it is): each rank
-// maps the file and reads its part (packed::read_graph_part, `nodes` the split's) and the small parts (every file's
-// records, rank 0 the findings, the functions' names) without any exchange. An InputError names the file: damaged,
+// maps the file and reads its part (packed::read_graph_part, its vertices those of the nodes `ranks.rank_of` gives
+// it, folded by `fold` as above: runs of the node index, which need not be consecutive) and the small parts (every
+// file's records, rank 0 the findings, the functions' names) without any exchange. An InputError names the file: damaged,
 // packed from Legion Prof logs, or packed with other --traced-cores than asked.
 core::Expected<TracePart> load_packed_part(const std::string& path, const ReadingOptions& options, std::uint32_t ranks,
-                                           std::uint32_t rank);
+                                           std::uint32_t rank, const core::NodeFold& fold = {});
 
 }  // namespace rr::session

@@ -13,6 +13,7 @@
 #include "core/result.hpp"
 #include "graph/rank_exchange.hpp"
 #include "machine_models/machine_model.hpp"
+#include "machine_models/mapping.hpp"
 #include "replay/part_replay.hpp"
 #include "session/trace_part.hpp"
 
@@ -43,8 +44,11 @@ struct TracedPartMachine {
 // records, finds the median copy size, prepares the part (which it uses up) and fits the network latency as one
 // process does on a trace of several nodes, each replay run_part_over_network with `options` (its network the
 // exchange's). A packed trace gives the facts it was packed with, and the machine itself when it was packed fitted.
+// The fit replays the trace on its own nodes; when the parts were split by a fold (TracePart::ranks), the part is
+// prepared for the run's map too, which folds as `mapping` asks.
 // An error, every rank's alike, when the part or the fit's replays do not run from parts: the whole trace serves it.
 core::Expected<TracedPartMachine> traced_machine_of_part(TracePart& trace, graph::RankExchange& exchange,
-                                                         const replay::ReplayOptions& options);
+                                                         const replay::ReplayOptions& options,
+                                                         const machine::MappingSpec& mapping = {});
 
 }  // namespace rr::session

@@ -56,17 +56,20 @@ GhostVertex describe(const graph::GraphPart& part, std::size_t i) {
   return x;
 }
 
-// The ranks whose channel instances the hops of a copy hold, other than `me`: its route as its memories give it.
-std::vector<std::uint32_t> hop_ranks(const graph::CopyInfo& copy, const graph::NodeRanks& ranks, const MachineMap& map,
+// The ranks whose channel instances the hops of a copy hold under each map the view serves, other than `me`: its
+// route as its memories give it.
+std::vector<std::uint32_t> hop_ranks(const graph::CopyInfo& copy, std::span<const ServedMap> maps,
                                      const machine::MachineModel& model, std::uint32_t me) {
   std::vector<std::uint32_t> out;
-  const CopyRoute route = traced_route(copy, map);
-  const machine::CopyPath* path = model.path(route.src.kind, route.dst.kind, route.remote);
-  if (!path) return out;  // the copy's owner refuses the replay (plan_copies)
-  for (const std::uint32_t channel : path->hops) {
-    const std::uint32_t node = model.channels[channel].destination_side ? route.dst_node : route.src_node;
-    const std::uint32_t r = ranks.rank_of(node);
-    if (r != me && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  for (const ServedMap& served : maps) {
+    const CopyRoute route = traced_route(copy, *served.map);
+    const machine::CopyPath* path = model.path(route.src.kind, route.dst.kind, route.remote);
+    if (!path) continue;  // the copy's owner refuses the replay (plan_copies)
+    for (const std::uint32_t channel : path->hops) {
+      const std::uint32_t node = model.channels[channel].destination_side ? route.dst_node : route.src_node;
+      const std::uint32_t r = served.ranks.of_node.at(node);
+      if (r != me && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+    }
   }
   return out;
 }
@@ -95,9 +98,9 @@ struct Received {
 // The rounds, in order. 1: every rank asks every other for the targets of its edges that it does not own (a target's
 // owner is not known from its id), and gives each rank whose channel instances its copies' hops hold those copies.
 // 2: each answers the asks it owns. 3: each gives the owners of its edges' targets the edges and their sources.
-Received exchange_ghosts(const graph::GraphPart& part, const graph::NodeRanks& ranks, const MachineMap& map,
+Received exchange_ghosts(const graph::GraphPart& part, std::uint32_t count, std::span<const ServedMap> maps,
                          const machine::MachineModel& model, PartRounds& rounds) {
-  const std::uint32_t me = part.rank, count = ranks.ranks;
+  const std::uint32_t me = part.rank;
   Received got;
   std::vector<VertexId> asks;
   for (const VertexId w : part.successors)
@@ -107,7 +110,7 @@ Received exchange_ghosts(const graph::GraphPart& part, const graph::NodeRanks& r
   std::vector<std::vector<GhostVertex>> copies(count);
   for (std::size_t i = 0; i < part.size(); ++i)
     if (part.kind[i] == OpKind::copy)
-      for (const std::uint32_t r : hop_ranks(part.copies[part.local_payload[i]], ranks, map, model, me))
+      for (const std::uint32_t r : hop_ranks(part.copies[part.local_payload[i]], maps, model, me))
         copies[r].push_back(describe(part, i));
   std::vector<std::vector<std::byte>> first(count);
   for (std::uint32_t r = 0; r < count; ++r) {
@@ -208,9 +211,9 @@ graph::VertexId LocalGraph::local(VertexId w) const {
   return it != ids.end() && *it == w ? static_cast<VertexId>(it - ids.begin()) : kNoVertex;
 }
 
-LocalGraph build_local_graph(graph::GraphPart&& part, const graph::NodeRanks& ranks, const MachineMap& map,
+LocalGraph build_local_graph(graph::GraphPart&& part, std::uint32_t ranks, std::span<const ServedMap> maps,
                              const machine::MachineModel& model, PartRounds& rounds) {
-  Received got = exchange_ghosts(part, ranks, map, model, rounds);
+  Received got = exchange_ghosts(part, ranks, maps, model, rounds);
   std::sort(got.ghosts.begin(), got.ghosts.end(),
             [](const auto& a, const auto& b) { return a.first.id < b.first.id; });
   got.ghosts.erase(std::unique(got.ghosts.begin(), got.ghosts.end(),

@@ -6,12 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "graph/event_graph.hpp"
 #include "graph/graph_part.hpp"
 #include "machine_models/machine_model.hpp"
 #include "replay/machine_map.hpp"
+#include "replay/src/model_node_ranks.hpp"
 #include "replay/src/part_rounds.hpp"
 
 namespace rr::replay {
@@ -30,12 +32,20 @@ struct LocalGraph {
   graph::VertexId local(graph::VertexId w) const;
 };
 
+// A map the view serves, with the rank of each of its model nodes (model_node_ranks): a copy's hops under it hold
+// channel instances of those ranks, which get the copy as a ghost.
+struct ServedMap {
+  const MachineMap* map = nullptr;
+  ModelNodeRanks ranks;
+};
+
 // Builds this rank's view from its part, in two rounds: each rank sends the owners of its edges' targets its
 // crossing edges with their sources and asks for the targets, and sends its copies to the ranks whose channel
-// instances their hops hold; then each answers what it was asked. Without function moves (routes follow the
+// instances their hops hold under any of `maps` (the replays it serves may fold the nodes differently: the traced
+// machine's fit and the run); then each answers what it was asked. Without function moves (routes follow the
 // copies' memories alone). The part is used up: its arrays go as the view takes them, before the view's graph is
 // frozen, the build's peak. std::runtime_error on every rank when one stops.
-LocalGraph build_local_graph(graph::GraphPart&& part, const graph::NodeRanks& ranks, const MachineMap& map,
+LocalGraph build_local_graph(graph::GraphPart&& part, std::uint32_t ranks, std::span<const ServedMap> maps,
                              const machine::MachineModel& model, PartRounds& rounds);
 
 }  // namespace rr::replay

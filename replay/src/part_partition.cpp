@@ -133,13 +133,14 @@ Partition no_split(const char* why) {
 
 }  // namespace
 
-Partition partition_from_parts(const LocalGraph& local, const MachineMap& map, const machine::MachineModel& model,
-                               const CopyPlans& copies, Noise noise, PartRounds& rounds, std::string& why) {
+Partition partition_from_parts(const LocalGraph& local, const MachineMap& map, const ModelNodeRanks& node_ranks,
+                               const machine::MachineModel& model, const CopyPlans& copies, Noise noise,
+                               PartRounds& rounds, std::string& why) {
   const std::uint32_t ranks = rounds.ranks(), me = rounds.rank(), nodes = map.model_nodes();
   Partition p;
   p.count = ranks;
   p.of_node.resize(nodes);
-  for (std::uint32_t n = 0; n < nodes; ++n) p.of_node[n] = static_cast<std::uint8_t>(std::uint64_t{n} * ranks / nodes);
+  for (std::uint32_t n = 0; n < nodes; ++n) p.of_node[n] = static_cast<std::uint8_t>(node_ranks.of_node.at(n));
   p.of_vertex = local.owner;
   const Found mine = OwnChecks(local, map, model, copies, noise, p, me).run();
 

@@ -1,5 +1,6 @@
 #include "replay/part_replay.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "replay/src/engine.hpp"
 #include "replay/src/interval_exchange.hpp"
 #include "replay/src/local_graph.hpp"
+#include "replay/src/model_node_ranks.hpp"
 #include "replay/src/network_stages.hpp"
 #include "replay/src/part_estimate.hpp"
 #include "replay/src/part_partition.hpp"
@@ -40,15 +42,16 @@ core::InputError refusal(std::string message) {
 
 // What a replay from parts does not serve yet. Every rank has the same arguments, so every rank decides alike.
 std::optional<std::string> unsupported(std::uint32_t part_rank, const graph::NodeRanks& ranks,
-                                       const graph::RankExchange& exchange, const MachineMap& map,
-                                       const machine::MachineModel& model, const ReplayOptions& options) {
+                                       const ModelNodeRanks& node_ranks, const graph::RankExchange& exchange,
+                                       const MachineMap& map, const machine::MachineModel& model,
+                                       const ReplayOptions& options) {
   const BlockNetwork* net = options.execution.network;
   if (!net || net->ranks() != exchange.ranks() || net->rank() != exchange.rank() || part_rank != exchange.rank() ||
       ranks.ranks != exchange.ranks())
     return "the part, its split and the network name different ranks";
-  if (ranks.nodes != map.model_nodes())
-    return "the parts were built for " + std::to_string(ranks.nodes) + " node(s), and the model has " +
-           std::to_string(map.model_nodes());
+  // A model node's operations, processors and channel instances are one block's: the traced nodes folded onto it
+  // must be one rank's.
+  if (!node_ranks.why_not.empty()) return "the parts do not follow the model's nodes: " + node_ranks.why_not;
   // Under every placement a task runs on processors of its traced processor's model node (MachineMap::targets,
   // candidates), which the split checks is its part's rank. A moved function's copies instead follow their data
   // through merges to the first task they reach (copy_route.cpp): a walk over vertices that need not be this rank's
@@ -56,8 +59,6 @@ std::optional<std::string> unsupported(std::uint32_t part_rank, const graph::Nod
   if (!map.mapping().moves.empty())
     return "function moves do not run from parts: a moved function's copies follow their data through merges to the "
            "tasks they reach, which may be another rank's";
-  for (std::uint32_t n = 0; n < map.traced_nodes(); ++n)
-    if (map.fold(n) != n) return "a node map or fold does not run from parts";
   if (model.node.cores > 0) return "the model's nodes share cores, and a node's clock would cross blocks";
   if (model.runtime.starts_up()) return "processors start up, and a node's clock would cross blocks";
   if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
@@ -161,27 +162,35 @@ struct PreparedPart {
   std::shared_ptr<const LocalGraph> local;
   std::uint32_t rank = 0;
   VertexId whole_vertices = 0;
-  machine::MachineModel routes;  // the model it was prepared for: its copy paths and channels' sides
+  machine::MachineModel routes;       // the model it was prepared for: its copy paths and channels' sides
+  std::vector<core::NodeFold> folds;  // the node folds of the maps it was prepared for
 };
 
 core::Expected<std::shared_ptr<const PreparedPart>> prepare_part(graph::GraphPart part,
                                                                  const graph::NodeRanks& ranks,
                                                                  graph::RankExchange& exchange, const MachineMap& map,
                                                                  const machine::MachineModel& model,
-                                                                 const ReplayOptions& options) {
-  if (auto why = unsupported(part.rank, ranks, exchange, map, model, options)) return refusal(*why);
-  if (auto error = too_many_ranks(exchange.ranks(), map.model_nodes())) return *error;
+                                                                 const ReplayOptions& options, const MachineMap* also) {
+  std::vector<ServedMap> maps{{&map, model_node_ranks(ranks, map)}};
+  if (also) maps.push_back({also, model_node_ranks(ranks, *also)});
+  for (const ServedMap& served : maps) {
+    if (auto why = unsupported(part.rank, ranks, served.ranks, exchange, *served.map, model, options))
+      return refusal(*why);
+    if (auto error = too_many_ranks(exchange.ranks(), served.map->model_nodes())) return *error;
+  }
   PartRounds rounds(exchange);
   auto prepared = std::make_shared<PreparedPart>();
   prepared->rank = part.rank;
   prepared->whole_vertices = part.whole_vertices;
   try {
-    prepared->local = std::make_shared<const LocalGraph>(build_local_graph(std::move(part), ranks, map, model, rounds));
+    prepared->local =
+        std::make_shared<const LocalGraph>(build_local_graph(std::move(part), ranks.ranks, maps, model, rounds));
   } catch (const std::exception& e) {
     rounds.fail(e.what());  // the others stop at their next round instead of waiting for this rank
     return refusal(e.what());
   }
   prepared->routes = model;
+  for (const ServedMap& served : maps) prepared->folds.push_back(served.map->node_fold());
   return std::shared_ptr<const PreparedPart>(std::move(prepared));
 }
 
@@ -197,9 +206,12 @@ core::Expected<ReplayResult> run_part_over_network(const std::shared_ptr<const P
                                                    const graph::NodeRanks& ranks, graph::RankExchange& exchange,
                                                    const MachineMap& map, const machine::MachineModel& model,
                                                    const ReplayOptions& options) {
-  if (auto why = unsupported(prepared->rank, ranks, exchange, map, model, options)) return refusal(*why);
+  const ModelNodeRanks node_ranks = model_node_ranks(ranks, map);
+  if (auto why = unsupported(prepared->rank, ranks, node_ranks, exchange, map, model, options)) return refusal(*why);
   if (!same_routes(prepared->routes, model))
     return refusal("the model's copies take other routes than those of the model the part was prepared for");
+  if (std::find(prepared->folds.begin(), prepared->folds.end(), map.node_fold()) == prepared->folds.end())
+    return refusal("the map folds the nodes otherwise than the maps the part was prepared for");
   if (auto error = too_many_ranks(exchange.ranks(), map.model_nodes())) return *error;
   BlockNetwork& net = *options.execution.network;
   const std::uint32_t me = exchange.rank(), count = exchange.ranks();
@@ -213,7 +225,8 @@ core::Expected<ReplayResult> run_part_over_network(const std::shared_ptr<const P
     count_own_copies(local, map, me, shared.r);
     init_shared(local.g, map, options.rules.noise, shared);
     spread_outside_estimate(local, shared.r, rounds);
-    if (count > 1) partition = partition_from_parts(local, map, model, shared.copies, options.rules.noise, rounds, why_not);
+    if (count > 1)
+      partition = partition_from_parts(local, map, node_ranks, model, shared.copies, options.rules.noise, rounds, why_not);
   } catch (const std::exception& e) {
     rounds.fail(e.what());  // the others stop at their next round instead of waiting for this rank
     return refusal(e.what());

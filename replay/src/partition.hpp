@@ -20,7 +20,7 @@ struct Partition {
   std::uint32_t count = 1;        // blocks; 1: not split, and why_not says why
   const char* why_not = nullptr;
   std::vector<std::uint8_t> of_vertex;
-  std::vector<std::uint8_t> of_node;  // by model node: consecutive nodes together
+  std::vector<std::uint8_t> of_node;  // by model node: consecutive nodes together (from parts: as the parts hold them)
   TimeNs lookahead = 0;
   TimeNs least_hop = 0;               // no hop on a shared instance is shorter
   std::vector<char> shared_instance;  // by channel * model nodes + node

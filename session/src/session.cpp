@@ -196,6 +196,11 @@ core::Expected<ReplayRun> replay_trace(const LoadedTrace& trace, const MachineCh
   return replay_on(trace, std::move(*model), settings);
 }
 
+// A fold to more model nodes than the trace has nodes would be ignored (it only ever joins nodes).
+bool fold_beyond(std::uint32_t traced_nodes, const machine::MappingSpec& mapping) {
+  return mapping.fold > traced_nodes && mapping.nodes.rule != machine::NodeMapRule::list;
+}
+
 namespace {
 constexpr graph::VertexId kTrimAfterOperations = 1'000'000;
 
@@ -204,11 +209,6 @@ std::set<std::uint32_t> task_functions(const graph::EventGraph& g) {
   for (graph::VertexId v = 0; v < g.vertex_count(); ++v)
     if (g.kind(v) == graph::OpKind::task) functions.insert(g.task(v).func_id);
   return functions;
-}
-
-// A fold to more model nodes than the trace has nodes would be ignored (it only ever joins nodes).
-bool fold_beyond(std::uint32_t traced_nodes, const machine::MappingSpec& mapping) {
-  return mapping.fold > traced_nodes && mapping.nodes.rule != machine::NodeMapRule::list;
 }
 
 // A function move must name a function the trace has tasks of, and a kind the machine has processors of, and a fold

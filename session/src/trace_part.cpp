@@ -60,6 +60,11 @@ graph::FunctionNames take_names(GivenNames given, TracePart& out) {
 
 }  // namespace
 
+graph::NodeRanks split_by(std::uint32_t ranks, std::uint32_t nodes, const core::NodeFold& fold) {
+  if (fold.of_traced.empty()) return {ranks, nodes, {}};
+  return {ranks, fold.model_nodes, fold};
+}
+
 core::Expected<TraceFilesByNode> files_by_node(const std::vector<std::string>& inputs) {
   if (inputs.size() == 1 && packed::is_packed_trace(inputs.front()))
     return not_by_rank(inputs.front(), "a packed trace");
@@ -87,10 +92,10 @@ core::Expected<TraceFilesByNode> files_by_node(const std::vector<std::string>& i
 
 core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs, const TraceFilesByNode& files,
                                           const ReadingOptions& options, std::uint32_t ranks,
-                                          graph::RankExchange& exchange) {
+                                          graph::RankExchange& exchange, const core::NodeFold& fold) {
   TracePart out;
   out.label = inputs.empty() ? std::string() : label_of(inputs.front());
-  out.ranks = {ranks, files.nodes};
+  out.ranks = split_by(ranks, files.nodes, fold);
   out.total_files = static_cast<std::uint32_t>(files.paths.size());
   auto given = read_given_names(inputs, options.names_file);
   if (!given) return given.error();
@@ -109,7 +114,7 @@ core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs
 }
 
 core::Expected<TracePart> load_packed_part(const std::string& path, const ReadingOptions& options, std::uint32_t ranks,
-                                           std::uint32_t rank) {
+                                           std::uint32_t rank, const core::NodeFold& fold) {
   auto mapped = packed::MappedPackedTrace::open(path);
   if (!mapped) return mapped.error();
   auto context = packed::read_packed_context(*mapped);
@@ -128,7 +133,7 @@ core::Expected<TracePart> load_packed_part(const std::string& path, const Readin
     if (auto problem = core::strict_problem(context->records)) return *problem;
   TracePart out;
   out.label = context->label;
-  out.ranks = {ranks, mapped->graph_nodes()};
+  out.ranks = split_by(ranks, mapped->graph_nodes(), fold);
   out.whole_records = true;
   out.total_files = static_cast<std::uint32_t>(context->records.files.size());
   for (std::uint32_t f = 0; f < out.total_files; ++f) out.file_index.push_back(f);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -81,7 +82,8 @@ core::InputError not_from_parts(const std::string& why) {
 }  // namespace
 
 core::Expected<TracedPartMachine> traced_machine_of_part(TracePart& trace, graph::RankExchange& exchange,
-                                                         const replay::ReplayOptions& options) {
+                                                         const replay::ReplayOptions& options,
+                                                         const machine::MappingSpec& mapping) {
   replay::BlockNetwork& net = *options.execution.network;
   const SharedMachine shared = share_machine_records(trace, exchange);
   machine::TracedFacts facts = trace.packed_facts.value_or(machine::TracedFacts{});
@@ -96,9 +98,15 @@ core::Expected<TracedPartMachine> traced_machine_of_part(TracePart& trace, graph
   auto model = machine::parse_machine(assumed, "traced");
   if (!model) return model.error();  // (every rank parses the same text)
   auto map = replay::MachineMap::build(trace.records, *model, {});
+  // The run's map folds the nodes as its mapping asks, on parts split by that fold: the part serves both maps. Only
+  // its fold matters to the part (the ranks whose channel instances a copy's hops hold), not the fitted latency.
+  std::optional<core::Expected<replay::MachineMap>> run_map;
+  if (!trace.ranks.fold.of_traced.empty()) run_map = replay::MachineMap::build(trace.records, *model, mapping);
   // (each rank maps it from its own files' records)
-  if (!agree_over_ranks(net, map.ok(), 0).everyone) return not_from_parts("a rank could not map the traced machine");
-  auto prepared = replay::prepare_part(std::move(trace.part), trace.ranks, exchange, *map, *model, options);
+  if (!agree_over_ranks(net, map.ok() && (!run_map || run_map->ok()), 0).everyone)
+    return not_from_parts("a rank could not map the traced machine");
+  auto prepared = replay::prepare_part(std::move(trace.part), trace.ranks, exchange, *map, *model, options,
+                                       run_map ? &**run_map : nullptr);
   if (!prepared) return prepared.error();
   TracedPartMachine out;
   out.prepared = std::move(*prepared);

@@ -2,8 +2,8 @@
 # One replay over MPI ranks (realm-replay-mpi, docs/scale.md) prints on rank 0 what realm-replay prints, byte for
 # byte: text and JSON reports (critical path included, and --perturb's distribution) and the timeline, at 1 to 4
 # ranks (as many as the model has nodes), on a trace of every generator family, the bundled real traces, S3D traces
-# and Legion Prof logs, and on the traced machine, put together and fitted from the parts; at one rank, its standard
-# error too. More ranks than model nodes is refused, naming how many can be used.
+# and Legion Prof logs, and on the traced machine, put together and fitted from the parts, with and without a fold or
+# node map; at one rank, its standard error too. More ranks than model nodes is refused, naming how many can be used.
 # Usage: mpi_replay_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
 set -euo pipefail
 bin=$1 mpibin=$2 src=$3
@@ -84,17 +84,38 @@ done
 "$bin" pack -q --no-fit "$src/data/traces/real/full_circuit_2node_p4_cpu2" -o "$tmp/circuit.rrg" > /dev/null
 check "$tmp/circuit.rrg" traced
 check "$tmp/s3d_mixed_4n.rrg" traced
+# A fold or node map: each rank reads the files of the traced nodes whose model node is in its range (several, not
+# consecutive under the cyclic rule or a list), or their runs of the packed file's node index.
+printf 'node_map = [1, 0, 1, 0]\n' > "$tmp/swapped.toml"
+printf 'node_map = [2, 0, 2, 0]\n' > "$tmp/gap.toml"  # (model node 1 holds no traced node)
+check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2
+check "$tmp/s3d" "$titan" --fold 3 --node-map block
+check "$tmp/random-dag" "$titan" --fold 3 --placement pool
+check "$tmp/chain" "$tmp/chain/machine.toml" --node-map "$tmp/swapped.toml"
+gap=("$tmp/fork-join" -m "$tmp/fork-join/machine.toml" --node-map "$tmp/gap.toml" --placement eft)
+mpi_same "fork-join, model node 1 empty" 2 "${gap[@]}"
+mpi_same "fork-join, model node 1 empty --json" 2 "${gap[@]}" --json
+check "$src/data/traces/s3d/dme_mixed_4n" "$titan" --fold 2 --node-map block --placement traced
+check "$src/data/traces/real/full_circuit_2node_p4_cpu2" "$titan" --fold 1
+check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2 "${perturb[@]}"
+check "$tmp/s3d_mixed_4n.rrg" "$titan" --fold 2
+check "$tmp/stencil.rrg" "$tmp/stencil/machine.toml" --node-map "$tmp/swapped.toml"
+# The traced machine fitted on the parts split by the fold (its replays unfolded), then the run folded.
+check "$src/data/traces/s3d/dme_mixed_4n" traced --fold 3
+check "$tmp/s3d_mixed_4n.rrg" traced --fold 2 --node-map block
 echo "each rank read only its own nodes' files, or its part of the packed file, in all of these"
 
 # What does not run from parts reads the whole trace on every rank, with the same output: Legion Prof logs (their
-# files are named by process, not by node), a fold, shared cores (the traced machine's too).
+# files are named by process, not by node), shared cores (the traced machine's too), a rank that
+# would read no file.
 READS=whole
 for t in "$src"/data/traces/legion-prof/*/; do
   check "${t%/}" "$titan"
 done
-check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2
 check "$tmp/s3d" "$titan" --set node.cores=4
-check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2 "${perturb[@]}"  # (the samples on rank 0 alone)
+# A rank whose model nodes hold no traced node (it would read no file, and maps the model from its files' records).
+mpi_same "fork-join, model node 1 empty, at 3 ranks" 3 "${gap[@]}"
+check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2 --set node.cores=4 "${perturb[@]}"  # (samples on rank 0)
 
 mpi_same "$tmp/s3d -m traced --set node.cores=4" 2 "$tmp/s3d" -m traced --set node.cores=4
 echo "same with the traced machine on shared cores, fitted over the ranks from the whole trace"
@@ -103,6 +124,12 @@ echo "same with the traced machine on shared cores, fitted over the ranks from t
 if timeout 60 mpirun -np 3 "$mpibin" replay -q "$src/data/traces/real/full_circuit_2node_p4_cpu2" -m "$titan" \
      > /dev/null 2> "$tmp/many.err"; then
   echo "FAILED: 3 ranks on 2 model nodes ran"; exit 1
+fi
+grep -q "3 ranks: .*at most 2 rank(s): the model has 2 node(s)" "$tmp/many.err" || { cat "$tmp/many.err"; exit 1; }
+# A fold counts the model's nodes, not the trace's.
+if timeout 60 mpirun -np 3 "$mpibin" replay -q "$tmp/stencil" -m "$tmp/stencil/machine.toml" --fold 2 \
+     > /dev/null 2> "$tmp/many.err"; then
+  echo "FAILED: 3 ranks on a 4-node trace folded onto 2 model nodes ran"; exit 1
 fi
 grep -q "3 ranks: .*at most 2 rank(s): the model has 2 node(s)" "$tmp/many.err" || { cat "$tmp/many.err"; exit 1; }
 echo "3 ranks on 2 model nodes: refused"

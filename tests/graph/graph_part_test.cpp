@@ -1,8 +1,8 @@
 // The graph built in parts over ranks (graph/graph_part.hpp), ranks as threads: each rank's part must be the whole
 // build's graph restricted to the vertices of its nodes (ids, kinds, nodes, events, issuers, positions, payloads and
 // what they name, the edges leaving them in order), and the findings summed over ranks the whole build's. On every
-// generator family, a damaged trace, the bundled real traces and random seeds, at 1 to 4 ranks; and a rank that
-// cannot read its file stops every rank with an error naming it.
+// generator family, a damaged trace, the bundled real traces and random seeds, at 1 to 4 ranks, split by node or, under
+// a fold or node map, by model node; and a rank that cannot read its file stops every rank with an error naming it.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 // owns (tasks without time and what depends on them, copies, waits), the processors' sums and the paths, added over
 // the ranks, one engine's. At 1 to 4 ranks, with noise, on every generator family, the bundled real traces and S3D
 // samples, random DAGs of random seeds and a copy whose first hop runs on another rank's channel, under the traced,
-// pool and eft placements; a function move is refused, and a rank that fails before the replay begins stops every
-// rank.
+// pool and eft placements, with and without a fold or node map (the parts split by model node); a function move is
+// refused, and a rank that fails before the replay begins stops every rank.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -157,7 +157,7 @@ void expect_owners_agree(const session::LoadedTrace& trace, const session::Repla
   ASSERT_FALSE(plan_copies(trace.graph(), one.map, one.model, shared));
   const Partition p = partition_by_node(trace.graph(), one.map, one.model, shared.copies, {}, count, {0, 0});
   if (p.count < 2) return;
-  const graph::NodeRanks ranks{count, one.map.model_nodes()};
+  const graph::NodeRanks ranks{count, one.map.model_nodes(), one.map.node_fold()};
   for (graph::VertexId v = 0; v < trace.graph().vertex_count(); ++v)
     if (p.of_vertex[v] != ranks.rank_of(trace.graph().node(v))) {
       ADD_FAILURE() << label << ": operation " << v << " is block " << int{p.of_vertex[v]} << "'s, its part rank "
@@ -166,10 +166,20 @@ void expect_owners_agree(const session::LoadedTrace& trace, const session::Repla
     }
 }
 
-// At 1 to 4 ranks (those the model's nodes allow). How many of the runs were split.
+bool every_rank_reads_a_file(const session::LoadedTrace& trace, const graph::NodeRanks& ranks) {
+  std::vector<bool> reads(ranks.ranks, false);
+  for (const core::FileRecords& f : trace.records.files)
+    if (f.node >= 0) reads[ranks.rank_of(static_cast<std::uint32_t>(f.node))] = true;
+  return std::find(reads.begin(), reads.end(), false) == reads.end();
+}
+
+// At 1 to 4 ranks (those the model's nodes allow), the nodes folded or mapped as `nodes` asks. How many of the runs
+// were split.
 int expect_parts_same(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
-                      double sigma, std::uint64_t seed = 1, machine::Placement placement = machine::Placement::traced) {
+                      double sigma, std::uint64_t seed = 1, machine::Placement placement = machine::Placement::traced,
+                      const machine::MappingSpec& nodes = {}) {
   session::ReplaySettings settings;
+  settings.mapping = nodes;
   settings.engine.detail.record_intervals = true;
   const auto one = one_engine(trace, machine, settings, sigma, placement);
   if (!one) return 0;
@@ -177,6 +187,10 @@ int expect_parts_same(const session::LoadedTrace& trace, const std::string& mach
   for (std::uint32_t count = 1; count <= std::min(4u, one->map.model_nodes()); ++count) {
     const std::string at = label + " on " + machine + " at " + std::to_string(count) + " ranks";
     expect_owners_agree(trace, *one, count, at);
+    // A rank maps the model from its own files' records: one that would read none (a node map that leaves its model
+    // nodes empty) does not replay from parts, and realm-replay-mpi reads the whole trace instead.
+    if (!every_rank_reads_a_file(trace, rr::testing::split_for(trace, settings, count, one->map.model_nodes())))
+      continue;
     const auto runs = run_parts(trace, one->model, settings, count, seed + count, one->map.model_nodes());
     expect_same(one->result, runs, at);
     split += count > 1;
@@ -261,6 +275,51 @@ TEST(PartReplay, PoolAndEftPlacementsGiveTheOneEngineRecords) {
     const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), gen::make_random_dag(1500, {5, 3, 24}));
     expect_parts_same(trace, (dir.path() / "machine.toml").string(), "random-dag" + under, 0.2, 24, placement);
   }
+}
+
+machine::MappingSpec fold_of(std::uint32_t model_nodes, machine::NodeMapRule rule = machine::NodeMapRule::cyclic,
+                             std::vector<std::uint32_t> list = {}) {
+  machine::MappingSpec mapping;
+  mapping.fold = model_nodes;
+  mapping.nodes.rule = rule;
+  mapping.nodes.list = std::move(list);
+  return mapping;
+}
+
+// Under a fold or node map each rank's part holds the traced nodes folded onto its model nodes (several, not
+// consecutive under the cyclic rule or a list): every placement gives one engine's records, the folded nodes sharing
+// their model node's processors as one process shares them.
+TEST(PartReplay, FoldsAndNodeMapsGiveTheOneEngineRecords) {
+  using machine::NodeMapRule;
+  using machine::Placement;
+  const std::vector<std::pair<std::string, machine::MappingSpec>> maps{
+      {"cyclic fold 2", fold_of(2)},
+      {"block fold 3", fold_of(3, NodeMapRule::block)},
+      {"list 2,0,1,2,1,0,0,2", fold_of(0, NodeMapRule::list, {2, 0, 1, 2, 1, 0, 0, 2})},
+      {"list 3,0,3,0,... with model nodes 1 and 2 empty (at 2 ranks)",
+       fold_of(4, NodeMapRule::list, {3, 0, 3, 0, 0, 3, 0, 3})}};
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
+    const rr::testing::TestDir dir("rr_part_replay_fold");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+    const std::string own = (dir.path() / "machine.toml").string();
+    for (const auto& [rule, nodes] : maps) {
+      const std::string label = std::string(name) + ", " + rule;
+      EXPECT_GT(expect_parts_same(trace, own, label, 0, 1, Placement::traced, nodes), 0) << label;
+      expect_parts_same(trace, kTitan, label + ", pool", 0.3, 2, Placement::pool, nodes);
+    }
+    expect_parts_same(trace, kTitan, std::string(name) + ", cyclic fold 3, eft", 0.2, 3, Placement::eft, fold_of(3));
+  }
+  for (const char* name : {"real/full_circuit_2node_p4_cpu2", "s3d/dme_mixed_4n"}) {
+    auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + name}, {});
+    ASSERT_TRUE(trace.ok()) << name;
+    expect_parts_same(*trace, kTitan, std::string(name) + ", fold 1", 0.2, 1, Placement::traced, fold_of(1));
+    expect_parts_same(*trace, kTitan, std::string(name) + ", list 1,0,1,0", 0.2, 1, Placement::pool,
+                      fold_of(0, NodeMapRule::list, {1, 0, 1, 0}));
+  }
+  const rr::testing::TestDir dir("rr_part_replay_fold_dag");
+  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), gen::make_random_dag(1500, {5, 3, 24}));
+  expect_parts_same(trace, (dir.path() / "machine.toml").string(), "random-dag, block fold 3", 0.2, 24, Placement::eft,
+                    fold_of(3, NodeMapRule::block));
 }
 
 // A moved function's copies follow their data through merges to the tasks they reach, which a rank's view need not

@@ -1,7 +1,8 @@
 // The traced machine of a trace read in parts (session/traced_part_machine.hpp): at 1 to 4 ranks as threads, every
 // rank gets one process's traced machine, byte for byte (its processors, memories and nodes from every rank's
 // records, its median copy size and its fitted network latency), from the logs and from a packed trace; and the
-// median over ranks is the element one process's nth_element takes, however the values are spread.
+// median over ranks is the element one process's nth_element takes, however the values are spread. Under a fold, the
+// parts split by model node serve the fit and the folded run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +12,10 @@
 
 #include "gen/generators.hpp"
 #include "platform/output_target.hpp"
+#include "machine_models/mapping.hpp"
+#include "replay/machine_map.hpp"
 #include "replay/network_sums.hpp"
+#include "replay/part_replay.hpp"
 #include "replay/part_exchange.hpp"
 #include "session/session.hpp"
 #include "session/trace_packing.hpp"
@@ -99,6 +103,59 @@ TEST(TracedPartMachine, APackedTracesMachineIsOneProcesss) {
     ASSERT_TRUE(write_packed_trace(*loaded, out, fit).ok());
     ASSERT_EQ(out.commit(), "");
     expect_one_processs(path, 2, fit ? "packed fitted" : "packed with its facts", true);
+  }
+}
+
+// Under a fold the parts are split by model node, and the fit replays the trace unfolded on them (its blocks each
+// rank's traced nodes, not consecutive ones): every rank gets one process's machine, and the part it prepared serves
+// the run's folded map too, whose replay ends when one process's does.
+TEST(TracedPartMachine, AFoldedRunsMachineIsOneProcesss) {
+  const std::string trace = RR_SOURCE_DIR "/data/traces/s3d/dme_mixed_4n";
+  auto loaded = load_trace({trace}, {});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+  const std::string want = fit_traced_machine(*loaded).toml;
+  const auto files = files_by_node({trace});
+  ASSERT_TRUE(files.ok());
+  for (const auto& [fold, rule] : {std::pair{2u, machine::NodeMapRule::cyclic}, {3u, machine::NodeMapRule::block}}) {
+    ReplaySettings settings;
+    settings.critical_path = false;
+    settings.mapping.fold = fold;
+    settings.mapping.nodes.rule = rule;
+    auto one = replay_trace(*loaded, {std::string(machine::kTracedMachine), {}}, settings);
+    ASSERT_TRUE(one.ok()) << one.error().to_string();
+    auto folded = machine::fold_nodes(settings.mapping, replay::MachineMap::traced_node_count(loaded->records));
+    ASSERT_TRUE(folded.ok());
+    for (std::uint32_t count = 2; count <= fold; ++count) {
+      const std::string at = "fold " + std::to_string(fold) + " at " + std::to_string(count) + " ranks";
+      rr::testing::InProcessNetwork net(count, 7 + count);
+      const auto got = rr::testing::on_ranks(net, count, [&](std::uint32_t, replay::BlockNetwork& end) {
+        replay::NetworkRankExchange exchange(end);
+        std::pair<std::string, replay::TimeNs> out{"", -1};
+        try {
+          auto part = load_trace_part({trace}, *files, {}, count, exchange, *folded);
+          if (!part) return std::pair<std::string, replay::TimeNs>{part.error().to_string(), -1};
+          replay::ReplayOptions options;
+          options.execution.network = &end;
+          auto fitted = traced_machine_of_part(*part, exchange, options, settings.mapping);
+          if (!fitted) return std::pair<std::string, replay::TimeNs>{"error: " + fitted.error().to_string(), -1};
+          out.first = fitted->toml;
+          auto model = traced_machine_model(fitted->toml, part->label, {});
+          auto map = replay::MachineMap::build(part->records, *model, settings.mapping);
+          auto run = replay::run_part_over_network(fitted->prepared, part->ranks, exchange, *map, *model, options);
+          if (!run) out.first = "error: " + run.error().to_string();
+          else out.second = run->makespan_ns;
+        } catch (const std::exception& e) {
+          out.first = std::string("error: ") + e.what();
+        }
+        end.part_done();
+        return out;
+      });
+      ASSERT_EQ(got.size(), count) << at;
+      for (std::uint32_t r = 0; r < count; ++r) {
+        EXPECT_EQ(got[r].first, want) << at << ", rank " << r;
+        EXPECT_EQ(got[r].second, one->result.makespan_ns) << at << ", rank " << r;
+      }
+    }
   }
 }
 

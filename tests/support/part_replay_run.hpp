@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "graph/graph_part.hpp"
+#include "machine_models/mapping.hpp"
+#include "replay/machine_map.hpp"
 #include "replay/part_exchange.hpp"
 #include "replay/part_replay.hpp"
 #include "session/session.hpp"
@@ -32,13 +34,24 @@ struct PartRun {
 using AfterPartReplay =
     std::function<void(std::uint32_t rank, const replay::MachineMap& map, const replay::ReplayResult& result)>;
 
-// `count` ranks on a network shuffled by `seed`, the parts built for `model_nodes` nodes. `failing` fails its exchange
-// number `fail_at` (FailingExchange): the part build's six exchanges come first, then the replay's own.
+// How the parts are split at `count` ranks: by node (`model_nodes` of them), or, when the settings' mapping folds or
+// maps nodes, by the model node it gives each traced node (machine::fold_nodes, as MachineMap folds).
+inline graph::NodeRanks split_for(const session::LoadedTrace& trace, const session::ReplaySettings& settings,
+                                  std::uint32_t count, std::uint32_t model_nodes) {
+  const machine::MappingSpec& mapping = settings.mapping;
+  if (mapping.fold == 0 && mapping.nodes.rule == machine::NodeMapRule::cyclic) return {count, model_nodes, {}};
+  auto fold = machine::fold_nodes(mapping, replay::MachineMap::traced_node_count(trace.records));
+  if (!fold) throw std::invalid_argument(fold.error().to_string());
+  return {count, fold->model_nodes, std::move(*fold)};
+}
+
+// `count` ranks on a network shuffled by `seed`, the parts built for `model_nodes` nodes (split_for). `failing` fails
+// its exchange number `fail_at` (FailingExchange): the part build's six exchanges come first, then the replay's own.
 inline std::vector<PartRun> run_parts(const session::LoadedTrace& trace, const machine::MachineModel& model,
                                       const session::ReplaySettings& settings, std::uint32_t count, std::uint64_t seed,
                                       std::uint32_t model_nodes, const AfterPartReplay& after = {},
                                       std::uint32_t failing = ~0u, std::uint32_t fail_at = 0) {
-  const graph::NodeRanks ranks{count, model_nodes};
+  const graph::NodeRanks ranks = split_for(trace, settings, count, model_nodes);
   std::vector<RankFiles> by_rank = read_by_rank(trace.records, ranks);
   InProcessNetwork net(count, seed);
   return on_ranks(net, count, [&](std::uint32_t r, replay::BlockNetwork& end) {
