@@ -141,10 +141,9 @@ void PathWalk::own_time(VertexId v) {
     // Its node standing still for start-ups held the issue back too.
     TimeNs issued = hi_;
     if (shared_ && !r_.start_ups.empty()) {
-      const ModelProcessor* p = map_.processor(r_.processor_of[v]);
       PathResource res;
       res.type = PathResource::Type::start_ups;
-      res.node = p ? p->node : 0;
+      res.node = work_node(v);
       issued = hi_ - frozen_within(res.node, start, hi_);
       contend(v, res, issued, hi_);
     }
@@ -157,9 +156,8 @@ void PathWalk::own_time(VertexId v) {
     if (shared_ && cls == PathClass::compute) {
       if (const TimeNs alone = own_end(g_, r_, timing_, v); alone != kNever && alone < hi_) {
         own = std::max(start, alone);
-        const ModelProcessor* p = map_.processor(r_.processor_of[v]);
         PathResource res;
-        res.node = p ? p->node : 0;
+        res.node = work_node(v);
         // The time its node stood still for start-ups, then (with cores given) the time it shared them.
         const TimeNs frozen = model_.node.cores > 0 ? std::min(hi_ - own, frozen_within(res.node, start, hi_)) : hi_ - own;
         res.type = PathResource::Type::cores;
@@ -181,6 +179,14 @@ void PathWalk::compute_of(VertexId v, TimeNs ns) {
   } else if (const ModelProcessor* p = map_.processor(r_.processor_of[v])) {
     functions_[{g_.task(g_.task_of(v)).func_id, p->kind}] += ns;
   }
+}
+
+// The node whose cores v's work took (CoreShare): its processor's, or background work's own node's. A rank walks
+// only its own operations, and so reads only its own nodes' start-ups.
+std::uint32_t PathWalk::work_node(VertexId v) const {
+  if (g_.kind(v) == OpKind::background) return map_.fold(g_.node(v));
+  const ModelProcessor* p = map_.processor(r_.processor_of[v]);
+  return p ? p->node : 0;
 }
 
 // How long `node` stood still for start-ups within [from, to).

@@ -58,6 +58,7 @@ class PathWalk {
   void contend(graph::VertexId at, const PathResource& res, TimeNs begin, TimeNs end);
   void own_time(graph::VertexId v);
   void compute_of(graph::VertexId v, TimeNs ns);
+  std::uint32_t work_node(graph::VertexId v) const;
   TimeNs frozen_within(std::uint32_t node, TimeNs from, TimeNs to) const;
   std::optional<PathHandover> leave(graph::VertexId v, std::uint64_t walked);
   void arrive(const PathHandover& h);

@@ -1,16 +1,19 @@
 // The replay engine on graphs built from hand-made Legion Prof records (graph/src/prof/prof_graph_builder.cpp):
 // completion queues fire on their first input, measured delays of unrecorded events are relative to the recorded
-// inputs, profiling responses are left out of the estimate, the observed queue order, and the segment overhead.
+// inputs, profiling responses are left out of the estimate, the observed queue order, the segment overhead, and
+// background work held by its own node's start-up on the critical path.
 // The machine is the bare one of support/replay_fixture.hpp (no runtime costs, traced placement); node 0 has
 // model processors GPU 0, CPU 1, CPU 2, utility 3. Every expected time is worked out in the comment next to it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "graph/prof_graph_builder.hpp"
 #include "machine_models/machine_loader.hpp"
+#include "replay/critical_path.hpp"
 #include "replay/machine_map.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/task_timing.hpp"
@@ -242,6 +245,47 @@ TEST(ProfReplay, SegmentOverheadIsAddedToEverySegment) {
   EXPECT_EQ(r.result.processors[cpu0].segments, 2u);
   EXPECT_EQ(r.result.processors[cpu0].busy_ns, 900);  // (50 + 400) * 2
   EXPECT_EQ(plain.result.processors[cpu0].busy_ns, 800);
+}
+
+// Background work runs on its own node's cores, so a start-up there holds it. On node 1, T (CPU, 0..1000) is its
+// processor's first work: the start-up (5000 ns) freezes node 1 from 0 to 5000. The partition work P (0..2000,
+// background), ready at 0, stands still until 5000 and ends at 7000; T ends at 6000. The critical path is P: its
+// 2000 ns of work from 0, then 5000 ns of contention on node 1's start-ups (nothing started up on node 0).
+TEST(ProfReplay, BackgroundWorkOnTheCriticalPathWaitsForItsOwnNodesStartUps) {
+  core::ProfileRecords n1;
+  n1.processors = {{core::Handle::make(kCpuNode1), core::RealmProcKind::cpu}};
+  n1.work.push_back(work(ProfWorkKind::task, kCpuNode1, ev(1), 0, 0, 1000));
+  n1.work.push_back(work(ProfWorkKind::partition, kCpuNode1, ev(2), 0, 0, 2000));
+  const core::TraceRecords trace = rr::testing::prof::trace_of({node0(), n1});
+  const graph::BuildResult built = graph::build_profile_graph(trace);
+  auto model = machine::parse_machine(testing::kBareMachine, "bare.toml", {"runtime.processor_start_ns=5000"});
+  ASSERT_TRUE(model.ok()) << model.error().to_string();
+  auto map = MachineMap::build(trace, *model);
+  ASSERT_TRUE(map.ok()) << map.error().to_string();
+  auto r = run_replay(built.graph, *map, *model, {});
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  VertexId t = graph::kNoVertex, pv = graph::kNoVertex;
+  for (VertexId v = 0; v < built.graph.vertex_count(); ++v) {
+    if (built.graph.kind(v) == OpKind::task) t = v;
+    if (built.graph.kind(v) == OpKind::background) pv = v;
+  }
+  ASSERT_NE(t, graph::kNoVertex);
+  ASSERT_NE(pv, graph::kNoVertex);
+  ASSERT_EQ(r->start_ups.size(), 1u);
+  EXPECT_EQ(r->start_ups[0].node, 1u);
+  EXPECT_EQ(r->start_ups[0].from, 0);
+  EXPECT_EQ(r->start_ups[0].to, 5000);
+  EXPECT_EQ(r->end(t), 6000);
+  EXPECT_EQ(r->start(pv), 0);
+  EXPECT_EQ(r->end(pv), 7000);
+  EXPECT_EQ(r->makespan_ns, 7000);
+  const CriticalPath cp = critical_path(built.graph, *map, *model, *r);
+  ASSERT_FALSE(cp.steps.empty());
+  EXPECT_EQ(cp.by_class[static_cast<std::size_t>(PathClass::compute)], 2000);
+  PathResource node1;
+  node1.type = PathResource::Type::start_ups;
+  node1.node = 1;
+  EXPECT_EQ(cp.contention, (std::map<PathResource, TimeNs>{{node1, 5000}}));
 }
 
 }  // namespace
