@@ -25,6 +25,12 @@
 
 namespace rr::replay {
 
+// Whether a replay on `model` runs its nodes' work through CoreShare: the model limits the cores or processors
+// start up.
+inline bool shares_cores(const machine::MachineModel& model) {
+  return model.node.cores > 0 || model.runtime.starts_up();
+}
+
 class CoreShare {
  public:
   using TimeNs = machine::TimeNs;

@@ -96,7 +96,8 @@ struct ReplayResult {
   // When ResultDetail::record_intervals, in the timeline's order (replay/timeline_order.hpp). Over ranks, each
   // rank's of its own operations only (a copy's hops on other ranks' channels included).
   std::vector<Interval> intervals;
-  std::vector<StartUp> start_ups;          // in the order they began
+  // By when they began, then by node.
+  std::vector<StartUp> start_ups;
 
   std::uint64_t operations = 0;            // operations that completed
   std::uint64_t stuck = 0;                 // operations that never could

@@ -89,9 +89,18 @@ void list_channels_and_intervals(const MachineMap& map, ReplayResult& r, std::ve
   std::sort(r.intervals.begin(), r.intervals.end(), timeline_before);
 }
 
+void order_start_ups(std::vector<StartUp>& start_ups) {
+  // A node's start-ups follow one another, so (begin, node) tells any two apart.
+  std::sort(start_ups.begin(), start_ups.end(),
+            [](const StartUp& a, const StartUp& b) { return std::tie(a.from, a.node) < std::tie(b.from, b.node); });
+}
+
 void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::size_t stuck_examples,
                      SharedState& shared, std::vector<BlockOutput>& outputs) {
   ReplayResult& r = shared.r;
+  for (BlockOutput& out : outputs)
+    r.start_ups.insert(r.start_ups.end(), out.tally.start_ups.begin(), out.tally.start_ups.end());
+  order_start_ups(r.start_ups);
   const std::vector<std::string>& path_names = shared.copies.path_names;
   std::vector<PathUsage> usage(path_names.size());
   for (BlockOutput& out : outputs) {

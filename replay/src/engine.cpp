@@ -47,8 +47,9 @@ class EventEngine final : public Engine {
     proc_available_.assign(map_.processors().size(), 0);
     share_.configure(map_.model_nodes(), model_.node.cores, model_.runtime.starts_up());
     start_ups_by_node_.assign(model_.runtime.starts_up() ? map_.model_nodes() : 0, 0);
-    // An issue's time depends on more than its issuer's start: the engine keeps it for the critical path.
-    if (share_.enabled()) r_.issued_at.assign(n_, kNever);
+    // An issue's time depends on more than its issuer's start: the engine keeps it for the critical path, in the
+    // array init_shared sized before any block ran (each block writes the actions its own work issues).
+    assert(!share_.enabled() || r_.issued_at.size() == n_);
     path_usage_.assign(copies_.path_names.size(), {});
     for (VertexId v = 0; v < n_; ++v) {
       if (!owned(v)) continue;
@@ -393,7 +394,7 @@ class EventEngine final : public Engine {
         proc.started = true;
         const TimeNs length = model_.runtime.start_up_ns(start_ups_by_node_[node]++);
         const TimeNs from = share_.freeze(node, now_, length);
-        r_.start_ups.push_back({node, p, from, from + length});
+        t_.start_ups.push_back({node, p, from, from + length});  // this block's own
       }
       start_shared(v, node, running, CoreShare::DueKind::segment_end, p);
       return;

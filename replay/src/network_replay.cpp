@@ -156,7 +156,7 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
   };
   if (auto error = too_many_ranks(ranks, map.model_nodes())) return refuse(*error);
   if (auto error = plan_copies(g, map, model, shared)) return refuse(*error);
-  init_shared(g, map, options.rules.noise, shared);
+  init_shared(g, map, model, options.rules.noise, shared);
   Partition partition;
   if (ranks > 1 && !why_alone(model, options, partition))  // (not split yet: only what precedes the partition)
     partition = partition_by_node(g, map, model, shared.copies, options.rules.noise, ranks, {0, 0});

@@ -223,7 +223,7 @@ core::Expected<ReplayResult> run_part_over_network(const std::shared_ptr<const P
   try {
     if (auto error = plan_copies(local.g, map, model, shared)) throw std::runtime_error(error->to_string());
     count_own_copies(local, map, me, shared.r);
-    init_shared(local.g, map, options.rules.noise, shared);
+    init_shared(local.g, map, model, options.rules.noise, shared);
     spread_outside_estimate(local, shared.r, rounds);
     if (count > 1)
       partition = partition_from_parts(local, map, node_ranks, model, shared.copies, options.rules.noise, rounds, why_not);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "replay/copy_route.hpp"
+#include "replay/core_share.hpp"
 #include "replay/timing_rules.hpp"
 
 namespace rr::replay {
@@ -84,7 +85,7 @@ TimeNs own_end(const graph::EventGraph& g, const ReplayResult& r, const TaskTimi
 PathWalk::PathWalk(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model,
                    const ReplayResult& r, std::function<bool(VertexId)> mine, std::uint64_t whole_vertices)
     : g_(g), map_(map), model_(model), r_(r), mine_(std::move(mine)), timing_(g, map, model, r.noise),
-      shared_(model.node.cores > 0 || model.runtime.starts_up()),
+      shared_(shares_cores(model)),
       longest_(whole_vertices ? whole_vertices : g.vertex_count()) {}
 
 std::optional<PathHandover> PathWalk::from_last(VertexId v) {

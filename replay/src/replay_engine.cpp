@@ -29,25 +29,28 @@ core::Expected<ReplayResult> run_replay(const graph::EventGraph& g, const Machin
   const Noise noise = options.rules.noise;
   Partition partition;
   std::optional<core::InputError> copy_error;
-  // Shared cores and start-ups run one engine: a node's clock would have to cross blocks in the same instant, and
-  // the issue times they keep (ReplayResult::issued_at) are set up once, before any block would run.
   // A stop time (ReplayOptions::stop_after_ns) is one engine's: its rounds are the ones it asks about.
-  if (options.execution.blocks < 2 || model.node.cores > 0 || model.runtime.starts_up() ||
-      options.stop_after_ns != kNoStop) {
+  if (options.execution.blocks < 2 || options.stop_after_ns != kNoStop) {
     copy_error = plan_copies(g, map, model, shared);
-    if (!copy_error) init_shared(g, map, noise, shared);
+    if (!copy_error) init_shared(g, map, model, noise, shared);
   } else {
     // The split reads the graph and the copies' routes: it is worked out while the shared state is set up.
     Handoff handoff;
     handoff.give();
-    oneapi::tbb::parallel_invoke([&] { handoff.take(); init_shared(g, map, noise, shared); handoff.give(); }, [&] {
-      handoff.take();
-      copy_error = plan_copies(g, map, model, shared);
-      if (!copy_error)
-        partition = partition_by_node(g, map, model, shared.copies, noise, options.execution.blocks,
-                                      {options.execution.min_block_operations, options.execution.min_lookahead_ns});
-      handoff.give();
-    });
+    oneapi::tbb::parallel_invoke(
+        [&] {
+          handoff.take();
+          init_shared(g, map, model, noise, shared);
+          handoff.give();
+        },
+        [&] {
+          handoff.take();
+          copy_error = plan_copies(g, map, model, shared);
+          if (!copy_error)
+            partition = partition_by_node(g, map, model, shared.copies, noise, options.execution.blocks,
+                                          {options.execution.min_block_operations, options.execution.min_lookahead_ns});
+          handoff.give();
+        });
     handoff.take();
   }
   if (copy_error) return *copy_error;

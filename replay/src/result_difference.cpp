@@ -30,6 +30,11 @@ std::optional<std::string> first_difference(const ReplayResult& a, const ReplayR
   }
   if (auto d = differ_at("processor_of", a.processor_of, b.processor_of)) return d;
   if (auto d = differ_at("outside_estimate", a.outside_estimate, b.outside_estimate)) return d;
+  if (auto d = differ_at("issued_at", a.issued_at, b.issued_at)) return d;
+  auto start_up = [](const StartUp& s) { return std::tie(s.node, s.processor, s.from, s.to); };
+  if (a.start_ups.size() != b.start_ups.size()) return "start_ups: different counts";
+  for (std::size_t i = 0; i < a.start_ups.size(); ++i)
+    if (start_up(a.start_ups[i]) != start_up(b.start_ups[i])) return "start_ups[" + std::to_string(i) + "]";
   auto same_processor = [](const ProcessorUsage& x, const ProcessorUsage& y) {
     return x.busy_ns == y.busy_ns && x.segments == y.segments;
   };

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "replay/copy_route.hpp"
+#include "replay/core_share.hpp"
 
 namespace rr::replay {
 
@@ -103,13 +104,15 @@ std::optional<core::InputError> plan_copies(const graph::EventGraph& g, const Ma
   return std::nullopt;
 }
 
-void init_shared(const graph::EventGraph& g, const MachineMap& map, Noise noise, SharedState& s) {
+void init_shared(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model, Noise noise,
+                 SharedState& s) {
   ReplayResult& r = s.r;
   OperationRecords& ops = r.ops;
   const VertexId n = g.vertex_count();
   ops.reset(n);
   r.noise = noise;
   r.processor_of.assign(n, ~0u);
+  if (shares_cores(model)) r.issued_at.assign(n, kNever);
   r.processors.assign(map.processors().size(), {});
   s.phase.resize(g.phase_count());
 

@@ -80,7 +80,10 @@ std::optional<core::InputError> plan_copies(const graph::EventGraph& g, const Ma
 std::uint64_t count_after_untimed(const graph::EventGraph& g, const std::vector<char>& outside,
                                   const std::function<bool(graph::VertexId)>& counted);
 
-// The result's arrays, each operation's count of inputs, the phases, and what is left out of the estimate.
-void init_shared(const graph::EventGraph& g, const MachineMap& map, Noise noise, SharedState& s);
+// The result's arrays, each operation's count of inputs, the phases, and what is left out of the estimate. On a
+// model whose nodes share cores (shares_cores), the issue times too (ReplayResult::issued_at): sized here, before
+// the blocks of a split run, each writing the actions its own work issues.
+void init_shared(const graph::EventGraph& g, const MachineMap& map, const machine::MachineModel& model, Noise noise,
+                 SharedState& s);
 
 }  // namespace rr::replay

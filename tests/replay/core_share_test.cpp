@@ -1,10 +1,11 @@
-// The nodes' shared cores (replay/core_share.hpp) alone, and through the engine on hand-computed DAGs: every
-// expected time is worked out in the comment beside it.
+// The nodes' shared cores (replay/core_share.hpp) alone, and through the engine on hand-computed DAGs, on one engine
+// and split into blocks: every expected time is worked out in the comment beside it.
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "replay/core_share.hpp"
+#include "replay/replay_engine.hpp"
 #include "support/replay_fixture.hpp"
 
 namespace rr::replay {
@@ -169,6 +170,41 @@ TEST(ReplayStartUp, WorkUnderWayStandsStillDuringAStartUp) {
   for (const auto& [resource, ns] : r.run.critical->contention)
     if (resource.type == PathResource::Type::start_ups) start_ups += ns;
   EXPECT_EQ(start_ups, 10000);
+}
+
+// Node 0's two CPUs start 10 us tasks A and B at 0 on one shared core, with start-ups of 0.5 us: CPU 0 starts up
+// 0..0.5, CPU 1 0.5..1, then A and B share the core at 1/2 and both end at 1 + 20 = 21 us. C (4 us) on node 1
+// waits for A: ready at 21 + 1 (the network latency) = 22 us, its CPU starts up 22..22.5 and it ends at 26.5 us. Split
+// into a block per node (each node's clock and start-ups its block's own), the times are the same.
+TEST(ReplayStartUp, TwoBlocksKeepEachNodesClockAndStartUps) {
+  auto r = replay_lines({task(1, "80000000", "(20000001,1)"), task(2, "80000001", "(20000002,1)"),
+                         task(3, "80800000", "(20000003,1)", "(20000001,1)"), "Task Time: (20000001,1) 10",
+                         "Task Time: (20000002,1) 10"},
+                        {"node.cores=1", "runtime.processor_start_ns=500", "network.latency_ns=1000"},
+                        {"Task Time: (20000003,1) 4"});
+  ReplayOptions split;
+  split.execution.min_block_operations = 0;
+  split.execution.min_lookahead_ns = 0;
+  for (const std::uint32_t blocks : {1u, 2u}) {
+    split.execution.blocks = blocks;
+    auto result = run_replay(r.graph(), r.run.map, r.run.model, split);
+    ASSERT_TRUE(result.ok()) << result.error().to_string();
+    EXPECT_EQ(result->blocks, blocks);
+    auto end_of = [&](std::uint64_t id) {
+      return result->end(r.vertex_of(graph::OpKind::task, id, 1));
+    };
+    EXPECT_EQ(end_of(0x20000001), 21000) << blocks << " block(s)";
+    EXPECT_EQ(end_of(0x20000002), 21000) << blocks << " block(s)";
+    EXPECT_EQ(result->ready(r.vertex_of(graph::OpKind::task, 0x20000003, 1)), 22000) << blocks << " block(s)";
+    EXPECT_EQ(end_of(0x20000003), 26500) << blocks << " block(s)";
+    EXPECT_EQ(result->makespan_ns, 26500) << blocks << " block(s)";
+    ASSERT_EQ(result->start_ups.size(), 3u) << blocks << " block(s)";
+    const std::pair<TimeNs, TimeNs> expected[] = {{0, 500}, {500, 1000}, {22000, 22500}};
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(result->start_ups[i].node, i < 2 ? 0u : 1u) << blocks << " block(s)";
+      EXPECT_EQ(std::pair(result->start_ups[i].from, result->start_ups[i].to), expected[i]) << blocks << " block(s)";
+    }
+  }
 }
 
 }  // namespace
