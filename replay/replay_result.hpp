@@ -96,7 +96,7 @@ struct ReplayResult {
   // When ResultDetail::record_intervals, in the timeline's order (replay/timeline_order.hpp). Over ranks, each
   // rank's of its own operations only (a copy's hops on other ranks' channels included).
   std::vector<Interval> intervals;
-  // By when they began, then by node.
+  // By when they began, then by node and processor.
   std::vector<StartUp> start_ups;
 
   std::uint64_t operations = 0;            // operations that completed

@@ -90,9 +90,10 @@ void list_channels_and_intervals(const MachineMap& map, ReplayResult& r, std::ve
 }
 
 void order_start_ups(std::vector<StartUp>& start_ups) {
-  // A node's start-ups follow one another, so (begin, node) tells any two apart.
-  std::sort(start_ups.begin(), start_ups.end(),
-            [](const StartUp& a, const StartUp& b) { return std::tie(a.from, a.node) < std::tie(b.from, b.node); });
+  // A processor starts up once, so (begin, node, processor) tells any two apart, start-ups of no length included.
+  std::sort(start_ups.begin(), start_ups.end(), [](const StartUp& a, const StartUp& b) {
+    return std::tie(a.from, a.node, a.processor) < std::tie(b.from, b.node, b.processor);
+  });
 }
 
 void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::size_t stuck_examples,

@@ -30,8 +30,9 @@ void list_channels_and_intervals(const MachineMap& map, ReplayResult& r, std::ve
 std::vector<StuckExample> describe_stuck(const graph::EventGraph& g, const SharedState& shared,
                                          const std::vector<graph::VertexId>& vertices);
 
-// The processors' start-ups in the result's order (ReplayResult::start_ups): by when each began, then by node. One
-// engine asks for them in the order its processors first run, which a split cannot see across its blocks.
+// The processors' start-ups in the result's order (ReplayResult::start_ups): by when each began, then by node and
+// processor. One engine asks for them in the order its processors first run, which a split cannot see across its
+// blocks.
 void order_start_ups(std::vector<StartUp>& start_ups);
 
 void assemble_result(const graph::EventGraph& g, const MachineMap& map, std::size_t stuck_examples,

@@ -119,7 +119,10 @@ TEST(ReplayBlocks, SharedCoresAndStartUpsGiveTheOneEngineResult) {
       {"2 cores per node", {"node.cores=2"}},
       {"64 cores per node", {"node.cores=64"}},
       {"start-ups of 50 us", {"runtime.processor_start_ns=50000"}},
-      {"2 cores per node, start-ups of 20 us", {"node.cores=2", "runtime.processor_start_ns=20000"}}};
+      {"2 cores per node, start-ups of 20 us", {"node.cores=2", "runtime.processor_start_ns=20000"}},
+      // Measured start-ups in order, one of no length, then the typical one.
+      {"start-ups of 30, 0 and 10 us, then 5 us",
+       {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}}};
   S3dOptions mixed;
   mixed.nodes = 4;
   mixed.mapping = "mixed";
