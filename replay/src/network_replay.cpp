@@ -25,8 +25,8 @@ namespace {
 
 // Why the split cannot serve this replay, or null.
 const char* why_alone(const machine::MachineModel& model, const ReplayOptions& options, const Partition& p) {
-  if (model.node.cores > 0) return "the model's nodes share cores, and a node's clock would cross blocks";
-  if (model.runtime.starts_up()) return "processors start up, and a node's clock would cross blocks";
+  if (model.node.cores > 0) return "the model's nodes share cores, and the critical path over ranks would need every rank's issue times";
+  if (model.runtime.starts_up()) return "processors start up, and the critical path over ranks would need every rank's start-ups";
   if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
   return p.count < 2 ? p.why_not : nullptr;
 }

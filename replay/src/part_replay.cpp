@@ -59,8 +59,8 @@ std::optional<std::string> unsupported(std::uint32_t part_rank, const graph::Nod
   if (!map.mapping().moves.empty())
     return "function moves do not run from parts: a moved function's copies follow their data through merges to the "
            "tasks they reach, which may be another rank's";
-  if (model.node.cores > 0) return "the model's nodes share cores, and a node's clock would cross blocks";
-  if (model.runtime.starts_up()) return "processors start up, and a node's clock would cross blocks";
+  if (model.node.cores > 0) return "the model's nodes share cores, and the critical path over ranks would need every rank's issue times";
+  if (model.runtime.starts_up()) return "processors start up, and the critical path over ranks would need every rank's start-ups";
   if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
   return std::nullopt;
 }
