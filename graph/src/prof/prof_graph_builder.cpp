@@ -22,6 +22,7 @@
 #include "graph/graph_algorithms.hpp"
 #include "graph/src/builder/wait_split.hpp"
 #include "graph/src/finding_log.hpp"
+#include "graph/src/prof/merged_results.hpp"
 
 namespace rr::graph {
 
@@ -272,25 +273,14 @@ class ProfBuilder {
       const auto& f = trace_.files[fi];
       const auto& p = f.profile;
       const std::uint32_t node = f.node < 0 ? kNoNode : static_cast<std::uint32_t>(f.node);
-      // A merger (or completion queue) of more than four inputs is several consecutive records of one result.
       auto group = [&](const std::vector<core::ProfEventMerger>& records, OpKind kind) {
-        for (std::size_t i = 0; i < records.size();) {
-          std::size_t j = i;
-          std::vector<std::uint64_t> inputs;
-          while (j < records.size() && records[j].result == records[i].result) {
-            for (const auto& pre : records[j].pre)
-              if (!pre.is_none()) inputs.push_back(pre.id);
-            ++j;
-          }
-          std::sort(inputs.begin(), inputs.end());
-          inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());  // some list an input twice
+        for_each_merged_result(records, [&](std::size_t i, const std::vector<std::uint64_t>& inputs) {
           const VertexId v = add(kind, node, records[i].result, static_cast<std::uint32_t>(inputs.size()));
           if (produce(records[i].result, v, false)) {
             for (auto in : inputs) inputs_.push_back({v, ProfEvent{in}});
             if (!records[i].fevent.is_none()) launches_.push_back({v, records[i].fevent, records[i].performed});
           }
-          i = j;
-        }
+        });
       };
       group(p.mergers, OpKind::merge);
       group(p.completion_queues, OpKind::first_of);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "graph/prof_graph_builder.hpp"
+#include "graph/src/prof/merged_results.hpp"
 #include "graph/src/prof_part/prof_part_builder.hpp"
 
 namespace rr::graph::prof_part {
@@ -118,16 +119,7 @@ void ProfPartBuilder::collect_passing(std::uint32_t fi) {
   const std::uint32_t file_node = node_of_file(f), whole = whole_file(fi);
   std::uint32_t seq = 0, input_seq = 0;
   auto group = [&](const std::vector<core::ProfEventMerger>& records, OpKind kind) {
-    for (std::size_t i = 0; i < records.size();) {
-      std::size_t j = i;
-      std::vector<std::uint64_t> inputs;
-      while (j < records.size() && records[j].result == records[i].result) {
-        for (const auto& pre : records[j].pre)
-          if (!pre.is_none()) inputs.push_back(pre.id);
-        ++j;
-      }
-      std::sort(inputs.begin(), inputs.end());
-      inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+    for_each_merged_result(records, [&](std::size_t i, const std::vector<std::uint64_t>& inputs) {
       LocalOp op;
       op.kind = kind;
       op.stage = 1;
@@ -141,8 +133,7 @@ void ProfPartBuilder::collect_passing(std::uint32_t fi) {
       for (std::uint64_t in : inputs)
         inputs_.push_back({static_cast<std::uint32_t>(ops_.size()), ProfEvent{in}, std::uint64_t{whole} << 40 | input_seq++});
       ops_.push_back(op);
-      i = j;
-    }
+    });
   };
   group(p.mergers, OpKind::merge);
   group(p.completion_queues, OpKind::first_of);
