@@ -69,4 +69,8 @@ std::pair<Handle, Handle> copy_endpoints(const ProfileRecords& records, const Pr
   return {};
 }
 
+Handle fill_destination(const ProfileRecords& records, const ProfFill& fill) {
+  return fill.inst_count ? records.fill_insts[fill.first_inst].dst_mem : Handle{};
+}
+
 }  // namespace rr::core

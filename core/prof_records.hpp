@@ -361,6 +361,9 @@ struct ProfileRecords {
 // The memories a copy moves between: those of its first CopyInstInfo that is not an indirection and names both
 // (a copy of several fields or instances moves between the same kinds of memory); none when no entry does.
 std::pair<Handle, Handle> copy_endpoints(const ProfileRecords& records, const ProfCopy& copy);
+// The memory a fill writes: that of its first FillInstInfo; none when it has none. A fill is replayed as a copy
+// from that memory to itself.
+Handle fill_destination(const ProfileRecords& records, const ProfFill& fill);
 
 }  // namespace rr::core
 

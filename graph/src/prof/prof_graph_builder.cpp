@@ -210,8 +210,7 @@ class ProfBuilder {
       }
       // A fill writes its size into its destination: a copy from that memory to itself.
       for (const auto& c : p.fills) {
-        core::Handle dst;
-        if (c.inst_count) dst = p.fill_insts[c.first_inst].dst_mem;
+        const core::Handle dst = core::fill_destination(p, c);
         add_copy(c, dst, dst);
       }
     }

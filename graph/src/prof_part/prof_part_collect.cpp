@@ -104,8 +104,7 @@ void ProfPartBuilder::collect_work(std::uint32_t fi) {
     add_copy(c, src, dst);
   }
   for (const auto& c : p.fills) {
-    core::Handle dst;
-    if (c.inst_count) dst = p.fill_insts[c.first_inst].dst_mem;
+    const core::Handle dst = core::fill_destination(p, c);
     add_copy(c, dst, dst);
   }
 }
