@@ -82,12 +82,14 @@ struct Replayed {
   const graph::EventGraph& graph;  // names the critical path's operations and draws the timeline: over parts, this rank's
   const session::ReplayRun& run;
   const session::ReplaySettings& settings;
-  const session::LoadedTrace* whole;  // the whole trace (--against-observed); null from parts
   std::string label;
   std::function<std::vector<session::RunBound>()> bounds;  // finds them and runs their what-ifs (over ranks: all)
   // The noisy replays of --perturb: from parts over every rank; else on the whole trace, over ranks on rank 0 alone
   // once the others are done.
   std::function<core::Expected<session::EstimateDistribution>(const session::PerturbationRequest&)> perturbed;
+  // The comparison with the observed run (--against-observed): from parts over every rank; nothing when the trace
+  // records no observed times.
+  std::function<std::optional<replay::ObservedComparison>()> observed;
   std::function<void()> end_part;  // over ranks: nothing more runs over them
 };
 
@@ -111,6 +113,8 @@ int report_replay(const ReplayCommandOptions& opts, const CommonOptions& common,
   }
   std::optional<core::Expected<session::EstimateDistribution>> noise;
   if (opts.perturb > 0) noise = r.perturbed({opts.perturb, opts.samples, opts.seed, common.threads});
+  std::optional<replay::ObservedComparison> observed;
+  if (opts.against_observed) observed = r.observed();
   r.end_part();
   if (noise && !*noise) {
     print_error("replay", noise->error().to_string());
@@ -120,14 +124,10 @@ int report_replay(const ReplayCommandOptions& opts, const CommonOptions& common,
   ReplayView view{r.graph, r.run.model, r.run.map, r.run.result, &*r.run.critical, opts.in.overrides,
                   bounds_text("replay", opts.in, bounds, r.run.result.makespan_ns, opts.no_what_ifs, r.run.map.placement())};
   ctx.machine = MachineContext{r.run.model.name, r.run.model.source, opts.in.overrides};
-  std::optional<replay::ObservedComparison> observed;
-  if (opts.against_observed) {
-    observed = replay::compare_with_observed(r.whole->graph(), r.run.result);
-    if (!observed) {
-      print_error("replay", "--against-observed needs a trace that records when its operations ran (Legion Prof logs); " +
-                                r.label + " does not");
-      return kExitBadInput;
-    }
+  if (opts.against_observed && !observed) {
+    print_error("replay", "--against-observed needs a trace that records when its operations ran (Legion Prof logs); " +
+                              r.label + " does not");
+    return kExitBadInput;
   }
   std::string report;
   if (opts.json) {
@@ -185,7 +185,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
     replay::ResultDetail detail;
     detail.record_intervals = !opts->timeline.empty();
     // Over MPI ranks, each rank reads only its own nodes' files where the replay allows it.
-    if (auto plan = plan_from_parts(opts->in, common, opts->against_observed)) {
+    if (auto plan = plan_from_parts(opts->in, common)) {
       PartsOutcome parts = open_replay_from_parts("replay", opts->in, common, std::move(*plan), detail);
       if (parts.failed) return kExitBadInput;
       if (OpenedParts* p = parts.opened.get()) {
@@ -199,9 +199,10 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
           return session::perturbed_estimates_from_part(p->prepared, p->trace.ranks, *p->exchange, p->run.map,
                                                         p->run.model, p->settings.engine, request);
         };
+        auto observed = [&] { return replay::compare_with_observed_over_ranks(p->run.result, *p->exchange); };
         auto end_part = [&] { common.network->part_done(); };
         return report_replay(*opts, common, ctx, filter,
-                             {graph, p->run, p->settings, nullptr, p->trace.label, bounds, perturbed, end_part});
+                             {graph, p->run, p->settings, p->trace.label, bounds, perturbed, observed, end_part});
       }
     }
     auto s = open_replay("replay", opts->in, common, detail);
@@ -211,9 +212,10 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
       end_part_over_ranks(*s);  // (the samples run side by side in one process: the other ranks are done)
       return session::perturbed_estimates(s->trace, s->run.model, s->settings.mapping, s->settings.engine.rules, request);
     };
+    auto observed = [&] { return replay::compare_with_observed(s->trace.graph(), s->run.result); };
     auto end_part = [&] { end_part_over_ranks(*s); };
     return report_replay(*opts, common, ctx, filter,
-                         {s->trace.graph(), s->run, s->settings, &s->trace, s->trace.label, bounds, perturbed, end_part});
+                         {s->trace.graph(), s->run, s->settings, s->trace.label, bounds, perturbed, observed, end_part});
   };
 }
 

@@ -70,9 +70,7 @@ std::optional<std::string> rank_without_files(const session::TraceFilesByNode& f
 
 // The plan when the replay can run from parts on this rank's view of the command line, else why not; nothing read
 // but, for a fold of a packed trace, the trace's records.
-std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, bool whole_trace_asked,
-                                                       std::uint32_t ranks) {
-  if (whole_trace_asked) return "--against-observed needs the observed run, which only the whole trace gives";
+std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, std::uint32_t ranks) {
   auto settings = session::replay_settings(in.replay);
   if (!settings) return settings.error().to_string();  // (the replay of the whole graph says so as one process does)
   // The traced machine is put together from the parts once they are read: its outline, with the user's --set,
@@ -191,9 +189,9 @@ core::Expected<session::TracePart> load_packed_part_over_ranks(const std::string
 
 }  // namespace
 
-std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common, bool whole_trace_asked) {
+std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common) {
   if (!common.network) return std::nullopt;
-  auto plan = plan_on_this_rank(in, whole_trace_asked, common.network->ranks());
+  auto plan = plan_on_this_rank(in, common.network->ranks());
   const std::string* why_not = std::get_if<std::string>(&plan);
   const std::array<std::int64_t, 1> whole{why_not ? 1 : 0};
   if (replay::combine_over_ranks(*common.network, whole, replay::Combine::max)[0] != 0) {

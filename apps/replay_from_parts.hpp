@@ -30,10 +30,9 @@ struct PartsPlan {
 // logs named by node or one packed trace of them, under any placement, fold or node map (each rank then reads the
 // files of the traced nodes whose model node is in its range, and every rank reads some) without function moves, on
 // a model whose nodes share no cores (--traced-cores gives the traced machine's nodes shared cores) and whose
-// processors do not start up, and unless `whole_trace_asked` (--against-observed needs the observed run, which only
-// the whole trace gives). Every rank calls it, and all decide alike (one exchange): should any rank not run from
+// processors do not start up. Every rank calls it, and all decide alike (one exchange): should any rank not run from
 // parts, none does.
-std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common, bool whole_trace_asked);
+std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common);
 
 struct OpenedParts {
   session::TracePart trace;

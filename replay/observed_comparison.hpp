@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graph/event_graph.hpp"
+#include "graph/rank_exchange.hpp"
 #include "replay/replay_result.hpp"
 
 namespace rr::replay {
@@ -39,5 +40,11 @@ struct ObservedComparison {
 
 // Nothing when the trace records no observed times (Realm text logs).
 std::optional<ObservedComparison> compare_with_observed(const graph::EventGraph& g, const ReplayResult& r);
+
+// The same comparison of a replay from parts (part_replay.hpp), on every rank at once, each with its own result;
+// every rank gets one process's comparison of the whole graph, exactly. No rank sends its samples: each sends its
+// sums and, for each median and p95, how many of its errors lie at or below a value that a bisection moves (at most
+// 64 exchanges for all of them together). Nothing when no rank's part records observed times.
+std::optional<ObservedComparison> compare_with_observed_over_ranks(const ReplayResult& r, graph::RankExchange& exchange);
 
 }  // namespace rr::replay

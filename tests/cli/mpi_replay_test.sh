@@ -103,6 +103,14 @@ check "$tmp/stencil.rrg" "$tmp/stencil/machine.toml" --node-map "$tmp/swapped.to
 # The traced machine fitted on the parts split by the fold (its replays unfolded), then the run folded.
 check "$src/data/traces/s3d/dme_mixed_4n" traced --fold 3
 check "$tmp/s3d_mixed_4n.rrg" traced --fold 2 --node-map block
+# --against-observed on logs that record no observed times: the ranks replay from parts and compare over the ranks,
+# and rank 0 refuses it in one process's words.
+observed=("$src/data/traces/real/full_circuit_2node_p4_cpu2" -m "$titan" --against-observed)
+! "$bin" replay -q "${observed[@]}" > /dev/null 2> "$tmp/one.err" || { echo "FAILED: --against-observed ran on 2015 logs"; exit 1; }
+! timeout 120 mpirun -np 2 "$mpibin" replay -q "${observed[@]}" > /dev/null 2> "$tmp/mpi.err" ||
+  { echo "FAILED: --against-observed ran on 2015 logs over 2 ranks"; exit 1; }
+grep -qF "$(cat "$tmp/one.err")" "$tmp/mpi.err" || { echo "FAILED: --against-observed over 2 ranks:"; cat "$tmp/mpi.err"; exit 1; }
+! grep -q "every rank reads the whole trace" "$tmp/mpi.err" || { echo "FAILED: --against-observed read the whole trace"; exit 1; }
 echo "each rank read only its own nodes' files, or its part of the packed file, in all of these"
 
 # What does not run from parts reads the whole trace on every rank, with the same output: Legion Prof logs (their
@@ -111,6 +119,11 @@ echo "each rank read only its own nodes' files, or its part of the packed file, 
 READS=whole
 for t in "$src"/data/traces/legion-prof/*/; do
   check "${t%/}" "$titan"
+done
+observed=("$src/data/traces/legion-prof/circuit_mpi2_medium_cpu2_util1" -m traced --against-observed)
+for ranks in 1 2; do  # (its long report would cut check's pipe)
+  mpi_same "circuit_mpi2 --against-observed" "$ranks" "${observed[@]}"
+  mpi_same "circuit_mpi2 --against-observed --json" "$ranks" "${observed[@]}" --json
 done
 check "$tmp/s3d" "$titan" --set node.cores=4
 # A rank whose model nodes hold no traced node (it would read no file, and maps the model from its files' records).
