@@ -21,12 +21,13 @@ core::Expected<EstimateDistribution> perturbed_estimates_from_part(
     sample.rules.noise = sample_noise(request, i);
     auto run = replay::run_part_over_network(prepared, ranks, exchange, map, model, sample);
     // A rank whose replay failed would leave the others waiting in the next sample's first round: all agree first.
-    const OverRanks all = agree_over_ranks(*options.execution.network, run.ok(), run ? run->makespan_ns : 0);
+    const OverRanks all = agree_over_ranks(*options.execution.network, run.ok(), run ? run->makespan_ns : 0,
+                                           run ? std::string() : run.error().to_string());
     if (!all.everyone) {
       if (!run) return run.error();
       core::InputError elsewhere;
       elsewhere.where.file = "--perturb";
-      elsewhere.message = "sample " + std::to_string(i) + " failed on another rank";
+      elsewhere.message = "sample " + std::to_string(i) + " failed on " + all.error;
       return elsewhere;
     }
     samples[i] = all.latest;  // (the run's makespan on every rank already: the same)

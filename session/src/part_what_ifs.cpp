@@ -14,8 +14,8 @@ namespace rr::session {
 
 namespace {
 
-// Another rank's failure, on a rank that had none of its own to report.
-constexpr const char* kFailedElsewhere = "the what-if failed on another rank";
+// Another rank's failure, on a rank that had none of its own to report: that rank's error, named by rank.
+std::string failed_elsewhere(const OverRanks& all) { return "the what-if failed on " + all.error; }
 
 // One replay from parts on a machine map and model: from the part, or from a part prepared once.
 using ReplayFromParts = std::function<core::Expected<replay::ReplayResult>(
@@ -28,8 +28,8 @@ void run_one(const ReplayFromParts& replay_on, const core::TraceRecords& machine
   auto map = replay::MachineMap::build(machine_records, bound.changed, settings.mapping);
   if (!map) error = map.error().to_string();
   // A rank that cannot map the machine would leave the others waiting in the replay's first round: all agree first.
-  if (!agree_over_ranks(net, map.ok(), 0).everyone) {
-    bound.what_if_error = error.empty() ? kFailedElsewhere : error;
+  if (const OverRanks all = agree_over_ranks(net, map.ok(), 0, error); !all.everyone) {
+    bound.what_if_error = error.empty() ? failed_elsewhere(all) : error;
     return;
   }
   std::optional<replay::TimeNs> makespan;
@@ -39,11 +39,11 @@ void run_one(const ReplayFromParts& replay_on, const core::TraceRecords& machine
   else
     error = run.error().to_string();
   // Each rank's makespan is its own operations' latest end: the run's is the latest over the ranks.
-  const OverRanks all = agree_over_ranks(net, makespan.has_value(), makespan.value_or(0));
+  const OverRanks all = agree_over_ranks(net, makespan.has_value(), makespan.value_or(0), error);
   if (all.everyone)
     bound.what_if_ns = all.latest;
   else
-    bound.what_if_error = error.empty() ? kFailedElsewhere : error;
+    bound.what_if_error = error.empty() ? failed_elsewhere(all) : error;
 }
 
 // The bounds' what-ifs, each a replay from parts: as run_what_ifs, an estimate only, on the bound's machine, which
