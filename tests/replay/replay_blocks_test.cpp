@@ -165,7 +165,9 @@ TEST(ReplayBlocks, RealTracesOnSharedCoresGiveTheOneEngineResult) {
       ASSERT_TRUE(trace.ok()) << dir;
       const std::string label = std::string(dir) + ", " + overrides[0];
       const int split = expect_blocks_same(*trace, kModels[0], label, 0, {}, overrides, true);
-      if (splits) EXPECT_GT(split, 0) << label;
+      if (splits) {
+        EXPECT_GT(split, 0) << label;
+      }
     }
 }
 
