@@ -192,7 +192,7 @@ std::function<int()> add_replay_command(CLI::App& app, CommonOptions& common) {
         const graph::EventGraph& graph = replay::graph_of_part(p->run.result);
         auto bounds = [&] {
           std::vector<session::RunBound> found = session::find_bounds(graph, p->run);
-          if (!opts->no_what_ifs) session::run_what_ifs_from_part(p->prepared, p->trace.ranks, *p->exchange, p->trace.records, p->settings, found);
+          if (!opts->no_what_ifs) session::run_what_ifs_from_part(p->prepared, p->trace.ranks, *p->exchange, p->trace.map_records(), p->settings, found);
           return found;
         };
         auto perturbed = [&](const session::PerturbationRequest& request) {

@@ -126,6 +126,12 @@ nlohmann::json own_reading_facts(const session::TracePart& t, std::uint32_t rank
     for (const auto& d : records.files[f].stats.first_messages)
       messages.push_back({t.file_index[f], core::format_diagnostic(d)});
   j["messages"] = messages;
+  // A Legion Prof log's records that could not be joined, which the summary lists after every file's other messages.
+  nlohmann::json joins = nlohmann::json::array();
+  for (std::size_t f = 0; f < records.files.size(); ++f)
+    for (const auto& d : records.files[f].profile.join_messages)
+      joins.push_back({t.file_index[f], core::format_diagnostic(d)});
+  j["joins"] = joins;
   j["failed"] = nlohmann::json::array();
   for (const auto& failed : records.failed_files) j["failed"].push_back(skipped_file_message(failed));
   std::set<std::uint32_t> functions;
@@ -147,9 +153,10 @@ std::optional<ReadingFacts> gather_reading_facts(const session::TracePart& t, gr
   ReadingFacts f;
   f.files = t.total_files;
   f.operations = t.part.whole_vertices;
+  f.legion_prof = t.records.format == core::TraceFormat::legion_prof || t.machine_files.has_value();
   if (t.names) f.names = *t.names;
   std::set<std::uint32_t> named;
-  std::vector<std::pair<std::uint32_t, std::string>> messages;  // by file, in each file's order
+  std::vector<std::pair<std::uint32_t, std::string>> messages, joins;  // by file, in each file's order
   for (const std::vector<std::byte>& bytes : came) {
     const nlohmann::json j = nlohmann::json::parse(text_of(bytes));
     f.records += j["records"].get<std::uint64_t>();
@@ -159,12 +166,15 @@ std::optional<ReadingFacts> gather_reading_facts(const session::TracePart& t, gr
     for (const auto& note : j["notes"])
       if (std::find(f.notes.begin(), f.notes.end(), note.get<std::string>()) == f.notes.end()) f.notes.push_back(note);
     for (const auto& m : j["messages"]) messages.emplace_back(m[0].get<std::uint32_t>(), m[1].get<std::string>());
+    for (const auto& m : j["joins"]) joins.emplace_back(m[0].get<std::uint32_t>(), m[1].get<std::string>());
     for (const auto& failed : j["failed"]) f.messages.push_back(failed);
     for (const auto& id : j["named_functions"]) named.insert(id.get<std::uint32_t>());
   }
   if (f.names) f.names->used = named.size();
-  std::stable_sort(messages.begin(), messages.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [file, text] : messages) f.messages.push_back(std::move(text));
+  for (auto* listed : {&messages, &joins}) {
+    std::stable_sort(listed->begin(), listed->end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [file, text] : *listed) f.messages.push_back(std::move(text));
+  }
   return f;
 }
 
@@ -247,7 +257,7 @@ PartsOutcome open_replay_from_parts(const char* command, const ReplayInputs& in,
       plan.model = std::move(*model);
       prepared = std::move(traced->prepared);
     }
-    auto built = replay::MachineMap::build(opened->trace.records, plan.model, opened->settings.mapping);
+    auto built = replay::MachineMap::build(opened->trace.map_records(), plan.model, opened->settings.mapping);
     // Each rank maps the model from its own files' records; a fold must be the one the parts were split by, which
     // the plan found from the files' names. Should any rank's map not fit, the whole trace's replay serves (or says
     // what does not fit, as one process does).

@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <map>
 #include <queue>
+#include <set>
+#include <span>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
 
+#include "replay/byte_wire.hpp"
 #include "replay/part_replay.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/timeline_stream.hpp"
@@ -43,14 +47,22 @@ class EventStream {
   bool first_ = true;
 };
 
-void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventStream& events) {
+// One track's operations in the observed run: its key (node, track kind, processor handle; background work and
+// copies have handle 0) and its operations, named by whole-graph id, with what their events say of them.
+using TrackKey = std::tuple<std::uint32_t, int, std::uint64_t>;
+struct ObservedOp {
+  replay::TimeNs start, end;
+  graph::VertexId vertex;
+  std::string name, event;
+};
+using ObservedTracks = std::map<TrackKey, std::vector<ObservedOp>>;
+
+// The observed operations in the filter's window and nodes, by track. From parts, this rank's own only: each traced
+// node's operations are one rank's, so each track is.
+ObservedTracks observed_tracks(const ReplayView& v, const TimelineFilter& filter) {
   const graph::EventGraph& g = v.graph;
-  struct Op {
-    replay::TimeNs start, end;
-    graph::VertexId vertex;
-  };
-  // Track key: (node, track kind, processor handle); background work and copies have handle 0.
-  std::map<std::tuple<std::uint32_t, int, std::uint64_t>, std::vector<Op>> tracks;
+  const bool parts = replay::from_parts(v.result);
+  ObservedTracks tracks;
   for (graph::VertexId x = 0; x < g.vertex_count(); ++x) {
     const graph::OpKind kind = g.kind(x);
     if (kind != graph::OpKind::task && kind != graph::OpKind::background && kind != graph::OpKind::copy) continue;
@@ -60,15 +72,79 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventSt
     if (filter.to_ns && s > *filter.to_ns) continue;
     const std::uint32_t node = g.node(x);
     if (!filter.nodes.empty() && !filter.nodes.count(node)) continue;
-    std::tuple<std::uint32_t, int, std::uint64_t> key{node, kCopyTrack, 0};
+    if (parts && replay::place_of(v.result, g.whole_id(x)).record == graph::kNoVertex) continue;  // a ghost
+    TrackKey key{node, kCopyTrack, 0};
     if (kind == graph::OpKind::task) {
       const std::uint64_t proc = g.task(x).processor.value();
       key = {node, static_cast<int>(v.map.traced_kind(proc)), proc};
     } else if (kind == graph::OpKind::background) {
       key = {node, kBackgroundTrack, 0};
     }
-    tracks[key].push_back({s, e, x});
+    std::string name = kind == graph::OpKind::copy ? "copy " + std::to_string(g.copy(x).bytes) + " B"
+                                                   : g.function_name(g.task(x).func_id);
+    tracks[key].push_back({s, e, g.whole_id(x), std::move(name), core::to_string(g.event(x))});
   }
+  return tracks;
+}
+
+void put_text(replay::ByteWriter& w, const std::string& text) {
+  w.put_all<char>(std::span<const char>(text.data(), text.size()));
+}
+std::string get_text(replay::ByteReader& in) {
+  const std::vector<char> chars = in.get_all<char>();
+  return {chars.begin(), chars.end()};
+}
+
+std::vector<std::byte> encode_tracks(const ObservedTracks& tracks) {
+  replay::ByteWriter w;
+  w.put<std::uint64_t>(tracks.size());
+  for (const auto& [key, ops] : tracks) {
+    w.put(std::get<0>(key));
+    w.put(std::get<1>(key));
+    w.put(std::get<2>(key));
+    w.put<std::uint64_t>(ops.size());
+    for (const ObservedOp& op : ops) {
+      w.put(op.start);
+      w.put(op.end);
+      w.put(op.vertex);
+      put_text(w, op.name);
+      put_text(w, op.event);
+    }
+  }
+  return w.take();
+}
+
+void decode_tracks(const std::vector<std::byte>& bytes, ObservedTracks& tracks) {
+  replay::ByteReader in(bytes);
+  for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+    const auto node = in.get<std::uint32_t>();
+    const auto kind = in.get<int>();
+    const auto proc = in.get<std::uint64_t>();
+    std::vector<ObservedOp>& ops = tracks[{node, kind, proc}];
+    for (auto k = in.get<std::uint64_t>(); k > 0; --k) {
+      ObservedOp op;
+      op.start = in.get<replay::TimeNs>();
+      op.end = in.get<replay::TimeNs>();
+      op.vertex = in.get<graph::VertexId>();
+      op.name = get_text(in);
+      op.event = get_text(in);
+      ops.push_back(std::move(op));
+    }
+  }
+}
+
+// The observed run's tracks: in one process this process's; from parts every rank's, on rank 0 (every rank calls
+// it; only rank 0 gets them).
+ObservedTracks gathered_tracks(const ReplayView& v, const TimelineFilter& filter) {
+  ObservedTracks tracks = observed_tracks(v, filter);
+  if (!replay::from_parts(v.result)) return tracks;
+  const std::vector<std::vector<std::byte>> from_ranks = replay::gather_from_parts(v.result, encode_tracks(tracks));
+  for (std::size_t r = 1; r < from_ranks.size(); ++r) decode_tracks(from_ranks[r], tracks);
+  return tracks;
+}
+
+void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventStream& events) {
+  ObservedTracks tracks = gathered_tracks(v, filter);
   std::uint32_t tid = 0;
   std::map<std::pair<std::uint32_t, int>, std::uint32_t> index_in_kind;  // (node, kind) -> processors so far
   std::set<std::uint32_t> named_nodes;
@@ -78,7 +154,7 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventSt
                              : kind == kBackgroundTrack ? std::string("background work")
                                          : std::string(core::processor_kind_name(static_cast<core::ProcessorKind>(kind))) +
                                                " " + std::to_string(index_in_kind[{node, kind}]++);
-    std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
+    std::sort(ops.begin(), ops.end(), [](const ObservedOp& a, const ObservedOp& b) {
       return a.start != b.start ? a.start < b.start : a.vertex < b.vertex;
     });
     // Each operation takes the lowest lane free at its start (first fit). Operations come by start, so a lane
@@ -89,7 +165,7 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventSt
     std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
     std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> free_lanes;
     const std::uint32_t first_tid = tid;
-    for (const Op& op : ops) {
+    for (const ObservedOp& op : ops) {
       while (!busy.empty() && busy.top().first <= op.start) {
         free_lanes.push(busy.top().second);
         busy.pop();
@@ -102,13 +178,10 @@ void add_observed_run(const ReplayView& v, const TimelineFilter& filter, EventSt
         ++lanes;
       }
       busy.push({op.end, lane});
-      std::string name = g.kind(op.vertex) == graph::OpKind::copy
-                             ? "copy " + std::to_string(g.copy(op.vertex).bytes) + " B"
-                             : g.function_name(g.task(op.vertex).func_id);
-      events.push_back({{"name", name}, {"ph", "X"}, {"ts", static_cast<double>(op.start) / 1000.0},
+      events.push_back({{"name", op.name}, {"ph", "X"}, {"ts", static_cast<double>(op.start) / 1000.0},
                         {"dur", static_cast<double>(op.end - op.start) / 1000.0}, {"pid", kObservedPid + node},
                         {"tid", first_tid + lane},
-                        {"args", {{"event", core::to_string(g.event(op.vertex))}, {"vertex", op.vertex}}}});
+                        {"args", {{"event", op.event}, {"vertex", op.vertex}}}});
     }
     for (std::size_t lane = 0; lane < lanes; ++lane)
       events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kObservedPid + node}, {"tid", first_tid + lane},
@@ -231,6 +304,7 @@ void write_timeline(const ReplayView& v, const TimelineFilter& filter, const std
   const replay::RenderInterval render = [&](const replay::Interval& in) { return replayed_event(v, filter, in); };
   if (!replay::writes_timeline(r)) {
     replay::stream_timeline(r, {}, render, {});
+    if (replay::from_parts(r) && v.graph.has_observed()) gathered_tracks(v, filter);  // (rank 0 writes them)
     return;
   }
   // The document as nlohmann would dump it whole (object keys in order), written piece by piece.

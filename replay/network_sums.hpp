@@ -24,4 +24,9 @@ std::vector<std::int64_t> combine_over_ranks(BlockNetwork& net, std::span<const 
 // the answer is one process's exactly in at most 64 steps, whatever the ranks hold.
 std::optional<std::uint64_t> median_over_ranks(BlockNetwork& net, std::vector<std::uint64_t> mine);
 
+// Every rank's `mine` on rank 0, by rank (its own at 0); every rank calls it at once, among the calls above, and only
+// rank 0 waits. Another rank gets nothing back. What rank 0 writes alone from every rank's part (the timeline's
+// observed run of a replay from parts).
+std::vector<std::vector<std::byte>> gather_on_first_rank(BlockNetwork& net, std::vector<std::byte> mine);
+
 }  // namespace rr::replay

@@ -44,4 +44,8 @@ bool writes_timeline(const ReplayResult& r);
 ReplayedEvents stream_timeline(const ReplayResult& r, std::span<const graph::VertexId> wanted,
                                const RenderInterval& render, const EmitEvent& emit);
 
+// A replay from parts (from_parts), on every rank at once: every rank's `mine` on rank 0, by rank; nothing on the
+// others. The timeline's observed run: each rank holds the observed times of its own operations only.
+std::vector<std::vector<std::byte>> gather_from_parts(const ReplayResult& r, std::vector<std::byte> mine);
+
 }  // namespace rr::replay

@@ -1,7 +1,8 @@
-// One rank's part of a 2015 Realm trace, read from its own nodes' files only (docs/scale.md, "The graph built in
-// parts"): what `realm-replay-mpi replay` starts from when every rank reads only its nodes. The rank of a file is
-// its node's, and its node is the number in its name (node_<N>.log), so no rank opens another rank's files; a file
-// whose lines turn out to be another node's is an error naming it.
+// One rank's part of a 2015 Realm trace or of Legion Prof logs, read from its own nodes' files only (docs/scale.md,
+// "The graph built in parts"): what `realm-replay-mpi replay` starts from when every rank reads only its nodes. The
+// rank of a file is its node's, and its node is the number in its name (node_<N>.log; a Legion Prof log's last
+// number, prof_<N>.gz), so no rank opens another rank's files; a file whose lines (or MachineDesc) turn out to be
+// another node's is an error naming it.
 #pragma once
 
 #include <cstdint>
@@ -23,11 +24,13 @@ struct TraceFilesByNode {
   std::vector<std::string> paths;        // in the whole trace's reading order
   std::vector<std::uint32_t> node;       // each one's node, from its name
   std::uint32_t nodes = 0;               // one past the largest node a name gives
+  core::TraceFormat format = core::TraceFormat::realm_text;  // every file's
 };
 
-// The trace's files with their nodes when the inputs can be read rank by rank: Realm text logs named node_<N>.log
-// (plain or compressed, in folders or given one by one), each node once. Otherwise why not: a packed trace, a tar
-// archive, a stream, Legion Prof logs, or a file whose name gives no node.
+// The trace's files with their nodes when the inputs can be read rank by rank: Realm text logs named node_<N>.log,
+// or Legion Prof logs whose names end in their process's number (prof_<N>.gz), plain or compressed, in folders or
+// given one by one, each node once. Otherwise why not: a packed trace, a tar archive, a stream, or a file whose
+// name gives no node.
 core::Expected<TraceFilesByNode> files_by_node(const std::vector<std::string>& inputs);
 
 // How the parts of a trace of `nodes` nodes are split over `ranks` ranks: by the model node `fold` gives each traced
@@ -51,11 +54,17 @@ struct TracePart {
   std::uint32_t packed_nodes = 0;
   std::optional<machine::TracedFacts> packed_facts;
   std::optional<std::string> packed_machine;
+  // Legion Prof logs: every file's machine descriptions, which each process's log gives for its own processors and
+  // memories only (session/src/prof_machine_view.hpp); the machine map is built on them. None for Realm logs.
+  std::optional<core::TraceRecords> machine_files;
+  // The records a machine map (replay::MachineMap::build) is built on: every file's machine, as the whole trace's.
+  const core::TraceRecords& map_records() const { return machine_files ? *machine_files : records; }
 };
 
 // Every rank of `exchange` calls it at once with the same arguments: reads its files (those whose node
 // `ranks.rank_of` gives it: by the model node `fold` gives it, when it lists the traced nodes, else by the node
-// itself), then builds its part with the others (graph::build_graph_part). A rank that cannot
+// itself), then builds its part with the others (graph::build_graph_part, or for Legion Prof logs
+// graph::build_prof_graph_part, and then shares the machine's descriptions: TracePart::machine_files). A rank that cannot
 // read one of its files, or finds a file's lines to be another node's, stops every rank with an error naming the
 // rank and the file; std::runtime_error on every rank then, as for the build's own failures. A bad names file is
 // an error on every rank alike, before any reading.

@@ -32,14 +32,16 @@ struct Segment {
 
 }  // namespace
 
-void add_prof_facts(const core::TraceRecords& trace, TracedFacts& facts) {
-  if (trace.format != core::TraceFormat::legion_prof) return;
+ProfSamples prof_samples(const core::TraceRecords& trace, const core::TraceRecords& kinds) {
+  ProfSamples out;
+  if (trace.format != core::TraceFormat::legion_prof) return out;
   // ---- the overhead of a task segment on its processor ----
   std::map<std::uint64_t, core::ProcessorKind> kind_of;
+  for (const auto& f : kinds.files)
+    for (const auto& proc : f.profile.processors) kind_of.try_emplace(proc.id.value(), core::processor_kind_of(proc));
   std::map<std::uint64_t, std::vector<Segment>> by_processor;
   for (const auto& f : trace.files) {
     const auto& p = f.profile;
-    for (const auto& proc : p.processors) kind_of.try_emplace(proc.id.value(), core::processor_kind_of(proc));
     for (const auto& w : p.work) {
       if (w.proc.value() == 0 || w.kind == core::ProfWorkKind::implicit_task || w.kind == core::ProfWorkKind::partition)
         continue;
@@ -58,7 +60,6 @@ void add_prof_facts(const core::TraceRecords& trace, TracedFacts& facts) {
   // between them is the runtime's own work on the processor. Segments that overlap the previous one (a task
   // blocked without a wait record) say nothing and are left out; the median keeps the rare long gaps (a
   // thread busy with unlogged work) from standing for every task.
-  std::array<std::vector<TimeNs>, 3> gaps;
   for (auto& [proc, segments] : by_processor) {
     auto it = kind_of.find(proc);
     // The program's own thread runs no segment of the application: its processor has no overhead to measure.
@@ -72,49 +73,67 @@ void add_prof_facts(const core::TraceRecords& trace, TracedFacts& facts) {
     for (std::size_t i = 1; i < segments.size(); ++i) {
       const Segment& s = segments[i];
       const TimeNs previous_end = segments[i - 1].end;
-      if (s.ready <= previous_end && previous_end <= s.start) gaps[k].push_back(s.start - previous_end);
+      if (s.ready <= previous_end && previous_end <= s.start) out.gaps[k].push_back(s.start - previous_end);
     }
   }
-  for (std::size_t k = 0; k < 3; ++k) {
-    auto& g = gaps[k];
-    if (g.size() < 10) continue;
-    std::nth_element(g.begin(), g.begin() + static_cast<std::ptrdiff_t>(g.size() / 2), g.end());
-    facts.segment_overhead_ns[k] = MeasuredValue{
-        static_cast<double>(g[g.size() / 2]), "[T]",
-        fmt("the median gap before the %.0f task segments that waited for their processor", static_cast<double>(g.size()))};
-  }
-
-  // ---- copies within a node: latency from the small ones, bandwidth from the large ones ----
-  std::vector<std::pair<std::uint64_t, TimeNs>> local;  // (bytes, observed duration)
+  // ---- copies within a node ----
   for (const auto& f : trace.files) {
     const auto& p = f.profile;
     for (const auto& c : p.copies) {
       const auto [src, dst] = core::copy_endpoints(p, c);
-      if (src.value() && node_of(src) == node_of(dst) && c.stop >= c.start) local.emplace_back(c.size, c.stop - c.start);
+      if (src.value() && node_of(src) == node_of(dst) && c.stop >= c.start)
+        out.local_copies.emplace_back(c.size, c.stop - c.start);
     }
   }
-  constexpr std::uint64_t kSmall = 64 * 1024, kLarge = 1024 * 1024;
-  std::vector<TimeNs> small;
-  for (const auto& [bytes, ns] : local)
-    if (bytes <= kSmall) small.push_back(ns);
-  double latency = 0;
-  if (small.size() >= 5) {
-    std::nth_element(small.begin(), small.begin() + static_cast<std::ptrdiff_t>(small.size() / 2), small.end());
-    latency = static_cast<double>(small[small.size() / 2]);
+  return out;
+}
+
+core::TimeNs local_latency(const ProfMeasures& m) { return m.small_copies >= 5 ? m.median_small : 0; }
+
+void add_prof_measures(const ProfMeasures& m, TracedFacts& facts) {
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (m.gaps[k] < 10) continue;
+    facts.segment_overhead_ns[k] = MeasuredValue{
+        static_cast<double>(m.median_gap[k]), "[T]",
+        fmt("the median gap before the %.0f task segments that waited for their processor", static_cast<double>(m.gaps[k]))};
+  }
+  // Latency from the small copies, bandwidth from the large ones.
+  if (m.small_copies >= 5)
     facts.local_latency_ns = MeasuredValue{
-        latency, "[T]", fmt("the median duration of the %.0f copies of at most 64 KiB within a node", static_cast<double>(small.size()))};
-  }
-  double bytes = 0, ns = 0, large = 0;
-  for (const auto& [b, d] : local)
-    if (b >= kLarge) {
-      bytes += static_cast<double>(b);
-      ns += std::max(1.0, static_cast<double>(d) - latency);
-      ++large;
-    }
-  if (large >= 3)
+        static_cast<double>(m.median_small), "[T]",
+        fmt("the median duration of the %.0f copies of at most 64 KiB within a node", static_cast<double>(m.small_copies))};
+  if (m.large_copies >= 3)
     facts.local_bandwidth_gbs = MeasuredValue{
-        std::round(bytes / ns * 1000.0) / 1000.0, "[T]",
-        fmt("the bytes of the %.0f copies of at least 1 MiB within a node over their durations less the latency", large)};
+        std::round(static_cast<double>(m.large_bytes) / static_cast<double>(m.large_ns) * 1000.0) / 1000.0, "[T]",
+        fmt("the bytes of the %.0f copies of at least 1 MiB within a node over their durations less the latency",
+            static_cast<double>(m.large_copies))};
+}
+
+void add_prof_facts(const core::TraceRecords& trace, TracedFacts& facts) {
+  if (trace.format != core::TraceFormat::legion_prof) return;
+  ProfSamples samples = prof_samples(trace, trace);
+  ProfMeasures m;
+  auto upper_median = [](std::vector<TimeNs>& xs) {
+    std::nth_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(xs.size() / 2), xs.end());
+    return xs[xs.size() / 2];
+  };
+  for (std::size_t k = 0; k < 3; ++k) {
+    m.gaps[k] = samples.gaps[k].size();
+    if (!samples.gaps[k].empty()) m.median_gap[k] = upper_median(samples.gaps[k]);
+  }
+  std::vector<TimeNs> small;
+  for (const auto& [bytes, ns] : samples.local_copies)
+    if (bytes <= kSmallCopyBytes) small.push_back(ns);
+  m.small_copies = small.size();
+  if (!small.empty()) m.median_small = upper_median(small);
+  const TimeNs latency = local_latency(m);
+  for (const auto& [bytes, ns] : samples.local_copies)
+    if (bytes >= kLargeCopyBytes) {
+      ++m.large_copies;
+      m.large_bytes += bytes;
+      m.large_ns += large_copy_ns(ns, latency);
+    }
+  add_prof_measures(m, facts);
 }
 
 }  // namespace rr::machine

@@ -30,7 +30,22 @@ struct GhostVertex {
   graph::CopyInfo copy;
   graph::BarrierPhaseInfo phase;
   std::int64_t barrier_value = 0;
+  // What a Legion Prof log adds (GraphPart's timestamped facts), as the whole graph holds them where it holds none.
+  float issue_fraction = -1.0f;
+  std::int64_t observed_start = graph::kNoTime;
+  std::int64_t observed_end = graph::kNoTime;
+  std::int64_t external_delay = 0;
 };
+
+// Which of the timestamped facts the whole graph holds, one bit each (a rank without vertices holds no array, and
+// learns them from the others).
+enum FactBits : std::uint8_t { kFraction = 1, kObservedStart = 2, kObservedEnd = 4, kExternalDelay = 8 };
+std::uint8_t facts_of(const graph::GraphPart& part) {
+  return static_cast<std::uint8_t>((part.issue_fraction.empty() ? 0 : kFraction) |
+                                    (part.observed_start.empty() ? 0 : kObservedStart) |
+                                    (part.observed_end.empty() ? 0 : kObservedEnd) |
+                                    (part.external_delay.empty() ? 0 : kExternalDelay));
+}
 
 struct WireEdge {
   VertexId from, to;
@@ -53,6 +68,10 @@ GhostVertex describe(const graph::GraphPart& part, std::size_t i) {
   if (x.kind == OpKind::copy) x.copy = part.copies[at];
   if (x.kind == OpKind::barrier_phase) x.phase = part.phases[at];
   if (has_value(x.kind)) x.barrier_value = part.barrier_values[at];
+  if (!part.issue_fraction.empty()) x.issue_fraction = part.issue_fraction[i];
+  if (!part.observed_start.empty()) x.observed_start = part.observed_start[i];
+  if (!part.observed_end.empty()) x.observed_end = part.observed_end[i];
+  if (!part.external_delay.empty()) x.external_delay = part.external_delay[i];
   return x;
 }
 
@@ -85,6 +104,7 @@ std::vector<std::byte> ghosts_message(const std::vector<GhostVertex>& ghosts, co
 struct Received {
   std::vector<std::pair<GhostVertex, std::uint32_t>> ghosts;
   std::vector<WireEdge> edges;  // from ghosts into this rank's vertices, by sender and then in each source's order
+  std::uint8_t facts = 0;       // FactBits of every rank's part
   void take(const std::vector<std::vector<std::byte>>& from_each, std::uint32_t me) {
     for (std::uint32_t r = 0; r < from_each.size(); ++r) {
       if (r == me) continue;
@@ -102,6 +122,7 @@ Received exchange_ghosts(const graph::GraphPart& part, std::uint32_t count, std:
                          const machine::MachineModel& model, PartRounds& rounds) {
   const std::uint32_t me = part.rank;
   Received got;
+  got.facts = facts_of(part);
   std::vector<VertexId> asks;
   for (const VertexId w : part.successors)
     if (part.local(w) == part.size()) asks.push_back(w);
@@ -116,6 +137,7 @@ Received exchange_ghosts(const graph::GraphPart& part, std::uint32_t count, std:
   for (std::uint32_t r = 0; r < count; ++r) {
     if (r == me) continue;
     ByteWriter w;
+    w.put(got.facts);
     w.put_all<VertexId>(asks);
     w.put_all<GhostVertex>(copies[r]);
     first[r] = w.take();
@@ -125,6 +147,7 @@ Received exchange_ghosts(const graph::GraphPart& part, std::uint32_t count, std:
   for (std::uint32_t r = 0; r < count; ++r) {
     if (r == me) continue;
     ByteReader in(asked[r]);
+    got.facts |= in.get<std::uint8_t>();
     std::vector<GhostVertex> mine;
     for (const VertexId w : in.get_all<VertexId>())
       if (const std::size_t i = part.local(w); i < part.size()) mine.push_back(describe(part, i));
@@ -247,6 +270,14 @@ LocalGraph build_local_graph(graph::GraphPart&& part, std::uint32_t ranks, std::
   t.copies.reserve(part.copies.size() + got.ghosts.size());
   t.phases.reserve(part.phases.size() + got.ghosts.size());
   t.barrier_values.reserve(part.barrier_values.size() + got.ghosts.size());
+  // The timestamped facts where the whole graph holds them, its observed origin, and the outside work this rank
+  // owns (counted over the ranks as one engine counts it over the whole graph).
+  if (got.facts & kFraction) t.issue_fraction.resize(n);
+  if (got.facts & kObservedStart) t.observed_start.resize(n);
+  if (got.facts & kObservedEnd) t.observed_end.resize(n);
+  if (got.facts & kExternalDelay) t.external_delay.resize(n);
+  t.observed_origin = part.observed_origin;
+  for (const VertexId w : part.outside_work) t.outside_work.push_back(local_in(whole, w));
   LocalWaits waits;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> first_waits;  // (local task payload, whole first wait)
   std::size_t own = 0, ghost = 0;
@@ -259,6 +290,10 @@ LocalGraph build_local_graph(graph::GraphPart&& part, std::uint32_t ranks, std::
     t.event[v] = x.event;
     t.position[v] = x.position;
     t.payload[v] = x.payload;
+    if (!t.issue_fraction.empty()) t.issue_fraction[v] = x.issue_fraction;
+    if (!t.observed_start.empty()) t.observed_start[v] = x.observed_start;
+    if (!t.observed_end.empty()) t.observed_end[v] = x.observed_end;
+    if (!t.external_delay.empty()) t.external_delay[v] = x.external_delay;
     if (mine && part.issuer[own] != kNoVertex) t.issuer[v] = local(part.issuer[own]);
     if (has_tasks(x.kind)) {  // (the tasks are laid out last, below)
       t.payload[v] = static_cast<std::uint32_t>(task_sources.size());
@@ -308,6 +343,11 @@ LocalGraph build_local_graph(graph::GraphPart&& part, std::uint32_t ranks, std::
   part.phases = {};
   part.barrier_values = {};
   part.waits = {};
+  part.issue_fraction = {};
+  part.observed_start = {};
+  part.observed_end = {};
+  part.external_delay = {};
+  part.outside_work = {};
   t.tasks.reserve(task_sources.size());
   for (const std::uint32_t from : task_sources) {
     const bool ghost_task = from & kGhostTask;

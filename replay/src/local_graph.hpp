@@ -21,7 +21,8 @@ namespace rr::replay {
 // Ghosts are: the targets of the rank's edges that other ranks own (an input sent, an issue's position read), the
 // sources of other ranks' edges into its vertices with those edges (its inputs counted, a releaser named, an
 // arrival's count read), and the copies of other ranks whose hops run on its channel instances (their sizes and
-// memories). A ghost's attributes are its owner's; its own edges elsewhere are not here.
+// memories). A ghost's attributes are its owner's, a Legion Prof log's facts among them (observed times, launch
+// fraction, measured delay); its own edges elsewhere are not here. The view lists its own outside work only.
 struct LocalGraph {
   graph::EventGraph g;
   std::vector<std::uint8_t> owner;  // by local vertex: the rank that replays it

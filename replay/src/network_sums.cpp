@@ -46,6 +46,36 @@ std::vector<std::int64_t> combine_over_ranks(BlockNetwork& net, std::span<const 
   return out;
 }
 
+std::vector<std::vector<std::byte>> gather_on_first_rank(BlockNetwork& net, std::vector<std::byte> mine) {
+  std::vector<std::vector<std::byte>> out(net.ranks());
+  if (net.rank() != 0) {
+    ByteWriter w;
+    w.put(WireKind::sums);
+    w.put_all<std::byte>(mine);
+    net.send(0, w.take());
+    return {};
+  }
+  out[0] = std::move(mine);
+  Inbox inbox(net);
+  std::vector<char> heard(net.ranks(), 0);
+  std::vector<BlockNetwork::Message> later;  // a rank's message for a later call (combine_over_ranks)
+  for (std::uint32_t missing = net.ranks() - 1; missing > 0;) {
+    auto m = inbox.next(WireKind::sums, true);
+    if (heard[m->from]) {
+      later.push_back(std::move(*m));
+      continue;
+    }
+    heard[m->from] = 1;
+    --missing;
+    ByteReader in(m->bytes);
+    in.get<WireKind>();
+    out[m->from] = in.get_all<std::byte>();
+  }
+  auto& kept = net.kept[static_cast<std::size_t>(WireKind::sums)];
+  kept.insert(kept.begin(), std::make_move_iterator(later.begin()), std::make_move_iterator(later.end()));
+  return out;
+}
+
 std::optional<std::uint64_t> median_over_ranks(BlockNetwork& net, std::vector<std::uint64_t> mine) {
   std::sort(mine.begin(), mine.end());
   const std::array<std::int64_t, 1> own{static_cast<std::int64_t>(mine.size())};

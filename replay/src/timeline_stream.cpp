@@ -9,6 +9,7 @@
 
 #include "replay/replay_engine.hpp"
 #include "replay/byte_wire.hpp"
+#include "replay/network_sums.hpp"
 #include "replay/src/network_pump.hpp"
 #include "replay/src/rank_part.hpp"
 #include "replay/timeline_order.hpp"
@@ -262,6 +263,12 @@ ReplayedEvents stream_timeline(const ReplayResult& r, std::span<const VertexId> 
   out.first_interval = first_intervals(r.intervals, wanted);
   Merge(r, net, inbox, render, out).run(emit);
   return out;
+}
+
+std::vector<std::vector<std::byte>> gather_from_parts(const ReplayResult& r, std::vector<std::byte> mine) {
+  if (!r.over_ranks || !r.over_ranks->from_parts)
+    throw std::logic_error("gather_from_parts: the result is not a replay from parts");
+  return gather_on_first_rank(*r.over_ranks->net, std::move(mine));
 }
 
 }  // namespace rr::replay

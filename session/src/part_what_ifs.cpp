@@ -81,7 +81,7 @@ void run_what_ifs_from_part(const std::shared_ptr<const replay::PreparedPart>& p
 
 void run_what_ifs_from_part(const TracePart& part, graph::RankExchange& exchange, const ReplaySettings& settings,
                             std::vector<RunBound>& bounds) {
-  run_what_ifs_from_part(part.part, part.ranks, exchange, part.records, settings, bounds);
+  run_what_ifs_from_part(part.part, part.ranks, exchange, part.map_records(), settings, bounds);
 }
 
 }  // namespace rr::session

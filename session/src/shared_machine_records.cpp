@@ -115,6 +115,14 @@ core::Expected<machine::MachineModel> traced_machine_outline(std::uint32_t trace
 
 SharedMachine share_machine_records(const TracePart& trace, graph::RankExchange& exchange) {
   SharedMachine out;
+  if (trace.machine_files) {  // Legion Prof logs: every rank holds every file's machine (prof_machine_view.hpp)
+    out.source = machine::traced_machine_source(*trace.machine_files);
+    std::set<std::int32_t> nodes;
+    for (const core::FileRecords& f : trace.machine_files->files)
+      if (f.node >= 0) nodes.insert(f.node);
+    out.nodes = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(nodes.size()));
+    return out;
+  }
   if (trace.whole_records) {  // a packed trace: every rank holds every file's records
     out.source = machine::traced_machine_source(trace.records);
     out.nodes = std::max<std::uint32_t>(1, trace.packed_nodes);

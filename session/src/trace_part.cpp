@@ -6,11 +6,13 @@
 
 #include "core/ids.hpp"
 #include "core/trace_stats.hpp"
+#include "graph/prof_graph_part.hpp"
 #include "packed/packed_graph_part.hpp"
 #include "packed/packed_trace.hpp"
 #include "parser/trace_inputs.hpp"
 #include "parser/trace_reader.hpp"
 #include "session/names_file.hpp"
+#include "session/src/prof_machine_view.hpp"
 
 namespace rr::session {
 
@@ -19,7 +21,8 @@ namespace {
 core::InputError not_by_rank(const std::string& path, const std::string& why) {
   core::InputError error;  // (filled in place: GCC 12 warns, wrongly, of a braced one's uninitialised string)
   error.where.file = path;
-  error.message = why + ": only Realm text logs named node_<N>.log are read rank by rank";
+  error.message = why + ": only Realm text logs named node_<N>.log and Legion Prof logs named by their process's "
+                        "number (prof_<N>.gz) are read rank by rank";
   return error;
 }
 
@@ -43,8 +46,10 @@ std::string read_own_files(const TraceFilesByNode& files, const graph::NodeRanks
     const std::int32_t node = read->files[i].node;
     const std::uint32_t named = files.node[out.file_index[i]];
     if (node != static_cast<std::int32_t>(named))
-      return mine[i] + ": its lines are node " + std::to_string(node) + "'s, and its name says node " +
-             std::to_string(named) + " (a rank reads the files its nodes' names give it)";
+      return mine[i] +
+             (files.format == core::TraceFormat::legion_prof ? ": its MachineDesc is node " : ": its lines are node ") +
+             std::to_string(node) + "'s, and its name says node " + std::to_string(named) +
+             " (a rank reads the files its nodes' names give it)";
   }
   out.records = std::move(*read);
   return {};
@@ -75,10 +80,14 @@ core::Expected<TraceFilesByNode> files_by_node(const std::vector<std::string>& i
   for (const parser::TraceInput& in : *found) {
     if (in.is_archive) return not_by_rank(in.path, "a tar archive");
     if (in.stream) return not_by_rank(in.path, "a stream");
-    if (in.format != core::TraceFormat::realm_text) return not_by_rank(in.path, "a Legion Prof log");
+    if (!out.paths.empty() && in.format != out.format) return not_by_rank(in.path, "logs of two formats");
+    out.format = in.format;
+    // A Legion Prof log's node is its MachineDesc's, which reading it checks against its name's last number.
+    const std::string name = std::filesystem::path(in.path).filename().string();
     int node = -1;
-    if (!parser::is_node_log_name(std::filesystem::path(in.path).filename().string(), &node) || node < 0 ||
-        node > static_cast<int>(core::kMaxNode))
+    const bool named = in.format == core::TraceFormat::legion_prof ? parser::number_in_name(name, &node)
+                                                                   : parser::is_node_log_name(name, &node);
+    if (!named || node < 0 || node > static_cast<int>(core::kMaxNode))
       return not_by_rank(in.path, "its name gives no node");
     const auto n = static_cast<std::uint32_t>(node);
     if (!seen.insert(n).second) return not_by_rank(in.path, "a second file of node " + std::to_string(n));
@@ -102,13 +111,22 @@ core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs
   if (*given) out.function_names = take_names(std::move(**given), out);
   graph::PartFiles part_files;
   part_files.read_error = read_own_files(files, out.ranks, exchange.rank(), options, out);
+  const bool prof = files.format == core::TraceFormat::legion_prof;
+  if (prof) out.records.width = core::IdWidth::realm;  // (as the whole trace's Legion Prof build: load_records)
   if (part_files.read_error.empty()) {
     part_files.records = &out.records;
-    part_files.releasable = &out.records;
+    if (!prof) part_files.releasable = &out.records;  // (the Legion Prof build frees no record, on one process either)
   }
   part_files.file_index = out.file_index;
   part_files.total_files = out.total_files;
-  out.part = graph::build_graph_part(part_files, out.ranks, exchange, options.build);
+  if (prof) {
+    out.part = graph::build_prof_graph_part(part_files, out.ranks, exchange, options.build);
+    out.machine_files = every_file_machine(out.records, out.file_index, out.total_files, exchange);
+    // The logs name their functions (every rank's part has every log's names): a names file's go over them.
+    out.function_names = graph::merge_function_names(out.part.function_names, out.function_names);
+  } else {
+    out.part = graph::build_graph_part(part_files, out.ranks, exchange, options.build);
+  }
   out.part.function_names = out.function_names;  // (the reports' names: every rank's graph has them all)
   return out;
 }

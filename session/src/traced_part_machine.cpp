@@ -12,6 +12,7 @@
 #include "replay/machine_map.hpp"
 #include "replay/network_sums.hpp"
 #include "session/src/over_ranks.hpp"
+#include "session/src/prof_part_facts.hpp"
 #include "session/src/traced_network_fit.hpp"
 
 namespace rr::session {
@@ -88,6 +89,7 @@ core::Expected<TracedPartMachine> traced_machine_of_part(TracePart& trace, graph
   const SharedMachine shared = share_machine_records(trace, exchange);
   machine::TracedFacts facts = trace.packed_facts.value_or(machine::TracedFacts{});
   if (!trace.packed_facts) facts.median_copy_bytes = replay::median_over_ranks(net, own_copy_sizes(trace.part));
+  if (!trace.packed_facts && trace.machine_files) add_prof_facts_over_ranks(trace, net, facts);  // (Legion Prof logs)
   // Counted before the part is prepared (which uses it up), and only when there is a latency to fit: every rank
   // decides alike (the same packed file, the same facts).
   const bool to_fit = !trace.packed_machine && !facts.network_latency_ns;
@@ -97,11 +99,11 @@ core::Expected<TracedPartMachine> traced_machine_of_part(TracePart& trace, graph
   // The part is prepared for the fit's model: the traced machine as it is, placed as traced.
   auto model = machine::parse_machine(assumed, "traced");
   if (!model) return model.error();  // (every rank parses the same text)
-  auto map = replay::MachineMap::build(trace.records, *model, {});
+  auto map = replay::MachineMap::build(trace.map_records(), *model, {});
   // The run's map folds the nodes as its mapping asks, on parts split by that fold: the part serves both maps. Only
   // its fold matters to the part (the ranks whose channel instances a copy's hops hold), not the fitted latency.
   std::optional<core::Expected<replay::MachineMap>> run_map;
-  if (!trace.ranks.fold.of_traced.empty()) run_map = replay::MachineMap::build(trace.records, *model, mapping);
+  if (!trace.ranks.fold.of_traced.empty()) run_map = replay::MachineMap::build(trace.map_records(), *model, mapping);
   // (each rank maps it from its own files' records)
   if (!agree_over_ranks(net, map.ok() && (!run_map || run_map->ok()), 0).everyone)
     return not_from_parts("a rank could not map the traced machine");

@@ -2,8 +2,9 @@
 # One replay over MPI ranks (realm-replay-mpi, docs/scale.md) prints on rank 0 what realm-replay prints, byte for
 # byte: text and JSON reports (critical path included, and --perturb's distribution) and the timeline, at 1 to 4
 # ranks (as many as the model has nodes), on a trace of every generator family, the bundled real traces, S3D traces
-# and Legion Prof logs, and on the traced machine, put together and fitted from the parts, with and without a fold or
-# node map; at one rank, its standard error too. More ranks than model nodes is refused, naming how many can be used.
+# and Legion Prof logs (each rank reading its own processes' logs), and on the traced machine, put together and fitted
+# from the parts, with and without a fold or node map; at one rank, its standard error too. A Legion Prof log one rank
+# cannot read stops every rank, naming it. More ranks than model nodes is refused, naming how many can be used.
 # Usage: mpi_replay_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
 set -euo pipefail
 bin=$1 mpibin=$2 src=$3
@@ -35,6 +36,9 @@ mpi_same() {
   fi
   local read=parts
   ! grep -q "every rank reads the whole trace" "$tmp/mpi.err" || read=whole
+  # Read and built from parts, then refused by the split alone (a completion queue fed from two ranks' processes).
+  ! grep -q "does not run from parts (.*the split cannot serve this replay: a completion queue has inputs from two blocks)" \
+    "$tmp/mpi.err" || read=split
   [ "$read" = "$READS" ] || { echo "FAILED: $name at $ranks ranks: read $read, not $READS:"; cat "$tmp/mpi.err"; exit 1; }
 }
 
@@ -113,18 +117,32 @@ grep -qF "$(cat "$tmp/one.err")" "$tmp/mpi.err" || { echo "FAILED: --against-obs
 ! grep -q "every rank reads the whole trace" "$tmp/mpi.err" || { echo "FAILED: --against-observed read the whole trace"; exit 1; }
 echo "each rank read only its own nodes' files, or its part of the packed file, in all of these"
 
-# What does not run from parts reads the whole trace on every rank, with the same output: Legion Prof logs (their
-# files are named by process, not by node), shared cores (the traced machine's too), a rank that
-# would read no file.
-READS=whole
+# Legion Prof logs: each rank reads the logs of its own processes (prof_<N>.gz is process N's), builds its part of
+# the graph with them and trades the machine's descriptions; one rank replays them as one process does. The bundled
+# runs of two processes feed completion queues from both processes, which no split serves (the replay over ranks of
+# the whole graph runs them on rank 0 alone): at two ranks the replay from parts is refused after the reading, and
+# every rank reads the whole trace; so is the traced machine's fit, whose replays are refused alike.
+READS=split
 for t in "$src"/data/traces/legion-prof/*/; do
   check "${t%/}" "$titan"
 done
-observed=("$src/data/traces/legion-prof/circuit_mpi2_medium_cpu2_util1" -m traced --against-observed)
+prof2=$src/data/traces/legion-prof/circuit_mpi2_medium_cpu2_util1
+check "$prof2" "$titan" --placement pool "${perturb[@]}"
+check "$src/data/traces/legion-prof/ghost_mpi2_n4096_b4_s20_cpu2_util1" "$titan" --queue-order ready
+for t in circuit_mpi2_medium_cpu2_util1 circuit_small_cpu2_util1; do
+  check "$src/data/traces/legion-prof/$t" traced
+done
+observed=("$prof2" -m traced --against-observed)
 for ranks in 1 2; do  # (its long report would cut check's pipe)
   mpi_same "circuit_mpi2 --against-observed" "$ranks" "${observed[@]}"
   mpi_same "circuit_mpi2 --against-observed --json" "$ranks" "${observed[@]}" --json
 done
+echo "Legion Prof logs: each rank read its own processes' logs in all of these"
+
+# What does not run from parts reads the whole trace on every rank, with the same output: shared cores (the traced
+# machine's too, with --traced-cores on Legion Prof logs), a rank that would read no file.
+READS=whole
+check "$prof2" traced --traced-cores 4
 check "$tmp/s3d" "$titan" --set node.cores=4
 # A rank whose model nodes hold no traced node (it would read no file, and maps the model from its files' records).
 mpi_same "fork-join, model node 1 empty, at 3 ranks" 3 "${gap[@]}"
@@ -132,6 +150,17 @@ check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2 --set node.cores=4 "${
 
 mpi_same "$tmp/s3d -m traced --set node.cores=4" 2 "$tmp/s3d" -m traced --set node.cores=4
 echo "same with the traced machine on shared cores, fitted over the ranks from the whole trace"
+
+# A Legion Prof log that its rank cannot read (cut short): every rank stops, rank 0 naming that rank and the file.
+mkdir "$tmp/prof_cut"
+cp "$prof2/prof_0.gz" "$tmp/prof_cut/"
+head -c 20000 "$prof2/prof_1.gz" > "$tmp/prof_cut/prof_1.gz"
+if timeout 60 mpirun -np 2 "$mpibin" replay -q "$tmp/prof_cut" -m "$titan" > /dev/null 2> "$tmp/cut.err"; then
+  echo "FAILED: a Legion Prof log cut short replayed"; exit 1
+fi
+grep -q "rank 1 of 2.*prof_1.gz" "$tmp/cut.err" || { echo "FAILED: the error names no rank and file:"; cat "$tmp/cut.err"; exit 1; }
+! grep -q "every rank reads the whole trace" "$tmp/cut.err" || { echo "FAILED: the cut log was read whole"; exit 1; }
+echo "a Legion Prof log its rank cannot read: every rank stops, naming it"
 
 # Too many ranks: refused by name, with the count that can be used.
 if timeout 60 mpirun -np 3 "$mpibin" replay -q "$src/data/traces/real/full_circuit_2node_p4_cpu2" -m "$titan" \

@@ -1,6 +1,7 @@
 // The traced machine of a trace read in parts (session/traced_part_machine.hpp): at 1 to 4 ranks as threads, every
 // rank gets one process's traced machine, byte for byte (its processors, memories and nodes from every rank's
-// records, its median copy size and its fitted network latency), from the logs and from a packed trace; and the
+// records, its median copy size and its fitted network latency; for Legion Prof logs what they measured), from the
+// logs, Legion Prof logs among them, and from a packed trace; and the
 // median over ranks is the element one process's nth_element takes, however the values are spread. Under a fold, the
 // parts split by model node serve the fit and the folded run.
 #include <gtest/gtest.h>
@@ -17,7 +18,9 @@
 #include "replay/network_sums.hpp"
 #include "replay/part_replay.hpp"
 #include "replay/part_exchange.hpp"
+#include "machine_models/prof_facts.hpp"
 #include "session/session.hpp"
+#include "session/src/prof_part_facts.hpp"
 #include "session/trace_packing.hpp"
 #include "session/trace_part.hpp"
 #include "session/traced_fit.hpp"
@@ -87,6 +90,65 @@ TEST(TracedPartMachine, GeneratedMultiNodeTracesAreOneProcesssAtEveryRankCount) 
   rr::testing::write_program(dir.path() / "random", gen::make_random_dag(3000, three));
   expect_one_processs((dir.path() / "random").string(), 3, "random DAG, 3 nodes");
   expect_one_processs(RR_SOURCE_DIR "/data/traces/s3d/dme_mixed_4n", 4, "S3D sample, 4 nodes");
+}
+
+// Legion Prof logs: the machine from every log's descriptions, and what the logs measured (the task segments'
+// overheads, the latency and bandwidth of copies within a node) from each rank's own logs. At one rank the whole
+// text is one process's; the two-process runs' fit replays are refused at two ranks (completion queues fed from both
+// processes), so there what the logs measured is checked on its own, found over the ranks.
+TEST(TracedPartMachine, LegionProfLogsMachineIsOneProcesss) {
+  const std::string logs = RR_SOURCE_DIR "/data/traces/legion-prof/";
+  for (const char* name : {"circuit_mpi2_medium_cpu2_util1", "cgsolver_g8_b4_cpu2_util1", "circuit_small_cpu2_util1"}) {
+    const std::string want = one_process_toml(logs + name);
+    // (measured: the check compares values found from the parts, not the assumptions)
+    EXPECT_NE(want.find("task segments that waited for their processor"), std::string::npos) << name;
+    expect_one_processs(logs + name, 1, name);
+  }
+}
+
+std::string prof_facts_text(const machine::TracedFacts& f) {
+  std::string out;
+  auto add = [&](const char* what, const std::optional<machine::MeasuredValue>& v) {
+    out += std::string(what) + ": " + (v ? std::to_string(v->value) + " " + v->tag + " " + v->note : "none") + "\n";
+  };
+  for (const auto& overhead : f.segment_overhead_ns) add("segment overhead", overhead);
+  add("local latency", f.local_latency_ns);
+  add("local bandwidth", f.local_bandwidth_gbs);
+  return out;
+}
+
+TEST(TracedPartMachine, WhatLegionProfLogsMeasuredIsFoundOverTheRanks) {
+  const std::string logs = RR_SOURCE_DIR "/data/traces/legion-prof/";
+  for (const char* name : {"circuit_mpi2_medium_cpu2_util1", "ghost_mpi2_n4096_b4_s20_cpu2_util1"}) {
+    auto loaded = load_trace({logs + name}, {});
+    ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+    machine::TracedFacts whole;
+    machine::add_prof_facts(loaded->records, whole);
+    const std::string want = prof_facts_text(whole);
+    EXPECT_NE(want.find("within a node"), std::string::npos) << name << ": " << want;
+    const auto files = files_by_node({logs + name});
+    ASSERT_TRUE(files.ok()) << files.error().to_string();
+    for (std::uint32_t count = 1; count <= 2; ++count) {
+      rr::testing::InProcessNetwork net(count, 9 + count);
+      const auto got = rr::testing::on_ranks(net, count, [&](std::uint32_t, replay::BlockNetwork& end) {
+        replay::NetworkRankExchange exchange(end);
+        std::string out;
+        try {
+          auto part = load_trace_part({logs + name}, *files, {}, count, exchange);
+          if (!part) return part.error().to_string();
+          machine::TracedFacts facts;
+          add_prof_facts_over_ranks(*part, end, facts);
+          out = prof_facts_text(facts);
+        } catch (const std::exception& e) {
+          out = std::string("error: ") + e.what();
+        }
+        end.part_done();
+        return out;
+      });
+      for (std::uint32_t r = 0; r < count; ++r)
+        EXPECT_EQ(got[r], want) << name << " at " << count << " ranks, rank " << r;
+    }
+  }
 }
 
 // A packed trace: its facts as packed, and the fit over the ranks, or the machine as packed fitted.
