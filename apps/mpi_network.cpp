@@ -12,8 +12,9 @@ namespace rr::app {
 namespace {
 
 // A message under kPiece bytes goes whole (kWhole); a longer one as its length (kLong), then pieces (kPiece) that
-// follow it from the same sender, which nothing else from that sender can come between.
-constexpr int kWhole = 1, kLong = 2, kPiece = 3;
+// follow it from the same sender, which nothing else from that sender can come between. kDone, empty, is a rank's
+// last message to each other rank (part_done).
+constexpr int kWhole = 1, kLong = 2, kPiece = 3, kDone = 4;
 constexpr std::size_t kPieceBytes = std::size_t{1} << 30;
 
 }  // namespace
@@ -24,6 +25,7 @@ MpiNetwork::MpiNetwork() {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   rank_ = static_cast<std::uint32_t>(rank);
   ranks_ = static_cast<std::uint32_t>(size);
+  done_from_.assign(ranks_, 0);
 }
 
 void MpiNetwork::send(std::uint32_t to, std::vector<std::byte> bytes) {
@@ -91,7 +93,14 @@ bool MpiNetwork::arrived(MPI_Status& status, bool wait) {
 std::optional<replay::BlockNetwork::Message> MpiNetwork::receive(bool wait) {
   complete_sends(false);
   MPI_Status status;
-  if (!arrived(status, wait)) return std::nullopt;
+  for (;;) {
+    if (!arrived(status, wait)) return std::nullopt;
+    if (status.MPI_TAG != kDone) return take(status);
+    take_done(status.MPI_SOURCE);  // (a rank done before this one: nothing for the replay)
+  }
+}
+
+replay::BlockNetwork::Message MpiNetwork::take(const MPI_Status& status) {
   Message m;
   m.from = static_cast<std::uint32_t>(status.MPI_SOURCE);
   if (status.MPI_TAG == kWhole) {
@@ -110,12 +119,32 @@ std::optional<replay::BlockNetwork::Message> MpiNetwork::receive(bool wait) {
   return m;
 }
 
+void MpiNetwork::take_done(int from) {
+  MPI_Recv(nullptr, 0, MPI_BYTE, from, kDone, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  done_from_[static_cast<std::size_t>(from)] = 1;
+}
+
 void MpiNetwork::note(std::string_view text) {
   const std::string line = "realm-replay-mpi: note: " + std::string(text) + "\n";
   std::fputs(line.c_str(), stderr);
 }
 
 void MpiNetwork::part_done() {
+  if (part_over_) return;
+  for (std::uint32_t r = 0; r < ranks_; ++r) {
+    if (r == rank_) continue;
+    Sending& s = sending_.emplace_back();
+    s.requests.resize(1);
+    MPI_Isend(nullptr, 0, MPI_BYTE, static_cast<int>(r), kDone, MPI_COMM_WORLD, &s.requests[0]);
+  }
+  // What another rank sends before its word is in before it (messages from one rank come in order): taken, unread.
+  while (std::count(done_from_.begin(), done_from_.end(), 1) + 1 < static_cast<std::ptrdiff_t>(ranks_)) {
+    MPI_Status status;
+    arrived(status, true);
+    if (status.MPI_TAG == kDone) take_done(status.MPI_SOURCE);
+    else take(status);
+    complete_sends(false);
+  }
   complete_sends(true);
   part_over_ = true;
   if (rank_ == 0) return;

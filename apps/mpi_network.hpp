@@ -24,7 +24,9 @@ class MpiNetwork final : public replay::BlockNetwork {
   std::optional<Message> receive(bool wait) override;
   void note(std::string_view text) override;
   // Rank 0 goes on to its report. Any other rank has nothing left to do: it leaves MPI and its process ends
-  // here, with exit code 0.
+  // here, with exit code 0. Every rank calls it once (else the run is aborted): each tells the others it is done
+  // and takes in, unread, what they still send it until each has said so, so that no send waits for a receiver that
+  // will never take it in (a part build that every rank stopped half way leaves some behind).
   void part_done() override;
   // Whether this rank's part in the replay is over (past it, a failure of this rank stops no other).
   bool part_over() const { return part_over_; }
@@ -37,10 +39,13 @@ class MpiNetwork final : public replay::BlockNetwork {
   };
   void complete_sends(bool wait);
   bool arrived(MPI_Status& status, bool wait);
+  Message take(const MPI_Status& status);  // the message `status` found
+  void take_done(int from);                // another rank's word that it is done (part_done)
 
   std::uint32_t rank_ = 0, ranks_ = 1;
   std::deque<Sending> sending_;
   bool part_over_ = false;
+  std::vector<char> done_from_;  // by rank: it said it is done (part_done)
 };
 
 }  // namespace rr::app

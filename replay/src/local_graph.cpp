@@ -115,8 +115,8 @@ struct Received {
   }
 };
 
-// The rounds, in order. 1: every rank asks every other for the targets of its edges that it does not own (a target's
-// owner is not known from its id), and gives each rank whose channel instances its copies' hops hold those copies.
+// The rounds, in order. 1: every rank asks every other for the targets of its edges and the issuers of its vertices
+// that it does not own (an owner is not known from an id), and gives each rank whose channel instances its copies' hops hold those copies.
 // 2: each answers the asks it owns. 3: each gives the owners of its edges' targets the edges and their sources.
 Received exchange_ghosts(const graph::GraphPart& part, std::uint32_t count, std::span<const ServedMap> maps,
                          const machine::MachineModel& model, PartRounds& rounds) {
@@ -126,6 +126,9 @@ Received exchange_ghosts(const graph::GraphPart& part, std::uint32_t count, std:
   std::vector<VertexId> asks;
   for (const VertexId w : part.successors)
     if (part.local(w) == part.size()) asks.push_back(w);
+  // An own vertex's issuer, which the critical path names (an issue a Legion Prof log records without its edge).
+  for (const VertexId w : part.issuer)
+    if (w != kNoVertex && part.local(w) == part.size()) asks.push_back(w);
   std::sort(asks.begin(), asks.end());
   asks.erase(std::unique(asks.begin(), asks.end()), asks.end());
   std::vector<std::vector<GhostVertex>> copies(count);

@@ -4,7 +4,8 @@
 // byte at 1 to 4 ranks: generator families, noise, copies whose first hop runs on another rank's channel, a Legion
 // Prof log (its observed run), and the --window and --nodes filters. After a replay from parts (each rank holding
 // only its part of the graph: replay/part_replay.hpp) too, each rank rendering its intervals from its own view of the
-// graph and its critical path walked over the parts.
+// graph and its critical path walked over the parts, and of Legion Prof logs (the two-process runs with their
+// completion queues read as mergers, which a split serves) each sending rank 0 the observed run of its operations.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "support/generated_trace.hpp"
 #include "support/in_process_network.hpp"
 #include "support/part_replay_run.hpp"
+#include "support/prof_part_run.hpp"
 #include "support/ranks_as_threads.hpp"
 #include "support/test_dir.hpp"
 #include "timeline_report.hpp"
@@ -178,6 +180,43 @@ int expect_same_timelines_from_parts(const session::LoadedTrace& trace, const st
     }
   }
   return split;
+}
+
+// The observed run from parts: each rank's own operations' observed times, laid into lanes and tracks on rank 0.
+TEST(TimelineOverRanks, FromPartsLegionProfRunsWithTheirObservedRun) {
+  for (const char* name : {"circuit_mpi2_medium_cpu2_util1", "ghost_mpi2_n4096_b4_s20_cpu2_util1"}) {
+    const core::TraceRecords records = rr::testing::prof_records_without_completion_queues(
+        std::string(RR_SOURCE_DIR "/data/traces/legion-prof/") + name);
+    auto trace = session::load_records(records, name, {});
+    ASSERT_TRUE(trace.ok()) << trace.error().to_string();
+    session::ReplaySettings settings;
+    settings.engine.detail.record_intervals = true;
+    settings.engine.rules.noise = {0.1, 7};
+    auto one = session::replay_trace(*trace, {kTitan, {}}, settings);
+    ASSERT_TRUE(one.ok()) << one.error().to_string();
+    const auto chosen = filters(one->result.makespan_ns);
+    for (std::uint32_t ranks = 1; ranks <= 2; ++ranks) {
+      std::vector<std::vector<std::string>> timelines(ranks);
+      const auto runs = rr::testing::run_prof_parts_of_records(
+          records, one->model, settings, ranks, 40 + ranks,
+          [&](std::uint32_t r, const replay::MachineMap& map, const replay::ReplayResult& result) {
+            const graph::EventGraph& g = replay::graph_of_part(result);
+            const replay::CriticalPath cp = replay::critical_path(g, map, one->model, result);
+            for (const auto& [label, filter] : chosen)
+              timelines[r].push_back(timeline_of({g, one->model, map, result, &cp, {}, {}}, filter));
+          });
+      const std::string at = std::string(name) + " at " + std::to_string(ranks) + " ranks from parts";
+      ASSERT_TRUE(runs[0].result && timelines[0].size() == chosen.size()) << at << ": " << runs[0].error;
+      for (std::size_t i = 0; i < chosen.size(); ++i) {
+        const std::string expected = timeline_of(*one, *trace, chosen[i].second);
+        EXPECT_NE(expected.find("observed node"), std::string::npos) << at << ", " << chosen[i].first;
+        EXPECT_TRUE(timelines[0][i] == expected) << at << ", " << chosen[i].first << ": " << timelines[0][i].size()
+                                                 << " bytes, one process " << expected.size();
+        for (std::uint32_t r = 1; r < ranks; ++r)
+          if (timelines[r].size() == chosen.size()) EXPECT_TRUE(timelines[r][i].empty()) << at << ": rank " << r;
+      }
+    }
+  }
 }
 
 TEST(TimelineOverRanks, FromPartsEveryGeneratorFamilyGivesOneProcesssTimeline) {
