@@ -213,7 +213,9 @@ TEST(TimelineOverRanks, FromPartsLegionProfRunsWithTheirObservedRun) {
         EXPECT_TRUE(timelines[0][i] == expected) << at << ", " << chosen[i].first << ": " << timelines[0][i].size()
                                                  << " bytes, one process " << expected.size();
         for (std::uint32_t r = 1; r < ranks; ++r)
-          if (timelines[r].size() == chosen.size()) EXPECT_TRUE(timelines[r][i].empty()) << at << ": rank " << r;
+          if (timelines[r].size() == chosen.size()) {
+            EXPECT_TRUE(timelines[r][i].empty()) << at << ": rank " << r;
+          }
       }
     }
   }
