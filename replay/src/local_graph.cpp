@@ -126,7 +126,8 @@ Received exchange_ghosts(const graph::GraphPart& part, std::uint32_t count, std:
   std::vector<VertexId> asks;
   for (const VertexId w : part.successors)
     if (part.local(w) == part.size()) asks.push_back(w);
-  // An own vertex's issuer, which the critical path names (an issue a Legion Prof log records without its edge).
+  // An own vertex's issuer, which the critical path compares with the task it walks back to: it need not be the
+  // source of an edge into the vertex (a Legion Prof log's issue may leave a later segment of the task).
   for (const VertexId w : part.issuer)
     if (w != kNoVertex && part.local(w) == part.size()) asks.push_back(w);
   std::sort(asks.begin(), asks.end());
@@ -228,6 +229,43 @@ std::vector<graph::Edge> local_edges(const graph::GraphPart& part, const Receive
   return edges;
 }
 
+// The timestamped facts' columns where the whole graph holds them, its observed origin, and the outside work this
+// rank owns (counted over the ranks as one engine counts it over the whole graph).
+void size_facts(const graph::GraphPart& part, std::uint8_t facts, const std::vector<VertexId>& whole,
+                graph::VertexTable& t) {
+  const std::size_t n = whole.size();
+  if (facts & kFraction) t.issue_fraction.resize(n);
+  if (facts & kObservedStart) t.observed_start.resize(n);
+  if (facts & kObservedEnd) t.observed_end.resize(n);
+  if (facts & kExternalDelay) t.external_delay.resize(n);
+  t.observed_origin = part.observed_origin;
+  for (const VertexId w : part.outside_work) t.outside_work.push_back(local_in(whole, w));
+}
+
+void put_facts(const GhostVertex& x, VertexId v, graph::VertexTable& t) {
+  if (!t.issue_fraction.empty()) t.issue_fraction[v] = x.issue_fraction;
+  if (!t.observed_start.empty()) t.observed_start[v] = x.observed_start;
+  if (!t.observed_end.empty()) t.observed_end[v] = x.observed_end;
+  if (!t.external_delay.empty()) t.external_delay[v] = x.external_delay;
+}
+
+// Each ghost once, by id (several ranks may send one, and one rank in two rounds).
+void keep_each_ghost_once(Received& got) {
+  std::sort(got.ghosts.begin(), got.ghosts.end(),
+            [](const auto& a, const auto& b) { return a.first.id < b.first.id; });
+  got.ghosts.erase(std::unique(got.ghosts.begin(), got.ghosts.end(),
+                               [](const auto& a, const auto& b) { return a.first.id == b.first.id; }),
+                   got.ghosts.end());
+}
+
+void drop_facts(graph::GraphPart& part) {
+  part.issue_fraction = {};
+  part.observed_start = {};
+  part.observed_end = {};
+  part.external_delay = {};
+  part.outside_work = {};
+}
+
 }  // namespace
 
 graph::VertexId LocalGraph::local(VertexId w) const {
@@ -240,11 +278,7 @@ graph::VertexId LocalGraph::local(VertexId w) const {
 LocalGraph build_local_graph(graph::GraphPart&& part, std::uint32_t ranks, std::span<const ServedMap> maps,
                              const machine::MachineModel& model, PartRounds& rounds) {
   Received got = exchange_ghosts(part, ranks, maps, model, rounds);
-  std::sort(got.ghosts.begin(), got.ghosts.end(),
-            [](const auto& a, const auto& b) { return a.first.id < b.first.id; });
-  got.ghosts.erase(std::unique(got.ghosts.begin(), got.ghosts.end(),
-                               [](const auto& a, const auto& b) { return a.first.id == b.first.id; }),
-                   got.ghosts.end());
+  keep_each_ghost_once(got);
   LocalGraph out;
   std::vector<VertexId> whole;
   whole.reserve(part.size() + got.ghosts.size());
@@ -273,14 +307,7 @@ LocalGraph build_local_graph(graph::GraphPart&& part, std::uint32_t ranks, std::
   t.copies.reserve(part.copies.size() + got.ghosts.size());
   t.phases.reserve(part.phases.size() + got.ghosts.size());
   t.barrier_values.reserve(part.barrier_values.size() + got.ghosts.size());
-  // The timestamped facts where the whole graph holds them, its observed origin, and the outside work this rank
-  // owns (counted over the ranks as one engine counts it over the whole graph).
-  if (got.facts & kFraction) t.issue_fraction.resize(n);
-  if (got.facts & kObservedStart) t.observed_start.resize(n);
-  if (got.facts & kObservedEnd) t.observed_end.resize(n);
-  if (got.facts & kExternalDelay) t.external_delay.resize(n);
-  t.observed_origin = part.observed_origin;
-  for (const VertexId w : part.outside_work) t.outside_work.push_back(local_in(whole, w));
+  size_facts(part, got.facts, whole, t);
   LocalWaits waits;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> first_waits;  // (local task payload, whole first wait)
   std::size_t own = 0, ghost = 0;
@@ -293,10 +320,7 @@ LocalGraph build_local_graph(graph::GraphPart&& part, std::uint32_t ranks, std::
     t.event[v] = x.event;
     t.position[v] = x.position;
     t.payload[v] = x.payload;
-    if (!t.issue_fraction.empty()) t.issue_fraction[v] = x.issue_fraction;
-    if (!t.observed_start.empty()) t.observed_start[v] = x.observed_start;
-    if (!t.observed_end.empty()) t.observed_end[v] = x.observed_end;
-    if (!t.external_delay.empty()) t.external_delay[v] = x.external_delay;
+    put_facts(x, v, t);
     if (mine && part.issuer[own] != kNoVertex) t.issuer[v] = local(part.issuer[own]);
     if (has_tasks(x.kind)) {  // (the tasks are laid out last, below)
       t.payload[v] = static_cast<std::uint32_t>(task_sources.size());
@@ -346,11 +370,7 @@ LocalGraph build_local_graph(graph::GraphPart&& part, std::uint32_t ranks, std::
   part.phases = {};
   part.barrier_values = {};
   part.waits = {};
-  part.issue_fraction = {};
-  part.observed_start = {};
-  part.observed_end = {};
-  part.external_delay = {};
-  part.outside_work = {};
+  drop_facts(part);
   t.tasks.reserve(task_sources.size());
   for (const std::uint32_t from : task_sources) {
     const bool ghost_task = from & kGhostTask;

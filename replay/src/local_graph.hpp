@@ -19,7 +19,7 @@
 namespace rr::replay {
 
 // Ghosts are: the targets of the rank's edges and the issuers of its vertices that other ranks own (an input sent,
-// an issue's position read, an issuer named), the
+// an issue's position read, an issuer compared), the
 // sources of other ranks' edges into its vertices with those edges (its inputs counted, a releaser named, an
 // arrival's count read), and the copies of other ranks whose hops run on its channel instances (their sizes and
 // memories). A ghost's attributes are its owner's, a Legion Prof log's facts among them (observed times, launch
