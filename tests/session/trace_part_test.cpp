@@ -191,14 +191,50 @@ TEST(TracePart, InputsThatCannotBeReadRankByRankAreNamed) {
   ASSERT_FALSE(second.ok());
   EXPECT_NE(second.error().to_string().find("a second file of node 1"), std::string::npos) << second.error().to_string();
 
-  const auto prof = files_by_node({RR_SOURCE_DIR "/data/traces/legion-prof/circuit_medium_cpu2_util1"});
-  ASSERT_FALSE(prof.ok());
-  EXPECT_NE(prof.error().to_string().find("a Legion Prof log"), std::string::npos) << prof.error().to_string();
+  // Legion Prof logs are read rank by rank, by the number in their names; a log named without one is not.
+  const auto prof = files_by_node({RR_SOURCE_DIR "/data/traces/legion-prof/circuit_mpi2_medium_cpu2_util1"});
+  ASSERT_TRUE(prof.ok()) << prof.error().to_string();
+  EXPECT_EQ(prof->format, core::TraceFormat::legion_prof);
+  EXPECT_EQ(prof->nodes, 2u);
+  EXPECT_EQ(prof->node, (std::vector<std::uint32_t>{0, 1}));
+  const fs::path unnumbered = dir.path() / "prof" / "profile.gz";
+  fs::create_directories(unnumbered.parent_path());
+  fs::copy_file(RR_SOURCE_DIR "/data/traces/legion-prof/circuit_small_cpu2_util1/prof_0.gz", unnumbered);
+  const auto no_number = files_by_node({unnumbered.string()});
+  ASSERT_FALSE(no_number.ok());
+  EXPECT_NE(no_number.error().to_string().find("profile.gz"), std::string::npos) << no_number.error().to_string();
+  EXPECT_NE(no_number.error().to_string().find("its name gives no node"), std::string::npos);
 
   const auto whole = files_by_node({dir.path().string()});
   ASSERT_TRUE(whole.ok()) << whole.error().to_string();
   EXPECT_EQ(whole->nodes, 2u);
   EXPECT_EQ(whole->node, (std::vector<std::uint32_t>{0, 1}));
+}
+
+// Two Legion Prof logs under each other's names: each rank finds its log's MachineDesc another process's, and every
+// rank stops, naming the file.
+TEST(TracePart, ALegionProfLogOfAnotherProcessStopsEveryRank) {
+  const rr::testing::TestDir dir("rr_trace_part_prof_swapped");
+  const fs::path logs = RR_SOURCE_DIR "/data/traces/legion-prof/circuit_mpi2_medium_cpu2_util1";
+  fs::copy_file(logs / "prof_0.gz", dir.path() / "prof_1.gz");
+  fs::copy_file(logs / "prof_1.gz", dir.path() / "prof_0.gz");
+  const auto files = files_by_node({dir.path().string()});
+  ASSERT_TRUE(files.ok()) << files.error().to_string();
+  rr::testing::InProcessNetwork net(2, 5);
+  const auto errors = rr::testing::on_ranks(net, 2, [&](std::uint32_t, replay::BlockNetwork& end) {
+    replay::NetworkRankExchange exchange(end);
+    try {
+      auto part = load_trace_part({dir.path().string()}, *files, {}, 2, exchange);
+      return part ? std::string() : part.error().to_string();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  });
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    EXPECT_NE(errors[r].find("prof_"), std::string::npos) << errors[r];
+    EXPECT_NE(errors[r].find("its MachineDesc is node "), std::string::npos) << errors[r];
+    EXPECT_NE(errors[r].find("and its name says node "), std::string::npos) << errors[r];
+  }
 }
 
 // node_1.log holding node 0's lines: the rank that reads it stops every rank, naming itself and the file.
