@@ -1,4 +1,4 @@
-// Test helper: a replay from parts of Legion Prof records built as structs, ranks as threads on an in-process network
+// For tests: a replay from parts of Legion Prof records built as structs, ranks as threads on an in-process network
 // that shuffles messages from different ranks. Each rank is given the files of its processes, as it would read them,
 // builds its part (graph::build_prof_graph_part), trades the machine's descriptions (session's prof_machine_view) and
 // replays from its part (replay/part_replay.hpp); then runs what the test asks of its result while the network is
