@@ -82,8 +82,6 @@ std::variant<PartsPlan, std::string> plan_on_this_rank(const ReplayInputs& in, s
   machine::apply_processor_counts(*model, settings->mapping.processors);
   const machine::MappingSpec& mapping = settings->mapping;
   if (!mapping.moves.empty()) return "function moves do not run from parts";
-  if (model->node.cores > 0) return "the model's nodes share cores";
-  if (model->runtime.starts_up()) return "the model's processors start up";
   if (in.trace.size() == 1 && packed::is_packed_trace(in.trace.front())) {
     auto fold = packed_fold(in.trace.front(), mapping, ranks);
     if (auto* why = std::get_if<std::string>(&fold)) return std::move(*why);

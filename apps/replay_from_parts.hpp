@@ -29,8 +29,8 @@ struct PartsPlan {
 // The plan when the replay runs from parts: over MPI ranks, on a machine file or the traced machine, of 2015 Realm
 // logs named by node or one packed trace of them, under any placement, fold or node map (each rank then reads the
 // files of the traced nodes whose model node is in its range, and every rank reads some) without function moves, on
-// a model whose nodes share no cores (--traced-cores gives the traced machine's nodes shared cores) and whose
-// processors do not start up. Every rank calls it, and all decide alike (one exchange): should any rank not run from
+// any model (its nodes' cores shared or not, its processors starting up or not; --traced-cores gives the traced
+// machine's nodes shared cores). Every rank calls it, and all decide alike (one exchange): should any rank not run from
 // parts, none does.
 std::optional<PartsPlan> plan_from_parts(const ReplayInputs& in, const CommonOptions& common);
 

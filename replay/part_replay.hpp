@@ -20,9 +20,9 @@ namespace rr::replay {
 // nodes that share a model node of `map` must be on one rank: a fold or node map splits them by the map's fold),
 // `exchange` for the replay's rounds before its first event, and options.execution.network the exchange's network
 // (an exchange that keeps what is not its own for the replay, as NetworkRankExchange does; then the replay may run
-// again and again on them, as the what-ifs do). Any placement and node map, without function moves, on a model whose
-// nodes share no cores and whose processors do not start up, without a stop time: anything else, or a replay the
-// split cannot serve, is refused by every rank alike. A rank that fails before the replay
+// again and again on them, as the what-ifs do). Any placement and node map, without function moves, on any model
+// (shared cores and start-ups included), without a stop time: anything else, or a replay the split cannot serve, is
+// refused by every rank alike. A rank that fails before the replay
 // begins stops every rank, naming it.
 //
 // The result's per-operation arrays (ops, processor_of) are indexed like the part (GraphPart::ids) and name other
@@ -32,7 +32,9 @@ namespace rr::replay {
 // the counts of its own operations (tasks without time, what depends on them, copies of the model's default size,
 // waits measured or clamped). Its channel instances: its own, or,
 // when it records intervals, every rank's as one engine lists them (the timeline's tracks); its intervals: those of
-// its own operations (whole ids, in the timeline's order), a copy's hops on other ranks' channels included.
+// its own operations (whole ids, in the timeline's order), a copy's hops on other ranks' channels included. Its
+// start-ups: every rank's, in one engine's order. Its issue times (ReplayResult::issued_at, on shared cores or with
+// start-ups): those of the actions its own work issued, by vertex of its view (graph_of_part, ghosts included).
 //
 // The result's over_ranks keeps the network and the graph this rank replayed on, so that the analyses run over the
 // ranks as after a replay of the whole graph: replay::critical_path(graph_of_part(r), map, model, r) on every rank

@@ -81,7 +81,10 @@ struct ReplayResult {
   TimeNs ready(graph::VertexId v) const { return ops.ready(v); }  // when it became ready
   // When its issuer reached an operation is not kept (replay::issue_time recomputes it), except when a node's
   // cores are shared: then the issue's time depends on the other threads, and issued_at holds it per vertex
-  // (kNever for an operation no running work issued). Empty otherwise.
+  // (kNever for an operation no running work issued). Empty otherwise. Over ranks each rank holds those its own work
+  // issued (of its own operations or others'), where the engine wrote them, and the lower bound reads them there,
+  // weighing its issuers' out-edges: by whole vertex for a replay of the whole graph, by vertex of the rank's view
+  // (graph_of_part, ghosts included) from parts. No rank gathers the others'.
   std::vector<TimeNs> issued_at;
   graph::VertexId released_by(graph::VertexId v) const { return ops.released_by(v); }  // kNoVertex: none
   Release release(graph::VertexId v) const { return ops.release(v); }
@@ -96,7 +99,8 @@ struct ReplayResult {
   // When ResultDetail::record_intervals, in the timeline's order (replay/timeline_order.hpp). Over ranks, each
   // rank's of its own operations only (a copy's hops on other ranks' channels included).
   std::vector<Interval> intervals;
-  // By when they began, then by node and processor.
+  // By when they began, then by node and processor. Over ranks every rank lists every rank's (a few per processor
+  // at most: each rank sends the others its own once the replay is done).
   std::vector<StartUp> start_ups;
 
   std::uint64_t operations = 0;            // operations that completed

@@ -23,7 +23,7 @@ namespace rr::session {
 // read), and the same bounds on every rank (find_bounds of the run). Each bound with a change is replayed from the
 // parts on bound.changed with `settings`, under pool placement where bound.pool, one after another. Every rank's
 // bounds get what_if_ns, the one run_what_ifs gives in one process; a what-if that a rank cannot map, that the replay
-// from parts refuses (function moves, a node map, shared cores, start-ups: run_part_over_network) or that fails
+// from parts refuses (function moves, a node map, other copy routes: run_part_over_network) or that fails
 // keeps an error on every rank, and the next ones still run.
 void run_what_ifs_from_part(const graph::GraphPart& part, const graph::NodeRanks& ranks, graph::RankExchange& exchange,
                             const core::TraceRecords& machine_records, const ReplaySettings& settings,

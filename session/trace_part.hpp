@@ -49,6 +49,7 @@ struct TracePart {
   std::optional<NamesSource> names;     // the names file (`used` 0: the reading summary counts it over every rank)
   std::vector<std::uint32_t> named;     // the functions that file names (a packed trace's own names aside)
   bool whole_records = false;           // a packed trace's: every rank's records are every file's
+  std::uint32_t traced_cores = 0;       // --traced-cores (ReadingOptions::build), as LoadedTrace::traced_cores
   // A packed trace's traced machine as it was packed (packed::PackedTraceContext): its traced nodes, measured facts,
   // and the machine itself when it was packed fitted. Logs: none; the ranks put it together (traced_part_machine.hpp).
   std::uint32_t packed_nodes = 0;

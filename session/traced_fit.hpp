@@ -40,6 +40,9 @@ TracedNetworkFit fit_traced_network(const LoadedTrace& trace, const replay::Repl
 // Legion Prof trace the copies' observed bandwidth and latency within and between nodes. A packed trace gives
 // the facts it was packed with (it no longer holds the Legion Prof records they are read from).
 machine::TracedFacts traced_facts(const LoadedTrace& trace);
+// The traced machine's cores per node when --traced-cores gives them (`traced_cores` > 0), as traced_facts and the
+// traced machine from parts (traced_part_machine.hpp) both write them.
+machine::MeasuredValue traced_cores_fact(std::uint32_t traced_cores);
 
 // The traced machine of a trace (`-m traced`), and what getting it cost.
 struct TracedMachineFit {

@@ -21,7 +21,7 @@ namespace rr::session {
 
 // The traced machine as far as it is known before any file is read: no processor yet, and with --traced-cores
 // (`traced_cores` > 0) that many cores per node, the user's `--set` overrides over it: what a plan to replay from
-// parts checks of a model (shared cores, processors that start up). An error is the overrides'.
+// parts asks of a model before the files are read. An error is the overrides'.
 core::Expected<machine::MachineModel> traced_machine_outline(std::uint32_t traced_cores,
                                                              const std::vector<std::string>& overrides);
 

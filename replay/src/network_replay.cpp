@@ -25,19 +25,17 @@ namespace {
 
 // Why the split cannot serve this replay, or null.
 const char* why_alone(const machine::MachineModel& model, const ReplayOptions& options, const Partition& p) {
-  if (model.node.cores > 0) return "the model's nodes share cores, and the critical path over ranks would need every rank's issue times";
-  if (model.runtime.starts_up()) return "processors start up, and the critical path over ranks would need every rank's start-ups";
   if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
   return p.count < 2 ? p.why_not : nullptr;
 }
 
 // Each block's records of its own operations made whole: a copy's start comes from the block that ran its first
-// hop, when that is another one.
+// hop, when that is another one. `start_ups`: this block's, then every block's.
 void exchange_copy_starts(const graph::EventGraph& g, const Partition& p, BlockNetwork& net, Inbox& inbox,
-                          OperationRecords& ops) {
+                          OperationRecords& ops, std::vector<StartUp>& start_ups) {
   std::vector<std::vector<CopyStart>> to(net.ranks());
   for (const CopyStart& s : copies_started_for_others(g, p, net.rank(), ops)) to[p.of_vertex[s.copy]].push_back(s);
-  lay_copy_starts(trade_copy_starts(net, inbox, std::move(to)), ops);
+  lay_copy_starts(trade_copy_starts(net, inbox, std::move(to), start_ups), ops);
 }
 
 // Rank 0: every other block's part laid into `shared` beside its own; their outputs in block order.
@@ -74,12 +72,14 @@ std::optional<core::InputError> too_many_ranks(std::uint32_t ranks, std::uint32_
   return error;
 }
 
-std::vector<CopyStart> trade_copy_starts(BlockNetwork& net, Inbox& inbox, std::vector<std::vector<CopyStart>> to) {
+std::vector<CopyStart> trade_copy_starts(BlockNetwork& net, Inbox& inbox, std::vector<std::vector<CopyStart>> to,
+                                         std::vector<StartUp>& start_ups) {
   for (std::uint32_t x = 0; x < net.ranks(); ++x) {
     if (x == net.rank()) continue;
     ByteWriter w;
     w.put(WireKind::copy_starts);
     w.put_all<CopyStart>(to[x]);
+    w.put_all<StartUp>(start_ups);
     net.send(x, w.take());
   }
   std::vector<CopyStart> came;
@@ -89,7 +89,10 @@ std::vector<CopyStart> trade_copy_starts(BlockNetwork& net, Inbox& inbox, std::v
     in.get<WireKind>();
     const std::vector<CopyStart> starts = in.get_all<CopyStart>();
     came.insert(came.end(), starts.begin(), starts.end());
+    const std::vector<StartUp> theirs = in.get_all<StartUp>();
+    start_ups.insert(start_ups.end(), theirs.begin(), theirs.end());
   }
+  order_start_ups(start_ups);
   return came;
 }
 
@@ -181,14 +184,18 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
   Inbox inbox(net);
   if (auto error = agree_on_start(net, inbox, engine->init_block(), model)) return refuse(*error);
   replay_block(net, inbox, blocks, link, *engine);
-  exchange_copy_starts(g, p, net, inbox, shared.r.ops);
   BlockOutput output = engine->take_output();
+  // Every rank's start-ups on every rank (the walk reads its own nodes'; rank 0's result lists them all). The issue
+  // times stay where the engine wrote them: on the rank of the work that issued them, whose out-edges the lower
+  // bound weighs there (ReplayedEdges); no other rank reads them (docs/scale.md).
+  exchange_copy_starts(g, p, net, inbox, shared.r.ops, output.tally.start_ups);
   // Each rank keeps the intervals of its own operations (the timeline streams them to rank 0), and lists every
   // rank's channel instances, which number the tracks.
   RankIntervals intervals;
   if (options.detail.record_intervals) intervals = exchange_intervals(g, map, p.of_vertex, net, inbox, output);
   if (me != 0) {
     net.send(0, pack_block_result(g, map, p, me, shared, output));
+    shared.r.start_ups = std::move(output.tally.start_ups);
     shared.r.channels = std::move(intervals.channels);
     shared.r.intervals = std::move(intervals.own);
     shared.r.over_ranks = rank_part(net, std::move(blocks.partition), false);

@@ -13,7 +13,7 @@ namespace rr::replay {
 
 // Runs on every rank with the same arguments (options.execution.network not null). Every rank holds the whole
 // graph today, so what depends only on the graph and the model (the partition, a missing path, too many ranks)
-// each decides alike without a word. A replay the split cannot serve (shared cores, start-ups, something that
+// each decides alike without a word. A replay the split cannot serve (a stop time, something that
 // crosses blocks without delay) runs on rank 0 alone, which says so (BlockNetwork::note).
 core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const MachineMap& map,
                                               const machine::MachineModel& model, const ReplayOptions& options);

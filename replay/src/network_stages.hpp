@@ -34,8 +34,13 @@ std::optional<core::InputError> agree_on_start(BlockNetwork& net, Inbox& inbox, 
                                                const machine::MachineModel& model);
 
 // Sends each other rank x the starts in to[x] (copies of x whose first hop this rank ran) and returns the starts
-// the other ranks sent this one, which make its copies' records whole.
-std::vector<CopyStart> trade_copy_starts(BlockNetwork& net, Inbox& inbox, std::vector<std::vector<CopyStart>> to);
+// the other ranks sent this one, which make its copies' records whole. In the same message each rank sends every
+// other its own block's processor start-ups (`start_ups`: this rank's in, every rank's out, in the result's order,
+// order_start_ups): a few per processor at most, so every rank holds the run's, as one engine's result lists them,
+// and the critical path's walk finds on whichever rank it is the start-ups that froze that rank's nodes
+// (PathWalk::frozen_within).
+std::vector<CopyStart> trade_copy_starts(BlockNetwork& net, Inbox& inbox, std::vector<std::vector<CopyStart>> to,
+                                         std::vector<StartUp>& start_ups);
 
 // This rank's block, replayed with the others over the network until no rank has anything left. With `local`, its
 // engine numbers vertices locally (part_mail.hpp).

@@ -16,6 +16,7 @@ ReplayResult records_by_local_vertex(const RankPart& part, const ReplayResult& r
   out.last_end_ns = r.last_end_ns;
   out.noise = r.noise;
   out.start_ups = r.start_ups;
+  out.issued_at = r.issued_at;  // (by local vertex already: keep_own leaves it so)
   out.cut_off = r.cut_off;
   out.blocks = r.blocks;
   out.over_ranks = r.over_ranks;

@@ -59,21 +59,20 @@ std::optional<std::string> unsupported(std::uint32_t part_rank, const graph::Nod
   if (!map.mapping().moves.empty())
     return "function moves do not run from parts: a moved function's copies follow their data through merges to the "
            "tasks they reach, which may be another rank's";
-  if (model.node.cores > 0) return "the model's nodes share cores, and the critical path over ranks would need every rank's issue times";
-  if (model.runtime.starts_up()) return "processors start up, and the critical path over ranks would need every rank's start-ups";
   if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
   return std::nullopt;
 }
 
 // Each copy's record gets its start from the rank that ran its first hop, when that is another one: by whole id on
-// the wire.
-void exchange_copy_starts(const LocalGraph& local, BlockNetwork& net, Inbox& inbox, OperationRecords& ops) {
+// the wire. `start_ups`: this rank's, then every rank's (they name model nodes and processors, not vertices).
+void exchange_copy_starts(const LocalGraph& local, BlockNetwork& net, Inbox& inbox, OperationRecords& ops,
+                          std::vector<StartUp>& start_ups) {
   const std::uint32_t me = net.rank();
   std::vector<std::vector<CopyStart>> to(net.ranks());
   for (VertexId v = 0; v < local.g.vertex_count(); ++v)
     if (local.owner[v] != me && local.g.kind(v) == OpKind::copy && ops.started(v))
       to[local.owner[v]].push_back({local.whole(v), ops.start(v)});
-  std::vector<CopyStart> starts = trade_copy_starts(net, inbox, std::move(to));
+  std::vector<CopyStart> starts = trade_copy_starts(net, inbox, std::move(to), start_ups);
   for (CopyStart& s : starts) s.copy = local.local(s.copy);
   lay_copy_starts(starts, ops);
 }
@@ -90,6 +89,10 @@ void describe_own_stuck(const LocalGraph& local, std::uint32_t me, std::size_t c
 }
 
 // The per-operation arrays cut down to this rank's own operations, by the part's index, naming others by whole id.
+// The issue times (ReplayResult::issued_at, on shared cores or with start-ups) stay by the vertex of this rank's
+// view: they are those of the actions its own work issued, its own or ghosts, which only the lower bound reads, on
+// this rank, when it weighs its issuers' out-edges (records_by_local_vertex). The start-ups are every rank's already
+// (exchange_copy_starts).
 void keep_own(const LocalGraph& local, std::uint32_t me, ReplayResult& r) {
   OperationRecords ops;
   ops.reset(local.own);
@@ -249,8 +252,9 @@ core::Expected<ReplayResult> run_part_over_network(const std::shared_ptr<const P
     if (mine) mine->first = local.whole(mine->first);  // the lowest task over the ranks is the whole graph's
     if (auto error = agree_on_start(net, inbox, mine, model)) return *error;
     replay_block(net, inbox, blocks, link, *engine, &local);
-    exchange_copy_starts(local, net, inbox, shared.r.ops);
     outputs.push_back(engine->take_output());
+    // Every rank's start-ups on every rank, as a replay of the whole graph over ranks trades them.
+    exchange_copy_starts(local, net, inbox, shared.r.ops, outputs.back().tally.start_ups);
     if (options.detail.record_intervals)
       intervals = exchange_intervals(local.g, map, local.owner, net, inbox, outputs.back());
   }

@@ -106,6 +106,7 @@ core::Expected<TracePart> load_trace_part(const std::vector<std::string>& inputs
   out.label = inputs.empty() ? std::string() : label_of(inputs.front());
   out.ranks = split_by(ranks, files.nodes, fold);
   out.total_files = static_cast<std::uint32_t>(files.paths.size());
+  out.traced_cores = options.build.traced_cores;
   auto given = read_given_names(inputs, options.names_file);
   if (!given) return given.error();
   if (*given) out.function_names = take_names(std::move(**given), out);

@@ -48,11 +48,15 @@ machine::TracedFacts traced_facts(const LoadedTrace& trace) {
   }
   machine::add_prof_facts(trace.records, facts);
   if (trace.traced_cores > 0) {
-    facts.cores = machine::MeasuredValue{static_cast<double>(trace.traced_cores), "[G]",
-                                         "given with --traced-cores: the cores each traced process's threads shared"};
+    facts.cores = traced_cores_fact(trace.traced_cores);
     add_processor_start(trace.records, facts);
   }
   return facts;
+}
+
+machine::MeasuredValue traced_cores_fact(std::uint32_t traced_cores) {
+  return {static_cast<double>(traced_cores), "[G]",
+          "given with --traced-cores: the cores each traced process's threads shared"};
 }
 
 }  // namespace rr::session

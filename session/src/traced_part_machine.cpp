@@ -14,6 +14,7 @@
 #include "session/src/over_ranks.hpp"
 #include "session/src/prof_part_facts.hpp"
 #include "session/src/traced_network_fit.hpp"
+#include "session/traced_fit.hpp"
 
 namespace rr::session {
 
@@ -89,7 +90,15 @@ core::Expected<TracedPartMachine> traced_machine_of_part(TracePart& trace, graph
   const SharedMachine shared = share_machine_records(trace, exchange);
   machine::TracedFacts facts = trace.packed_facts.value_or(machine::TracedFacts{});
   if (!trace.packed_facts) facts.median_copy_bytes = replay::median_over_ranks(net, own_copy_sizes(trace.part));
+  // With --traced-cores a Legion Prof trace's machine lists the start-ups every log measured, the k-th the lower
+  // median of the logs' k-th silences (graph::measured_start_ups), which no rank's part puts together yet: the whole
+  // trace serves it.
+  if (!trace.packed_facts && trace.machine_files && trace.traced_cores > 0)
+    return not_from_parts("the start-ups measured in every Legion Prof log are put together by one process");
   if (!trace.packed_facts && trace.machine_files) add_prof_facts_over_ranks(trace, net, facts);  // (Legion Prof logs)
+  // The cores --traced-cores gives, as the whole trace's facts take them (2015 Realm logs measure no start-ups; a
+  // packed trace refuses --traced-cores but for the cores it was packed with, which its facts hold).
+  if (!trace.packed_facts && trace.traced_cores > 0) facts.cores = traced_cores_fact(trace.traced_cores);
   // Counted before the part is prepared (which uses it up), and only when there is a latency to fit: every rank
   // decides alike (the same packed file, the same facts).
   const bool to_fit = !trace.packed_machine && !facts.network_latency_ns;

@@ -58,11 +58,11 @@ std::vector<std::pair<std::string, TimelineFilter>> filters(replay::TimeNs makes
 
 // Rank 0's timeline at 1 to 4 ranks against one process's, under every filter. How many runs were split.
 int expect_same_timelines(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
-                          double sigma = 0) {
+                          double sigma = 0, const std::vector<std::string>& overrides = {}) {
   session::ReplaySettings settings;
   settings.engine.detail.record_intervals = true;
   settings.engine.rules.noise = {sigma, 7};
-  auto one = session::replay_trace(trace, {machine, {}}, settings);
+  auto one = session::replay_trace(trace, {machine, overrides}, settings);
   if (!one.ok()) {
     ADD_FAILURE() << label << ": " << one.error().to_string();
     return 0;
@@ -140,12 +140,13 @@ TEST(TimelineOverRanks, LegionProfLogWithItsObservedRun) {
 // renders its own operations' intervals from its view of the graph (graph_of_part), with the critical path each walks
 // from it. How many runs were split.
 int expect_same_timelines_from_parts(const session::LoadedTrace& trace, const std::string& machine,
-                                     const std::string& label, double sigma = 0) {
+                                     const std::string& label, double sigma = 0,
+                                     const std::vector<std::string>& overrides = {}) {
   session::ReplaySettings settings;
   settings.engine.detail.record_intervals = true;
   settings.engine.rules.noise = {sigma, 7};
   settings.mapping.placement = machine::Placement::traced;  // (what a replay from parts serves)
-  auto one = session::replay_trace(trace, {machine, {}}, settings);
+  auto one = session::replay_trace(trace, {machine, overrides}, settings);
   if (!one.ok()) {
     ADD_FAILURE() << label << ": " << one.error().to_string();
     return 0;
@@ -244,6 +245,23 @@ TEST(TimelineOverRanks, FromPartsBundledRealTracesAndS3dSamples) {
     auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + name}, {});
     ASSERT_TRUE(trace.ok()) << name;
     expect_same_timelines_from_parts(*trace, kTitan, name, 0.2);
+  }
+}
+
+// Nodes that share cores and processors that start up, over ranks of the whole trace and from parts: a segment's
+// interval holds its time on the shared cores and the start-ups that froze its node, and the critical path's arrows
+// join the steps the walk classed from every rank's start-ups.
+TEST(TimelineOverRanks, SharedCoresAndStartUps) {
+  const std::vector<std::vector<std::string>> models = {
+      {"node.cores=1"}, {"node.cores=2", "runtime.processor_start_ns=20000"},
+      {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}};
+  const rr::testing::TestDir dir("rr_timeline_cores");
+  const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), gen::make_stencil(3, 3, {8, 2, 5}));
+  const std::string own = (dir.path() / "machine.toml").string();
+  for (const auto& overrides : models) {
+    const std::string label = "stencil 3-D, " + overrides[0];
+    EXPECT_GT(expect_same_timelines(trace, own, label, 0, overrides), 0) << label;
+    EXPECT_GT(expect_same_timelines_from_parts(trace, kTitan, label, 0.3, overrides), 0) << label;
   }
 }
 

@@ -3,8 +3,9 @@
 # byte: text and JSON reports (critical path included, and --perturb's distribution) and the timeline, at 1 to 4
 # ranks (as many as the model has nodes), on a trace of every generator family, the bundled real traces, S3D traces
 # and Legion Prof logs (each rank reading its own processes' logs), and on the traced machine, put together and fitted
-# from the parts, with and without a fold or node map; at one rank, its standard error too. A Legion Prof log one rank
-# cannot read stops every rank, naming it. More ranks than model nodes is refused, naming how many can be used.
+# from the parts, with and without a fold or node map, and on models whose nodes share cores or whose processors start
+# up; at one rank, its standard error too. A Legion Prof log one rank cannot read stops every rank, naming it. More
+# ranks than model nodes is refused, naming how many can be used.
 # Usage: mpi_replay_test.sh REALM_REPLAY REALM_REPLAY_MPI SOURCE_DIR
 set -euo pipefail
 bin=$1 mpibin=$2 src=$3
@@ -115,6 +116,25 @@ observed=("$src/data/traces/real/full_circuit_2node_p4_cpu2" -m "$titan" --again
   { echo "FAILED: --against-observed ran on 2015 logs over 2 ranks"; exit 1; }
 grep -qF "$(cat "$tmp/one.err")" "$tmp/mpi.err" || { echo "FAILED: --against-observed over 2 ranks:"; cat "$tmp/mpi.err"; exit 1; }
 ! grep -q "every rank reads the whole trace" "$tmp/mpi.err" || { echo "FAILED: --against-observed read the whole trace"; exit 1; }
+# Nodes that share cores, processors that start up (a typical length; measured lengths in order, one of no length),
+# alone and together: each rank replays its nodes' clocks and start-ups, every rank lists the run's start-ups, and the
+# critical path and its lower bound read the issue times where the work that issued them ran (docs/scale.md).
+circuit=$src/data/traces/real/full_circuit_2node_p4_cpu2
+starts=(--set 'runtime.processor_starts_ns=[30000, 0, 10000]' --set runtime.processor_start_ns=5000)
+check "$circuit" "$titan" --set node.cores=1
+check "$circuit" "$titan" --set node.cores=2 --set runtime.processor_start_ns=20000
+check "$src/data/traces/real/full_ghost_b2_cpu2" "$titan" --set node.cores=2
+check "$src/data/traces/s3d/dme_mixed_4n" "$titan" --set node.cores=1 "${starts[@]}"
+check "$tmp/s3d" "$titan" --set node.cores=2
+check "$tmp/s3d" "$tmp/s3d/machine.toml" --set runtime.processor_start_ns=50000
+check "$tmp/stencil" "$tmp/stencil/machine.toml" --set node.cores=1
+check "$tmp/stencil" "$tmp/stencil/machine.toml" "${starts[@]}"
+check "$tmp/random-dag" "$titan" --set node.cores=2 --set runtime.processor_start_ns=20000 --placement eft
+check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2 --set node.cores=4 "${perturb[@]}"
+check "$tmp/s3d_mixed_4n.rrg" "$titan" --set node.cores=2 "${starts[@]}"
+# The traced machine on shared cores (--set, or --traced-cores on 2015 Realm logs), fitted from the parts.
+check "$tmp/s3d" traced --set node.cores=4
+check "$circuit" traced --traced-cores 2
 echo "each rank read only its own nodes' files, or its part of the packed file, in all of these"
 
 # Legion Prof logs: each rank reads the logs of its own processes (prof_<N>.gz is process N's), builds its part of
@@ -137,19 +157,18 @@ for ranks in 1 2; do  # (its long report would cut check's pipe)
   mpi_same "circuit_mpi2 --against-observed" "$ranks" "${observed[@]}"
   mpi_same "circuit_mpi2 --against-observed --json" "$ranks" "${observed[@]}" --json
 done
+check "$prof2" "$titan" --set node.cores=1 "${starts[@]}"
 echo "Legion Prof logs: each rank read its own processes' logs in all of these"
 
-# What does not run from parts reads the whole trace on every rank, with the same output: shared cores (the traced
-# machine's too, with --traced-cores on Legion Prof logs), a rank that would read no file.
+# What does not run from parts reads the whole trace on every rank, with the same output: the traced machine of
+# Legion Prof logs with --traced-cores (it lists the start-ups every log measured, which one process puts together),
+# a rank that would read no file.
 READS=whole
-check "$prof2" traced --traced-cores 4
-check "$tmp/s3d" "$titan" --set node.cores=4
+check "$prof2" traced --traced-cores 2
+check "$src/data/traces/legion-prof/ghost_mpi2_n4096_b4_s20_cpu2_util1" traced --traced-cores 1
 # A rank whose model nodes hold no traced node (it would read no file, and maps the model from its files' records).
 mpi_same "fork-join, model node 1 empty, at 3 ranks" 3 "${gap[@]}"
-check "$tmp/stencil" "$tmp/stencil/machine.toml" --fold 2 --set node.cores=4 "${perturb[@]}"  # (samples on rank 0)
-
-mpi_same "$tmp/s3d -m traced --set node.cores=4" 2 "$tmp/s3d" -m traced --set node.cores=4
-echo "same with the traced machine on shared cores, fitted over the ranks from the whole trace"
+mpi_same "fork-join, model node 1 empty, 2 cores, at 3 ranks" 3 "${gap[@]}" --set node.cores=2
 
 # A Legion Prof log that its rank cannot read (cut short): every rank stops, rank 0 naming that rank and the file.
 mkdir "$tmp/prof_cut"

@@ -47,15 +47,26 @@ replay::ReplayResult own_records_only(replay::ReplayResult r) {
   return r;
 }
 
-// The critical path over 2 to 4 ranks against one engine's; the most crossings between ranks seen.
-int expect_path_over_ranks(const session::LoadedTrace& trace, const std::string& machine, const std::string& label) {
+// The time one engine's path spends waiting for shared cores or start-ups (PathResource::Type::cores, start_ups).
+replay::TimeNs on_cores_and_start_ups(const replay::CriticalPath& cp) {
+  replay::TimeNs ns = 0;
+  for (const auto& [res, t] : cp.contention)
+    if (res.type == replay::PathResource::Type::cores || res.type == replay::PathResource::Type::start_ups) ns += t;
+  return ns;
+}
+
+// The critical path over 2 to 4 ranks against one engine's; the most crossings between ranks seen. `cores_ns`, when
+// given, adds the time one engine's path spends on shared cores and start-ups.
+int expect_path_over_ranks(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
+                           const std::vector<std::string>& overrides = {}, replay::TimeNs* cores_ns = nullptr) {
   session::ReplaySettings settings;
-  auto one = session::replay_trace(trace, {machine, {}}, settings);
+  auto one = session::replay_trace(trace, {machine, overrides}, settings);
   if (!one.ok()) {
     ADD_FAILURE() << label << ": " << one.error().to_string();
     return 0;
   }
   settings.critical_path = false;  // walked below, after rank 0's other records are forgotten
+  if (cores_ns) *cores_ns += on_cores_and_start_ups(*one->critical);
   int most = 0;
   for (std::uint32_t ranks = 2; ranks <= std::min(4u, one->map.model_nodes()); ++ranks) {
     const std::string what = label + " on " + machine + " at " + std::to_string(ranks) + " ranks";
@@ -77,7 +88,10 @@ int expect_path_over_ranks(const session::LoadedTrace& trace, const std::string&
       ADD_FAILURE() << what << ": " << walked[0].run.error().to_string();
       continue;
     }
-    if (walked[0].run->result.blocks < 2) continue;  // replayed on rank 0 alone: its path is one engine's
+    if (walked[0].run->result.blocks < 2) {  // replayed on rank 0 alone: its path is one engine's
+      EXPECT_FALSE(on_cores_and_start_ups(*one->critical)) << what << " was not split";
+      continue;
+    }
     expect_same_steps(*one->critical, walked[0].cp, what);
     for (std::uint32_t r = 0; r < ranks; ++r) {
       expect_same_sums(*one->critical, walked[r].cp, what + ", rank " + std::to_string(r));
@@ -112,6 +126,41 @@ TEST(NetworkCriticalPath, RealTracesAndLegionProfLogs) {
     ASSERT_TRUE(trace.ok()) << dir;
     expect_path_over_ranks(*trace, kTitan, dir);
   }
+}
+
+// Nodes that share cores and processors that start up: the walk classes a step's time past its own work (its node's
+// cores, its node's start-ups) on the rank that owns it, from the start-ups every rank lists; the lower bound weighs
+// an issue edge on its issuer's rank, from the issue times that rank's work kept. Rank 0's path is one engine's.
+TEST(NetworkCriticalPath, SharedCoresAndStartUps) {
+  const std::vector<std::vector<std::string>> models = {
+      {"node.cores=1"},
+      {"node.cores=2"},
+      {"runtime.processor_start_ns=50000"},
+      {"node.cores=2", "runtime.processor_start_ns=20000"},
+      {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}};
+  const S3dOptions mixed = rr::testing::mixed_s3d_options(4);
+  const std::vector<std::pair<const char*, Program>> families = {
+      {"s3d mixed", make_s3d(mixed)},
+      {"stencil 3-D", make_stencil(3, 3, {8, 2, 5})},
+      {"random-dag, 8 nodes", make_random_dag(6000, {8, 2, 7})}};
+  replay::TimeNs cores_ns = 0;
+  int most = 0;
+  for (const auto& [name, program] : families) {
+    const rr::testing::TestDir dir("rr_network_path_cores");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+    for (const auto& overrides : models) {
+      const std::string label = std::string(name) + ", " + overrides[0];
+      most = std::max(most, expect_path_over_ranks(trace, (dir.path() / "machine.toml").string(), label, overrides,
+                                                   &cores_ns));
+      most = std::max(most, expect_path_over_ranks(trace, kTitan, label, overrides, &cores_ns));
+    }
+  }
+  auto trace = session::load_trace({RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2"}, {});
+  ASSERT_TRUE(trace.ok());
+  for (const auto& overrides : models)
+    expect_path_over_ranks(*trace, kTitan, "full_circuit, " + overrides[0], overrides, &cores_ns);
+  EXPECT_GT(cores_ns, 0) << "no path waited for shared cores or start-ups";
+  EXPECT_GE(most, 3) << "the walk never handed over between ranks";
 }
 
 // A walk that would read a record its process does not hold is refused, at its start and at a hand-over.

@@ -43,11 +43,12 @@ int crossings(const CriticalPath& cp, const graph::EventGraph& whole, const grap
 
 // Rank 0's path at 1 to 4 ranks against one engine's, every rank's sums; the most crossings between ranks seen.
 int expect_parts_path(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
-                      double sigma, std::uint64_t seed = 1, machine::Placement placement = machine::Placement::traced) {
+                      double sigma, std::uint64_t seed = 1, machine::Placement placement = machine::Placement::traced,
+                      const std::vector<std::string>& overrides = {}) {
   session::ReplaySettings settings;
   settings.mapping.placement = placement;
   settings.engine.rules.noise = {sigma, 11};
-  const auto one = session::replay_trace(trace, {machine, {}}, settings);
+  const auto one = session::replay_trace(trace, {machine, overrides}, settings);
   if (!one.ok() || !one->critical) {
     ADD_FAILURE() << label << ": " << (one.ok() ? "no critical path" : one.error().to_string());
     return 0;
@@ -133,6 +134,51 @@ TEST(PartCriticalPath, TasksWithoutTaskTimeAreLeftOut) {
       rr::testing::write_without_some_task_times(dir.path(), gen::make_random_dag(2500, {4, 2, 9}), 150);
   EXPECT_GT(expect_parts_path(trace, (dir.path() / "machine.toml").string(), "random-dag without some task times", 0.2),
             0);
+}
+
+// The time a path spends waiting for shared cores or start-ups (PathResource::Type::cores, start_ups).
+TimeNs on_cores_and_start_ups(const CriticalPath& cp) {
+  TimeNs ns = 0;
+  for (const auto& [res, t] : cp.contention)
+    if (res.type == PathResource::Type::cores || res.type == PathResource::Type::start_ups) ns += t;
+  return ns;
+}
+
+// Nodes that share cores (1 and 2 per node) and processors that start up (typical and measured lengths, one of no
+// length): each rank classes its own steps' time on its nodes' cores and start-ups from the start-ups every rank
+// lists, and weighs its issuers' out-edges in the lower bound from the issue times its own work kept.
+TEST(PartCriticalPath, SharedCoresAndStartUps) {
+  const std::vector<std::vector<std::string>> models = {
+      {"node.cores=1"},
+      {"node.cores=2"},
+      {"runtime.processor_start_ns=50000"},
+      {"node.cores=2", "runtime.processor_start_ns=20000"},
+      {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}};
+  int most = 0;
+  TimeNs cores_ns = 0;
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
+    const rr::testing::TestDir dir("rr_part_path_cores");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+    for (const auto& overrides : models) {
+      const std::string label = std::string(name) + ", " + overrides[0];
+      const std::string own = (dir.path() / "machine.toml").string();
+      most = std::max(most, expect_parts_path(trace, own, label, 0, 1, machine::Placement::traced, overrides));
+      const auto one = session::replay_trace(trace, {own, overrides}, {});
+      ASSERT_TRUE(one.ok() && one->critical) << label;
+      cores_ns += on_cores_and_start_ups(*one->critical);
+    }
+    expect_parts_path(trace, kTitan, std::string(name) + ", 2 cores, start-ups, sigma 0.3", 0.3, 2,
+                      machine::Placement::traced, models[3]);
+  }
+  for (const char* name : {"real/full_circuit_2node_p4_cpu2", "s3d/dme_mixed_4n"}) {
+    auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + name}, {});
+    ASSERT_TRUE(trace.ok()) << name;
+    for (const auto& overrides : models)
+      expect_parts_path(*trace, kTitan, std::string(name) + ", " + overrides[0], 0, 1, machine::Placement::traced,
+                        overrides);
+  }
+  EXPECT_GT(most, 0) << "no path crossed ranks";
+  EXPECT_GT(cores_ns, 0) << "no path waited for shared cores or start-ups";
 }
 
 TEST(PartCriticalPath, RandomDagsOfRandomSeeds) {

@@ -21,7 +21,9 @@
 #include "gen/generators.hpp"
 #include "gen/s3d.hpp"
 #include "replay/part_replay.hpp"
+#include "replay/src/local_graph.hpp"
 #include "replay/src/partition.hpp"
+#include "replay/src/rank_part.hpp"
 #include "replay/src/shared_state.hpp"
 #include "session/session.hpp"
 #include "support/generated_trace.hpp"
@@ -71,6 +73,36 @@ void expect_same_channels(const ReplayResult& one, const ReplayResult& mine, con
               std::tie(b.channel, b.node, b.busy_ns, b.transfers, b.bytes))
         << label << ", channel instance " << i;
   }
+}
+
+// On shared cores or with start-ups: every rank lists the run's start-ups, and each holds, by vertex of its view, the
+// issue times of the actions its own work issued, which together are one engine's, no two ranks the same.
+void expect_same_issues_and_start_ups(const ReplayResult& one, const std::vector<PartRun>& runs,
+                                      const std::string& label) {
+  std::vector<char> issued(one.issued_at.size(), 0);
+  for (std::uint32_t r = 0; r < runs.size(); ++r) {
+    const ReplayResult& mine = *runs[r].result;
+    const std::string at = label + ", rank " + std::to_string(r);
+    ASSERT_EQ(mine.start_ups.size(), one.start_ups.size()) << at;
+    for (std::size_t i = 0; i < one.start_ups.size(); ++i) {
+      const StartUp &a = mine.start_ups[i], &b = one.start_ups[i];
+      EXPECT_EQ(std::tie(a.node, a.processor, a.from, a.to), std::tie(b.node, b.processor, b.from, b.to))
+          << at << ", start-up " << i;
+    }
+    ASSERT_EQ(mine.issued_at.empty(), one.issued_at.empty()) << at;
+    if (mine.issued_at.empty()) continue;
+    const LocalGraph& local = *mine.over_ranks->local;
+    ASSERT_EQ(mine.issued_at.size(), local.g.vertex_count()) << at;
+    for (graph::VertexId v = 0; v < local.g.vertex_count(); ++v) {
+      if (mine.issued_at[v] == kNever) continue;
+      const graph::VertexId w = local.whole(v);
+      EXPECT_EQ(mine.issued_at[v], one.issued_at[w]) << at << ", the issue of operation " << w;
+      EXPECT_FALSE(issued[w]) << at << ": two ranks issued operation " << w;
+      issued[w] = 1;
+    }
+  }
+  for (graph::VertexId w = 0; w < one.issued_at.size(); ++w)
+    EXPECT_EQ(issued[w] != 0, one.issued_at[w] != kNever) << label << ": the issue of operation " << w;
 }
 
 // The ranks' results against one engine's: every owned record, every rank's ends and channel instances, and the
@@ -132,17 +164,19 @@ void expect_same(const ReplayResult& one, const std::vector<PartRun>& runs, cons
     EXPECT_EQ(paths[name].bytes, usage.bytes) << label << ' ' << name;
     EXPECT_EQ(paths[name].time_ns, usage.time_ns) << label << ' ' << name;
   }
+  expect_same_issues_and_start_ups(one, runs, label);
 }
 
 // One engine under `placement` (traced unless a test says), with the whole graph's split checked against the parts'
 // owners.
 std::optional<session::ReplayRun> one_engine(const session::LoadedTrace& trace, const std::string& machine,
                                              session::ReplaySettings& settings, double sigma,
-                                             machine::Placement placement = machine::Placement::traced) {
+                                             machine::Placement placement = machine::Placement::traced,
+                                             const std::vector<std::string>& overrides = {}) {
   settings.critical_path = false;
   settings.mapping.placement = placement;
   settings.engine.rules.noise = {sigma, 11};
-  auto one = session::replay_trace(trace, {machine, {}}, settings);
+  auto one = session::replay_trace(trace, {machine, overrides}, settings);
   if (!one.ok()) {
     ADD_FAILURE() << one.error().to_string();
     return std::nullopt;
@@ -177,11 +211,11 @@ bool every_rank_reads_a_file(const session::LoadedTrace& trace, const graph::Nod
 // were split.
 int expect_parts_same(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
                       double sigma, std::uint64_t seed = 1, machine::Placement placement = machine::Placement::traced,
-                      const machine::MappingSpec& nodes = {}) {
+                      const machine::MappingSpec& nodes = {}, const std::vector<std::string>& overrides = {}) {
   session::ReplaySettings settings;
   settings.mapping = nodes;
   settings.engine.detail.record_intervals = true;
-  const auto one = one_engine(trace, machine, settings, sigma, placement);
+  const auto one = one_engine(trace, machine, settings, sigma, placement, overrides);
   if (!one) return 0;
   int split = 0;
   for (std::uint32_t count = 1; count <= std::min(4u, one->map.model_nodes()); ++count) {
@@ -274,6 +308,41 @@ TEST(PartReplay, PoolAndEftPlacementsGiveTheOneEngineRecords) {
     const rr::testing::TestDir dir("rr_part_replay_pool_dag");
     const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), gen::make_random_dag(1500, {5, 3, 24}));
     expect_parts_same(trace, (dir.path() / "machine.toml").string(), "random-dag" + under, 0.2, 24, placement);
+  }
+}
+
+// Nodes that share their cores (1 and 2 per node) and processors that start up (a typical length; measured lengths
+// in order, one of no length, then the typical one), alone and together: a node's clock and start-ups are its rank's
+// alone, so each rank replays them from its part as its block of the split on threads does. Every generator family
+// on its own machine and on Titan with noise, the real traces and an S3D sample, under the traced and eft placements.
+TEST(PartReplay, SharedCoresAndStartUpsGiveTheOneEngineRecords) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> models = {
+      {"1 core per node", {"node.cores=1"}},
+      {"2 cores per node", {"node.cores=2"}},
+      {"start-ups of 50 us", {"runtime.processor_start_ns=50000"}},
+      {"2 cores per node, start-ups of 20 us", {"node.cores=2", "runtime.processor_start_ns=20000"}},
+      {"start-ups of 30, 0 and 10 us, then 5 us",
+       {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}}};
+  using machine::Placement;
+  for (const auto& [name, program] : rr::testing::part_test_families()) {
+    const rr::testing::TestDir dir("rr_part_replay_cores");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+    for (std::size_t m = 0; m < models.size(); ++m) {
+      const std::string label = std::string(name) + ", " + models[m].first;
+      EXPECT_GT(expect_parts_same(trace, (dir.path() / "machine.toml").string(), label, 0, 1, Placement::traced, {},
+                                  models[m].second),
+                0)
+          << label;
+      if (m == 0 || m == 4) expect_parts_same(trace, kTitan, label, 0.3, 2, Placement::traced, {}, models[m].second);
+    }
+    expect_parts_same(trace, kTitan, std::string(name) + ", 2 cores, start-ups, eft", 0.2, 3, Placement::eft, {},
+                      models[3].second);
+  }
+  for (const char* name : {"real/full_circuit_2node_p4_cpu2", "real/full_ghost_b2_cpu2", "s3d/dme_mixed_4n"}) {
+    auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + name}, {});
+    ASSERT_TRUE(trace.ok()) << name;
+    for (const auto& [what, overrides] : models)
+      expect_parts_same(*trace, kTitan, std::string(name) + ", " + what, 0, 1, Placement::traced, {}, overrides);
   }
 }
 

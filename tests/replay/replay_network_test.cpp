@@ -1,15 +1,17 @@
 // One replay over ranks (ReplayExecution::network, docs/scale.md) gives rank 0 what one engine gives, field by field
-// (replay/result_difference.hpp), but the intervals, which each rank keeps of its own operations and which together
-// are one engine's, with the ranks as threads on an in-process network that delivers messages from
-// different ranks in a shuffled order (tests/support/in_process_network.hpp): every generator family, copies whose
-// first hop is on another rank, noise, the bundled real traces and Legion Prof logs, at 2 to 4 ranks; what the split
-// cannot serve on rank 0 alone; too many ranks refused by every rank alike.
+// (replay/result_difference.hpp), but the intervals and the issue times, which each rank keeps of its own operations
+// (of its own work) and which together are one engine's, with the ranks as threads on an in-process network that
+// delivers messages from different ranks in a shuffled order (tests/support/in_process_network.hpp): every generator
+// family, copies whose first hop is on another rank, noise, the bundled real traces and Legion Prof logs, nodes that
+// share cores and processors that start up (every rank then lists the run's start-ups), at 2 to 4 ranks; what the
+// split cannot serve on rank 0 alone; too many ranks refused by every rank alike.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gen/generators.hpp"
@@ -48,12 +50,14 @@ std::vector<core::Expected<session::ReplayRun>> replay_on_ranks(const session::L
 }
 
 // Rank 0's result with every rank's intervals, in the timeline's order; each rank's must be of its own operations,
-// and list every channel instance as rank 0 does.
+// and list every channel instance as rank 0 does. With every rank's issue times too: each rank holds those its own
+// work issued, no two ranks the same one; and every rank lists the run's start-ups, as rank 0 does.
 replay::ReplayResult with_every_ranks_intervals(const std::vector<core::Expected<session::ReplayRun>>& runs,
                                                 const std::string& what) {
   replay::ReplayResult all = runs[0]->result;
   if (!replay::split_over_ranks(all)) return all;
   all.intervals.clear();
+  std::fill(all.issued_at.begin(), all.issued_at.end(), replay::kNever);
   for (const auto& run : runs) {
     if (!run.ok()) continue;
     const replay::ReplayResult& r = run->result;
@@ -63,6 +67,18 @@ replay::ReplayResult with_every_ranks_intervals(const std::vector<core::Expected
       EXPECT_TRUE(r.over_ranks->mine(in.vertex)) << what << ": an interval of another rank's operation " << in.vertex;
       all.intervals.push_back(in);
     }
+    EXPECT_EQ(r.issued_at.size(), all.issued_at.size()) << what;
+    for (graph::VertexId v = 0; v < std::min(r.issued_at.size(), all.issued_at.size()); ++v) {
+      if (r.issued_at[v] == replay::kNever) continue;
+      EXPECT_EQ(all.issued_at[v], replay::kNever) << what << ": two ranks issued operation " << v;
+      all.issued_at[v] = r.issued_at[v];
+    }
+    ASSERT_EQ(r.start_ups.size(), all.start_ups.size()) << what;
+    for (std::size_t i = 0; i < r.start_ups.size(); ++i) {
+      const replay::StartUp &a = r.start_ups[i], &b = all.start_ups[i];
+      EXPECT_EQ(std::tie(a.node, a.processor, a.from, a.to), std::tie(b.node, b.processor, b.from, b.to))
+          << what << ", start-up " << i;
+    }
   }
   std::sort(all.intervals.begin(), all.intervals.end(), replay::timeline_before);
   return all;
@@ -70,12 +86,12 @@ replay::ReplayResult with_every_ranks_intervals(const std::vector<core::Expected
 
 // Rank 0's result at 2, 3 and 4 ranks (those the model's nodes allow) against one engine's. How many runs were split.
 int expect_ranks_same(const session::LoadedTrace& trace, const std::string& machine, const std::string& label,
-                      double sigma = 0) {
+                      double sigma = 0, const std::vector<std::string>& overrides = {}) {
   session::ReplaySettings settings;
   settings.critical_path = false;
   settings.engine.detail.record_intervals = true;
   settings.engine.rules.noise = {sigma, 7};
-  auto one = session::replay_trace(trace, {machine, {}}, settings);
+  auto one = session::replay_trace(trace, {machine, overrides}, settings);
   if (!one.ok()) {
     ADD_FAILURE() << label << ": " << one.error().to_string();
     return 0;
@@ -130,16 +146,53 @@ TEST(ReplayNetwork, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {
   }
 }
 
-// Shared cores run on rank 0 alone, which says so; the others have nothing of their own.
-TEST(ReplayNetwork, SharedCoresRunOnRankZeroAlone) {
-  const rr::testing::TestDir dir("rr_network_cores");
+// The models of the split on threads' own test (replay_blocks_test.cpp): nodes that share their cores (1 and 2 per
+// node) and processors that start up (a typical length; measured lengths in order, one of no length, then the
+// typical one), alone and together.
+const std::vector<std::pair<std::string, std::vector<std::string>>> kCoresAndStartUps = {
+    {"1 core per node", {"node.cores=1"}},
+    {"2 cores per node", {"node.cores=2"}},
+    {"start-ups of 50 us", {"runtime.processor_start_ns=50000"}},
+    {"2 cores per node, start-ups of 20 us", {"node.cores=2", "runtime.processor_start_ns=20000"}},
+    {"start-ups of 30, 0 and 10 us, then 5 us",
+     {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}}};
+
+// Shared cores and start-ups split over ranks as over threads: a node's clock and start-ups are its rank's alone.
+// Rank 0 gets one engine's result, every rank the run's start-ups, each rank the issue times of its own work.
+TEST(ReplayNetwork, SharedCoresAndStartUpsGiveTheOneEngineResult) {
+  const S3dOptions mixed = rr::testing::mixed_s3d_options(4);
+  const std::vector<std::pair<const char*, Program>> families = {
+      {"s3d mixed", make_s3d(mixed)},
+      {"stencil 3-D", make_stencil(3, 3, {8, 2, 5})},
+      {"random-dag, 8 nodes", make_random_dag(6000, {8, 2, 7})}};
+  for (const auto& [name, program] : families) {
+    const rr::testing::TestDir dir("rr_network_cores");
+    const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
+    for (const auto& [what, overrides] : kCoresAndStartUps) {
+      const std::string label = std::string(name) + ", " + what;
+      int split = expect_ranks_same(trace, (dir.path() / "machine.toml").string(), label, 0, overrides);
+      split += expect_ranks_same(trace, kTitan, label, 0.3, overrides);
+      EXPECT_GT(split, 0) << label << " was never split over ranks";
+    }
+  }
+  auto trace = session::load_trace({RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2"}, {});
+  ASSERT_TRUE(trace.ok());
+  for (const auto& [what, overrides] : kCoresAndStartUps)
+    EXPECT_GT(expect_ranks_same(*trace, kTitan, std::string("full_circuit, ") + what, 0, overrides), 0) << what;
+}
+
+// What the split cannot serve runs on rank 0 alone, which says so; the others have nothing of their own.
+TEST(ReplayNetwork, AStopTimeRunsOnRankZeroAlone) {
+  const rr::testing::TestDir dir("rr_network_stop");
   const session::LoadedTrace trace = rr::testing::mixed_s3d(dir.path(), 4);
   auto model = session::load_machine_for(trace, {kTitan, {"node.cores=2"}});
   ASSERT_TRUE(model.ok());
-  auto one = session::replay_on(trace, *model, {});
+  session::ReplaySettings settings;
+  settings.engine.stop_after_ns = 1000000;
+  auto one = session::replay_on(trace, *model, settings);
   ASSERT_TRUE(one.ok());
   rr::testing::InProcessNetwork net(3, 1);
-  auto runs = replay_on_ranks(trace, *model, {}, 3, net);
+  auto runs = replay_on_ranks(trace, *model, settings, 3, net);
   ASSERT_TRUE(runs[0].ok());
   EXPECT_EQ(runs[0]->result.blocks, 1u);
   // No rank goes on over the ranks from it (a what-if, a walk): rank 0 alone holds it.
