@@ -24,7 +24,7 @@ namespace rr::replay {
 namespace {
 
 // Why the split cannot serve this replay, or null.
-const char* why_alone(const machine::MachineModel& model, const ReplayOptions& options, const Partition& p) {
+const char* why_alone(const ReplayOptions& options, const Partition& p) {
   if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
   return p.count < 2 ? p.why_not : nullptr;
 }
@@ -161,9 +161,9 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
   if (auto error = plan_copies(g, map, model, shared)) return refuse(*error);
   init_shared(g, map, model, options.rules.noise, shared);
   Partition partition;
-  if (ranks > 1 && !why_alone(model, options, partition))  // (not split yet: only what precedes the partition)
+  if (ranks > 1 && !why_alone(options, partition))  // (not split yet: only what precedes the partition)
     partition = partition_by_node(g, map, model, shared.copies, options.rules.noise, ranks, {0, 0});
-  if (const char* why = why_alone(model, options, partition); why || ranks == 1) {
+  if (const char* why = why_alone(options, partition); why || ranks == 1) {
     if (me != 0) {  // rank 0 replays it all
       shared.r.over_ranks = rank_part(net, {}, true);
       return std::move(shared.r);
@@ -174,6 +174,7 @@ core::Expected<ReplayResult> run_over_network(const graph::EventGraph& g, const 
     engine->run_alone();
     std::vector<BlockOutput> outputs;
     outputs.push_back(engine->take_output());
+    shared.r.cut_off = outputs.front().tally.cut_off;  // (as run_replay: what a stop time cut off is not stuck)
     assemble_result(g, map, options.detail.stuck_examples, shared, outputs);
     return std::move(shared.r);
   }
