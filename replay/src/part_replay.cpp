@@ -59,6 +59,9 @@ std::optional<std::string> unsupported(std::uint32_t part_rank, const graph::Nod
   if (!map.mapping().moves.empty())
     return "function moves do not run from parts: a moved function's copies follow their data through merges to the "
            "tasks they reach, which may be another rank's";
+  // Any model: shared cores and start-ups are served, each node's clock and start-ups its own rank's, and what the
+  // critical path reads of them is sent where it is read (docs/scale.md, "Shared cores and start-ups").
+  static_cast<void>(model);
   if (options.stop_after_ns != kNoStop) return "a stop time is one engine's (its rounds are the ones it asks about)";
   return std::nullopt;
 }
