@@ -123,7 +123,7 @@ circuit=$src/data/traces/real/full_circuit_2node_p4_cpu2
 starts=(--set 'runtime.processor_starts_ns=[30000, 0, 10000]' --set runtime.processor_start_ns=5000)
 check "$circuit" "$titan" --set node.cores=1
 check "$circuit" "$titan" --set node.cores=2 --set runtime.processor_start_ns=20000
-check "$src/data/traces/real/full_ghost_b2_cpu2" "$titan" --set node.cores=2
+check "$src/data/traces/s3d/dme_all_4n" "$titan" --set node.cores=2
 check "$src/data/traces/s3d/dme_mixed_4n" "$titan" --set node.cores=1 "${starts[@]}"
 check "$tmp/s3d" "$titan" --set node.cores=2
 check "$tmp/s3d" "$tmp/s3d/machine.toml" --set runtime.processor_start_ns=50000
