@@ -1,8 +1,9 @@
 // The critical path of a replay over ranks (replay/src/network_critical_path.hpp), walked back across the ranks with
 // the ranks as threads on an in-process network that shuffles messages from different ranks: rank 0's path equals
 // one engine's step by step, with its sums, contention and lower bound; every other rank gets the sums without the
-// steps; the walk hands over between ranks many times; and no rank reads a record that is not its own (rank 0's
-// copies of the other ranks' records are forgotten before the walk, and a walk that would read one is refused).
+// steps; the walk hands over between ranks many times, on shared cores and with start-ups too; and no rank reads a
+// record that is not its own (rank 0's copies of the other ranks' records are forgotten before the walk, and a walk
+// that would read one is refused).
 #include <gtest/gtest.h>
 
 #include <string>

@@ -6,7 +6,7 @@
 // 1 to 4 ranks on the inputs of the replay from parts' tests: every generator family with and without noise, the
 // bundled real traces and S3D samples, random DAGs of random seeds, a trace with tasks without Task Time and a copy
 // whose first hop runs on another rank's channel, under the traced placement; generator families and an S3D sample
-// under the pool and eft placements.
+// under the pool and eft placements; on nodes that share cores and processors that start up.
 #include <gtest/gtest.h>
 
 #include <algorithm>

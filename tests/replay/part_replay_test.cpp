@@ -5,8 +5,10 @@
 // owns (tasks without time and what depends on them, copies, waits), the processors' sums and the paths, added over
 // the ranks, one engine's. At 1 to 4 ranks, with noise, on every generator family, the bundled real traces and S3D
 // samples, random DAGs of random seeds and a copy whose first hop runs on another rank's channel, under the traced,
-// pool and eft placements, with and without a fold or node map (the parts split by model node); a function move is
-// refused, and a rank that fails before the replay begins stops every rank.
+// pool and eft placements, with and without a fold or node map (the parts split by model node), on nodes that share
+// cores and processors that start up (every rank then lists the run's start-ups, and each holds the issue times of its
+// own work, which together are one engine's); a function move is refused, and a rank that fails before the replay
+// begins stops every rank.
 #include <gtest/gtest.h>
 
 #include <algorithm>
