@@ -21,6 +21,7 @@
 #include "support/in_process_network.hpp"
 #include "support/ranks_as_threads.hpp"
 #include "support/test_dir.hpp"
+#include "support/cores_and_start_ups.hpp"
 
 namespace rr::gen {
 namespace {
@@ -133,12 +134,7 @@ TEST(NetworkCriticalPath, RealTracesAndLegionProfLogs) {
 // cores, its node's start-ups) on the rank that owns it, from the start-ups every rank lists; the lower bound weighs
 // an issue edge on its issuer's rank, from the issue times that rank's work kept. Rank 0's path is one engine's.
 TEST(NetworkCriticalPath, SharedCoresAndStartUps) {
-  const std::vector<std::vector<std::string>> models = {
-      {"node.cores=1"},
-      {"node.cores=2"},
-      {"runtime.processor_start_ns=50000"},
-      {"node.cores=2", "runtime.processor_start_ns=20000"},
-      {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}};
+  const auto& models = rr::testing::cores_and_start_up_models();
   const S3dOptions mixed = rr::testing::mixed_s3d_options(4);
   const std::vector<std::pair<const char*, Program>> families = {
       {"s3d mixed", make_s3d(mixed)},
@@ -149,8 +145,8 @@ TEST(NetworkCriticalPath, SharedCoresAndStartUps) {
   for (const auto& [name, program] : families) {
     const rr::testing::TestDir dir("rr_network_path_cores");
     const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
-    for (const auto& overrides : models) {
-      const std::string label = std::string(name) + ", " + overrides[0];
+    for (const auto& [what, overrides] : models) {
+      const std::string label = std::string(name) + ", " + what;
       most = std::max(most, expect_path_over_ranks(trace, (dir.path() / "machine.toml").string(), label, overrides,
                                                    &cores_ns));
       most = std::max(most, expect_path_over_ranks(trace, kTitan, label, overrides, &cores_ns));
@@ -158,8 +154,8 @@ TEST(NetworkCriticalPath, SharedCoresAndStartUps) {
   }
   auto trace = session::load_trace({RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2"}, {});
   ASSERT_TRUE(trace.ok());
-  for (const auto& overrides : models)
-    expect_path_over_ranks(*trace, kTitan, "full_circuit, " + overrides[0], overrides, &cores_ns);
+  for (const auto& [what, overrides] : models)
+    expect_path_over_ranks(*trace, kTitan, "full_circuit, " + what, overrides, &cores_ns);
   EXPECT_GT(cores_ns, 0) << "no path waited for shared cores or start-ups";
   EXPECT_GE(most, 3) << "the walk never handed over between ranks";
 }

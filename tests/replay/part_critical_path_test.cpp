@@ -23,6 +23,7 @@
 #include "support/generated_trace.hpp"
 #include "support/part_replay_run.hpp"
 #include "support/test_dir.hpp"
+#include "support/cores_and_start_ups.hpp"
 
 namespace rr::replay {
 namespace {
@@ -148,19 +149,14 @@ TimeNs on_cores_and_start_ups(const CriticalPath& cp) {
 // length): each rank classes its own steps' time on its nodes' cores and start-ups from the start-ups every rank
 // lists, and weighs its issuers' out-edges in the lower bound from the issue times its own work kept.
 TEST(PartCriticalPath, SharedCoresAndStartUps) {
-  const std::vector<std::vector<std::string>> models = {
-      {"node.cores=1"},
-      {"node.cores=2"},
-      {"runtime.processor_start_ns=50000"},
-      {"node.cores=2", "runtime.processor_start_ns=20000"},
-      {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}};
+  const auto& models = rr::testing::cores_and_start_up_models();
   int most = 0;
   TimeNs cores_ns = 0;
   for (const auto& [name, program] : rr::testing::part_test_families()) {
     const rr::testing::TestDir dir("rr_part_path_cores");
     const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
-    for (const auto& overrides : models) {
-      const std::string label = std::string(name) + ", " + overrides[0];
+    for (const auto& [what, overrides] : models) {
+      const std::string label = std::string(name) + ", " + what;
       const std::string own = (dir.path() / "machine.toml").string();
       most = std::max(most, expect_parts_path(trace, own, label, 0, 1, machine::Placement::traced, overrides));
       const auto one = session::replay_trace(trace, {own, overrides}, {});
@@ -168,13 +164,13 @@ TEST(PartCriticalPath, SharedCoresAndStartUps) {
       cores_ns += on_cores_and_start_ups(*one->critical);
     }
     expect_parts_path(trace, kTitan, std::string(name) + ", 2 cores, start-ups, sigma 0.3", 0.3, 2,
-                      machine::Placement::traced, models[3]);
+                      machine::Placement::traced, models[3].second);
   }
   for (const char* name : {"real/full_circuit_2node_p4_cpu2", "s3d/dme_mixed_4n"}) {
     auto trace = session::load_trace({std::string(RR_SOURCE_DIR "/data/traces/") + name}, {});
     ASSERT_TRUE(trace.ok()) << name;
-    for (const auto& overrides : models)
-      expect_parts_path(*trace, kTitan, std::string(name) + ", " + overrides[0], 0, 1, machine::Placement::traced,
+    for (const auto& [what, overrides] : models)
+      expect_parts_path(*trace, kTitan, std::string(name) + ", " + what, 0, 1, machine::Placement::traced,
                         overrides);
   }
   EXPECT_GT(most, 0) << "no path crossed ranks";

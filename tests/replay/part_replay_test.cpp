@@ -31,6 +31,7 @@
 #include "support/generated_trace.hpp"
 #include "support/part_replay_run.hpp"
 #include "support/test_dir.hpp"
+#include "support/cores_and_start_ups.hpp"
 
 namespace rr::replay {
 namespace {
@@ -318,13 +319,7 @@ TEST(PartReplay, PoolAndEftPlacementsGiveTheOneEngineRecords) {
 // alone, so each rank replays them from its part as its block of the split on threads does. Every generator family
 // on its own machine and on Titan with noise, the real traces and an S3D sample, under the traced and eft placements.
 TEST(PartReplay, SharedCoresAndStartUpsGiveTheOneEngineRecords) {
-  const std::vector<std::pair<std::string, std::vector<std::string>>> models = {
-      {"1 core per node", {"node.cores=1"}},
-      {"2 cores per node", {"node.cores=2"}},
-      {"start-ups of 50 us", {"runtime.processor_start_ns=50000"}},
-      {"2 cores per node, start-ups of 20 us", {"node.cores=2", "runtime.processor_start_ns=20000"}},
-      {"start-ups of 30, 0 and 10 us, then 5 us",
-       {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}}};
+  const auto& models = rr::testing::cores_and_start_up_models();
   using machine::Placement;
   for (const auto& [name, program] : rr::testing::part_test_families()) {
     const rr::testing::TestDir dir("rr_part_replay_cores");

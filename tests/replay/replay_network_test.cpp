@@ -25,6 +25,7 @@
 #include "support/generated_trace.hpp"
 #include "support/ranks_as_threads.hpp"
 #include "support/test_dir.hpp"
+#include "support/cores_and_start_ups.hpp"
 
 namespace rr::gen {
 namespace {
@@ -146,16 +147,6 @@ TEST(ReplayNetwork, RealTracesAndLegionProfLogsGiveTheOneEngineResult) {
   }
 }
 
-// The models of the split on threads' own test (replay_blocks_test.cpp): nodes that share their cores (1 and 2 per
-// node) and processors that start up (a typical length; measured lengths in order, one of no length, then the
-// typical one), alone and together.
-const std::vector<std::pair<std::string, std::vector<std::string>>> kCoresAndStartUps = {
-    {"1 core per node", {"node.cores=1"}},
-    {"2 cores per node", {"node.cores=2"}},
-    {"start-ups of 50 us", {"runtime.processor_start_ns=50000"}},
-    {"2 cores per node, start-ups of 20 us", {"node.cores=2", "runtime.processor_start_ns=20000"}},
-    {"start-ups of 30, 0 and 10 us, then 5 us",
-     {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}}};
 
 // Shared cores and start-ups split over ranks as over threads: a node's clock and start-ups are its rank's alone.
 // Rank 0 gets one engine's result, every rank the run's start-ups, each rank the issue times of its own work.
@@ -168,7 +159,7 @@ TEST(ReplayNetwork, SharedCoresAndStartUpsGiveTheOneEngineResult) {
   for (const auto& [name, program] : families) {
     const rr::testing::TestDir dir("rr_network_cores");
     const session::LoadedTrace trace = rr::testing::write_and_load(dir.path(), program);
-    for (const auto& [what, overrides] : kCoresAndStartUps) {
+    for (const auto& [what, overrides] : rr::testing::cores_and_start_up_models()) {
       const std::string label = std::string(name) + ", " + what;
       int split = expect_ranks_same(trace, (dir.path() / "machine.toml").string(), label, 0, overrides);
       split += expect_ranks_same(trace, kTitan, label, 0.3, overrides);
@@ -177,7 +168,7 @@ TEST(ReplayNetwork, SharedCoresAndStartUpsGiveTheOneEngineResult) {
   }
   auto trace = session::load_trace({RR_SOURCE_DIR "/data/traces/real/full_circuit_2node_p4_cpu2"}, {});
   ASSERT_TRUE(trace.ok());
-  for (const auto& [what, overrides] : kCoresAndStartUps)
+  for (const auto& [what, overrides] : rr::testing::cores_and_start_up_models())
     EXPECT_GT(expect_ranks_same(*trace, kTitan, std::string("full_circuit, ") + what, 0, overrides), 0) << what;
 }
 
