@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -12,53 +13,15 @@
 
 namespace rr::replay {
 
-std::vector<std::int64_t> combine_over_ranks(BlockNetwork& net, std::span<const std::int64_t> mine, Combine how) {
-  std::vector<std::int64_t> out(mine.begin(), mine.end());
-  if (net.ranks() < 2) return out;
-  ByteWriter w;
-  w.put(WireKind::sums);
-  w.put_all<std::int64_t>(mine);
-  const std::vector<std::byte> bytes = w.take();
-  for (std::uint32_t x = 0; x < net.ranks(); ++x)
-    if (x != net.rank()) net.send(x, bytes);
-  Inbox inbox(net);
-  std::vector<char> heard(net.ranks(), 0);
-  std::vector<BlockNetwork::Message> later;  // a fast rank's message for the next call
-  for (std::uint32_t missing = net.ranks() - 1; missing > 0;) {
-    auto m = inbox.next(WireKind::sums, true);
-    if (heard[m->from]) {
-      later.push_back(std::move(*m));
-      continue;
-    }
-    heard[m->from] = 1;
-    --missing;
-    ByteReader in(m->bytes);
-    in.get<WireKind>();
-    const std::vector<std::int64_t> theirs = in.get_all<std::int64_t>();
-    if (theirs.size() != out.size())
-      throw std::logic_error("replay over ranks: rank " + std::to_string(m->from) + " combined " +
-                             std::to_string(theirs.size()) + " values, this rank " + std::to_string(out.size()));
-    for (std::size_t i = 0; i < out.size(); ++i)
-      out[i] = how == Combine::sum ? out[i] + theirs[i] : std::max(out[i], theirs[i]);
-  }
-  auto& kept = net.kept[static_cast<std::size_t>(WireKind::sums)];
-  kept.insert(kept.begin(), std::make_move_iterator(later.begin()), std::make_move_iterator(later.end()));
-  return out;
-}
+namespace {
 
-std::vector<std::vector<std::byte>> gather_on_first_rank(BlockNetwork& net, std::vector<std::byte> mine) {
+// One sums message from each other rank, each's bytes after its kind, by sender (this rank's entry empty); a rank's
+// second message, for a later call, is kept in the network for that call.
+std::vector<std::vector<std::byte>> one_from_each(BlockNetwork& net) {
   std::vector<std::vector<std::byte>> out(net.ranks());
-  if (net.rank() != 0) {
-    ByteWriter w;
-    w.put(WireKind::sums);
-    w.put_all<std::byte>(mine);
-    net.send(0, w.take());
-    return {};
-  }
-  out[0] = std::move(mine);
   Inbox inbox(net);
   std::vector<char> heard(net.ranks(), 0);
-  std::vector<BlockNetwork::Message> later;  // a rank's message for a later call (combine_over_ranks)
+  std::vector<BlockNetwork::Message> later;
   for (std::uint32_t missing = net.ranks() - 1; missing > 0;) {
     auto m = inbox.next(WireKind::sums, true);
     if (heard[m->from]) {
@@ -73,6 +36,47 @@ std::vector<std::vector<std::byte>> gather_on_first_rank(BlockNetwork& net, std:
   }
   auto& kept = net.kept[static_cast<std::size_t>(WireKind::sums)];
   kept.insert(kept.begin(), std::make_move_iterator(later.begin()), std::make_move_iterator(later.end()));
+  return out;
+}
+
+std::vector<std::byte> sums_message(std::span<const std::byte> body) {
+  ByteWriter w;
+  w.put(WireKind::sums);
+  w.put_all<std::byte>(body);
+  return w.take();
+}
+
+}  // namespace
+
+std::vector<std::int64_t> combine_over_ranks(BlockNetwork& net, std::span<const std::int64_t> mine, Combine how) {
+  std::vector<std::int64_t> out(mine.begin(), mine.end());
+  if (net.ranks() < 2) return out;
+  const std::vector<std::byte> bytes = sums_message(std::as_bytes(mine));
+  for (std::uint32_t x = 0; x < net.ranks(); ++x)
+    if (x != net.rank()) net.send(x, bytes);
+  const std::vector<std::vector<std::byte>> came = one_from_each(net);
+  for (std::uint32_t from = 0; from < net.ranks(); ++from) {
+    if (from == net.rank()) continue;
+    if (came[from].size() != mine.size_bytes())
+      throw std::logic_error("replay over ranks: rank " + std::to_string(from) + " combined " +
+                             std::to_string(came[from].size() / sizeof(std::int64_t)) + " values, this rank " +
+                             std::to_string(out.size()));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      std::int64_t theirs;
+      std::memcpy(&theirs, came[from].data() + i * sizeof theirs, sizeof theirs);
+      out[i] = how == Combine::sum ? out[i] + theirs : std::max(out[i], theirs);
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<std::byte>> gather_on_first_rank(BlockNetwork& net, std::vector<std::byte> mine) {
+  if (net.rank() != 0) {
+    net.send(0, sums_message(mine));
+    return {};
+  }
+  std::vector<std::vector<std::byte>> out = one_from_each(net);
+  out[0] = std::move(mine);
   return out;
 }
 
