@@ -87,13 +87,6 @@ ObservedTracks observed_tracks(const ReplayView& v, const TimelineFilter& filter
   return tracks;
 }
 
-void put_text(replay::ByteWriter& w, const std::string& text) {
-  w.put_all<char>(std::span<const char>(text.data(), text.size()));
-}
-std::string get_text(replay::ByteReader& in) {
-  const std::vector<char> chars = in.get_all<char>();
-  return {chars.begin(), chars.end()};
-}
 
 std::vector<std::byte> encode_tracks(const ObservedTracks& tracks) {
   replay::ByteWriter w;
@@ -107,8 +100,8 @@ std::vector<std::byte> encode_tracks(const ObservedTracks& tracks) {
       w.put(op.start);
       w.put(op.end);
       w.put(op.vertex);
-      put_text(w, op.name);
-      put_text(w, op.event);
+      w.put_text(op.name);
+      w.put_text(op.event);
     }
   }
   return w.take();
@@ -126,8 +119,8 @@ void decode_tracks(const std::vector<std::byte>& bytes, ObservedTracks& tracks) 
       op.start = in.get<replay::TimeNs>();
       op.end = in.get<replay::TimeNs>();
       op.vertex = in.get<graph::VertexId>();
-      op.name = get_text(in);
-      op.event = get_text(in);
+      op.name = in.get_text();
+      op.event = in.get_text();
       ops.push_back(std::move(op));
     }
   }

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <span>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -31,6 +33,8 @@ class ByteWriter {
     bytes_.resize(at + values.size_bytes());
     if (!values.empty()) std::memcpy(bytes_.data() + at, values.data(), values.size_bytes());
   }
+  // Its length, then its characters.
+  void put_text(std::string_view text) { put_all<char>(std::span<const char>(text.data(), text.size())); }
   std::vector<std::byte> take() { return std::move(bytes_); }
 
  private:
@@ -54,6 +58,10 @@ class ByteReader {
     std::vector<T> values(n);
     if (n) std::memcpy(values.data(), take(n * sizeof(T)), n * sizeof(T));
     return values;
+  }
+  std::string get_text() {
+    const std::vector<char> chars = get_all<char>();
+    return {chars.begin(), chars.end()};
   }
   bool done() const { return at_ == bytes_.size(); }
 

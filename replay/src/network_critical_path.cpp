@@ -32,18 +32,12 @@ ByteWriter path_message(PathMessage what) {
   return w;
 }
 
-void put_string(ByteWriter& w, const std::string& s) { w.put_all<char>(std::span<const char>(s.data(), s.size())); }
-std::string get_string(ByteReader& in) {
-  const std::vector<char> chars = in.get_all<char>();
-  return {chars.begin(), chars.end()};
-}
-
 void put_contention(ByteWriter& w, const std::map<PathResource, TimeNs>& contention) {
   w.put<std::uint64_t>(contention.size());
   for (const auto& [res, ns] : contention) {
     w.put(res.type);
     w.put(res.kind);
-    put_string(w, res.path);
+    w.put_text(res.path);
     w.put(res.src);
     w.put(res.dst);
     w.put<std::uint8_t>(res.remote);
@@ -58,7 +52,7 @@ void get_contention(ByteReader& in, std::map<PathResource, TimeNs>& into) {
     PathResource res;
     res.type = in.get<PathResource::Type>();
     res.kind = in.get<core::ProcessorKind>();
-    res.path = get_string(in);
+    res.path = in.get_text();
     res.src = in.get<core::MemoryKind>();
     res.dst = in.get<core::MemoryKind>();
     res.remote = in.get<std::uint8_t>() != 0;
@@ -101,7 +95,7 @@ std::vector<std::byte> piece_message(std::uint64_t seq, const Piece& piece) {
   for (const PathStep& s : piece.steps) {
     w.put(s.vertex);
     w.put(s.cls);
-    put_string(w, s.label);
+    w.put_text(s.label);
     w.put(s.begin);
     w.put(s.end);
     w.put(s.event);
@@ -118,7 +112,7 @@ Piece read_piece(ByteReader& in) {
     PathStep s;
     s.vertex = in.get<VertexId>();
     s.cls = in.get<PathClass>();
-    s.label = get_string(in);
+    s.label = in.get_text();
     s.begin = in.get<TimeNs>();
     s.end = in.get<TimeNs>();
     s.event = in.get<core::EventKey>();
@@ -137,7 +131,7 @@ std::vector<std::byte> over_message(const CriticalPath& cp) {
   w.put(cp.by_class);
   w.put<std::uint64_t>(cp.by_label.size());
   for (const auto& [label, ns] : cp.by_label) {
-    put_string(w, label);
+    w.put_text(label);
     w.put(ns);
   }
   put_contention(w, cp.contention);
@@ -150,7 +144,7 @@ void read_over(ByteReader& in, CriticalPath& cp) {
   cp.lower_bound_ns = in.get<TimeNs>();
   cp.by_class = in.get<decltype(cp.by_class)>();
   for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
-    std::string label = get_string(in);
+    std::string label = in.get_text();
     cp.by_label[std::move(label)] = in.get<TimeNs>();
   }
   get_contention(in, cp.contention);

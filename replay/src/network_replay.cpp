@@ -102,8 +102,7 @@ std::optional<core::InputError> agree_on_start(BlockNetwork& net, Inbox& inbox, 
   w.put(WireKind::start);
   w.put<std::uint8_t>(mine.has_value());
   w.put<graph::VertexId>(mine ? mine->first : 0);
-  const std::string text = mine ? mine->second.message : std::string();
-  w.put_all<char>(text);
+  w.put_text(mine ? std::string_view(mine->second.message) : std::string_view());
   const std::vector<std::byte> status = w.take();
   for (std::uint32_t x = 0; x < net.ranks(); ++x)
     if (x != net.rank()) net.send(x, status);
@@ -114,11 +113,11 @@ std::optional<core::InputError> agree_on_start(BlockNetwork& net, Inbox& inbox, 
     in.get<WireKind>();
     const bool failed = in.get<std::uint8_t>() != 0;
     const auto v = in.get<graph::VertexId>();
-    const auto message = in.get_all<char>();
+    std::string message = in.get_text();
     if (failed && (!lowest || v < lowest->first)) {
       lowest.emplace(v, core::InputError{});
       lowest->second.where.file = model.source;
-      lowest->second.message.assign(message.begin(), message.end());
+      lowest->second.message = std::move(message);
     }
   }
   if (!lowest) return std::nullopt;

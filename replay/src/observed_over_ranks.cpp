@@ -153,8 +153,7 @@ std::optional<ObservedComparison> compare_samples_over_ranks(const graph::EventG
   for (const auto& [func, s] : samples.by_function) {
     w.put(func);
     put(w, sums_of(s, function_series.at(func)));
-    const std::string label = g.function_name(func);
-    w.put_all(std::span<const char>(label));
+    w.put_text(g.function_name(func));
   }
 
   bool observed = false;
@@ -174,8 +173,8 @@ std::optional<ObservedComparison> compare_samples_over_ranks(const graph::EventG
     for (std::uint64_t i = 0; i < n; ++i) {
       const auto func = in.get<std::uint32_t>();
       add(functions[func], get_sums(in));
-      const std::vector<char> label = in.get_all<char>();
-      labels.try_emplace(func, label.begin(), label.end());
+      std::string label = in.get_text();
+      labels.try_emplace(func, std::move(label));
     }
   }
   if (!observed) return std::nullopt;

@@ -145,7 +145,7 @@ Partition partition_from_parts(const LocalGraph& local, const MachineMap& map, c
   const Found mine = OwnChecks(local, map, model, copies, noise, p, me).run();
 
   ByteWriter w;
-  w.put_all<char>(mine.why_not);
+  w.put_text(mine.why_not);
   w.put<TimeNs>(mine.lookahead);
   std::vector<InstanceHops> instances;
   for (const auto& [key, hops] : mine.instances) instances.push_back(hops);
@@ -160,8 +160,8 @@ Partition partition_from_parts(const LocalGraph& local, const MachineMap& map, c
   std::map<std::uint64_t, InstanceHops> all;
   for (std::uint32_t r = 0; r < ranks; ++r) {
     ByteReader in(r == me ? std::span<const std::byte>(said) : std::span<const std::byte>(heard[r]));
-    const std::vector<char> reason = in.get_all<char>();
-    if (why.empty() && !reason.empty()) why.assign(reason.begin(), reason.end());
+    std::string reason = in.get_text();
+    if (why.empty() && !reason.empty()) why = std::move(reason);
     lookahead = std::min(lookahead, in.get<TimeNs>());
     for (const InstanceHops& x : in.get_all<InstanceHops>()) {
       auto [it, fresh] = all.try_emplace(x.key, x);

@@ -26,12 +26,6 @@ std::array<std::uint64_t*, kAdded> added(ReplayResult& r) {
           &r.copies_removed,      &r.implied_copies, &r.clamped_waits};
 }
 
-void put_string(ByteWriter& w, const std::string& s) { w.put_all<char>(std::span<const char>(s.data(), s.size())); }
-std::string get_string(ByteReader& in) {
-  const std::vector<char> chars = in.get_all<char>();
-  return {chars.begin(), chars.end()};
-}
-
 std::vector<std::byte> sums_message(ReplayResult& r) {
   ByteWriter w;
   w.put(WireKind::result);
@@ -44,13 +38,13 @@ std::vector<std::byte> sums_message(ReplayResult& r) {
   w.put_all<ChannelUsage>(r.channels);
   w.put<std::uint64_t>(r.paths.size());
   for (const auto& [name, usage] : r.paths) {
-    put_string(w, name);
+    w.put_text(name);
     w.put(usage);
   }
   w.put<std::uint64_t>(r.stuck_examples.size());
   for (const StuckExample& s : r.stuck_examples) {
     w.put(s.vertex);
-    put_string(w, s.reason);
+    w.put_text(s.reason);
   }
   return w.take();
 }
@@ -78,13 +72,13 @@ void add_sums(ReplayResult& r, ByteReader& in, std::uint32_t from) {
   for (const ChannelUsage& c : in.get_all<ChannelUsage>())
     if (listed.emplace(c.channel, c.node).second) r.channels.push_back(c);
   for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
-    PathUsage& sum = r.paths[get_string(in)];
+    PathUsage& sum = r.paths[in.get_text()];
     sum.add(in.get<PathUsage>());
   }
   for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
     StuckExample s;
     s.vertex = in.get<graph::VertexId>();
-    s.reason = get_string(in);
+    s.reason = in.get_text();
     r.stuck_examples.push_back(std::move(s));
   }
 }

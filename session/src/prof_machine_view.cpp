@@ -18,7 +18,7 @@ std::vector<std::byte> own_machines(const core::TraceRecords& own, const std::ve
     const core::FileRecords& file = own.files[f];
     w.put(file_index.at(f));
     w.put(file.node);
-    w.put_all<char>(std::span<const char>(file.path.data(), file.path.size()));
+    w.put_text(file.path);
     w.put<std::uint8_t>(file.profile.machine ? 1 : 0);
     w.put(file.profile.machine.value_or(core::ProfMachine{}));
     w.put_all<core::ProfProcessor>(file.profile.processors);
@@ -36,8 +36,7 @@ void take_machines(const std::vector<std::byte>& bytes, core::TraceRecords& out)
     core::FileRecords& file = out.files[f];
     file.format = core::TraceFormat::legion_prof;
     file.node = in.get<std::int32_t>();
-    const std::vector<char> path = in.get_all<char>();
-    file.path.assign(path.begin(), path.end());
+    file.path = in.get_text();
     const bool described = in.get<std::uint8_t>() != 0;
     const auto machine = in.get<core::ProfMachine>();
     if (described) file.profile.machine = machine;
