@@ -26,6 +26,7 @@
 #include "replay/part_exchange.hpp"
 #include "support/generated_trace.hpp"
 #include "support/failing_exchange.hpp"
+#include "support/fold_mapping.hpp"
 #include "support/graph_part_text.hpp"
 #include "support/in_process_network.hpp"
 #include "support/test_dir.hpp"
@@ -253,17 +254,10 @@ TEST(GraphPart, RandomSeedsAndNodeCounts) {
   }
 }
 
+using rr::testing::fold_of;
+
 // A fold or node map: a vertex's rank is its model node's, so that a rank reads the files of the traced nodes folded
 // onto its model nodes (several, not consecutive under the cyclic rule or a list) and owns their vertices.
-machine::MappingSpec fold_of(std::uint32_t model_nodes, machine::NodeMapRule rule = machine::NodeMapRule::cyclic,
-                             std::vector<std::uint32_t> list = {}) {
-  machine::MappingSpec mapping;
-  mapping.fold = model_nodes;
-  mapping.nodes.rule = rule;
-  mapping.nodes.list = std::move(list);
-  return mapping;
-}
-
 TEST(GraphPart, FoldsAndNodeMapsSplitByModelNode) {
   using machine::NodeMapRule;
   // The families of four nodes (and S3D's eight) folded onto fewer model nodes, and mapped by a list.

@@ -32,6 +32,7 @@
 #include "support/part_replay_run.hpp"
 #include "support/test_dir.hpp"
 #include "support/cores_and_start_ups.hpp"
+#include "support/fold_mapping.hpp"
 
 namespace rr::replay {
 namespace {
@@ -343,14 +344,7 @@ TEST(PartReplay, SharedCoresAndStartUpsGiveTheOneEngineRecords) {
   }
 }
 
-machine::MappingSpec fold_of(std::uint32_t model_nodes, machine::NodeMapRule rule = machine::NodeMapRule::cyclic,
-                             std::vector<std::uint32_t> list = {}) {
-  machine::MappingSpec mapping;
-  mapping.fold = model_nodes;
-  mapping.nodes.rule = rule;
-  mapping.nodes.list = std::move(list);
-  return mapping;
-}
+using rr::testing::fold_of;
 
 // Under a fold or node map each rank's part holds the traced nodes folded onto its model nodes (several, not
 // consecutive under the cyclic rule or a list): every placement gives one engine's records, the folded nodes sharing

@@ -23,6 +23,7 @@
 #include "support/critical_path_checks.hpp"
 #include "support/generated_trace.hpp"
 #include "support/test_dir.hpp"
+#include "support/cores_and_start_ups.hpp"
 
 namespace rr::gen {
 namespace {
@@ -114,15 +115,9 @@ TEST(ReplayBlocks, EveryGeneratorFamilyGivesTheOneEngineResult) {
 // that start up, alone and with 2 cores: each node's clock and start-ups are its block's alone, so the split gives
 // one engine's result (the issue times and start-ups included) and critical path, on several generator families.
 TEST(ReplayBlocks, SharedCoresAndStartUpsGiveTheOneEngineResult) {
-  const std::vector<std::pair<std::string, std::vector<std::string>>> models = {
-      {"1 core per node", {"node.cores=1"}},
-      {"2 cores per node", {"node.cores=2"}},
-      {"64 cores per node", {"node.cores=64"}},
-      {"start-ups of 50 us", {"runtime.processor_start_ns=50000"}},
-      {"2 cores per node, start-ups of 20 us", {"node.cores=2", "runtime.processor_start_ns=20000"}},
-      // Measured start-ups in order, one of no length, then the typical one.
-      {"start-ups of 30, 0 and 10 us, then 5 us",
-       {"runtime.processor_starts_ns=[30000, 0, 10000]", "runtime.processor_start_ns=5000"}}};
+  // The splits' shared list, and more cores than threads.
+  std::vector<rr::testing::NamedOverrides> models = rr::testing::cores_and_start_up_models();
+  models.push_back({"64 cores per node", {"node.cores=64"}});
   S3dOptions mixed;
   mixed.nodes = 4;
   mixed.mapping = "mixed";
